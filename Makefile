@@ -1,0 +1,84 @@
+# Oportuna — see README.md. `make run` starts the whole stack with demo data;
+# `make test` runs every test. Both set up what a fresh Debian machine lacks.
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+GO      ?= go
+NPM     ?= npm
+GOBIN_DIR := $(or $(shell $(GO) env GOBIN),$(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin)
+TEMPORAL  := $(GOBIN_DIR)/temporal
+TEMPORAL_CLI_VERSION := v1.5.1
+GO_SOURCES := $(shell find . -name '*.go' -not -path './web/node_modules/*') go.mod go.sum VERSION brand/brands.json $(wildcard migrations/*.sql)
+WEB_SOURCES := $(shell find web/src web/public web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
+
+.PHONY: help run test build web tools deps pg-start pg-stop vet go-test web-test e2e bench clean
+
+help:
+	@echo "make run    start PostgreSQL, Temporal, the API and the worker with demo data (http://localhost:8080)"
+	@echo "make test   every test: go vet, go test, web unit tests, typecheck, web build, browser tests"
+	@echo "make build  bin/oportuna with the web app embedded"
+	@echo "make bench  Go benchmarks"
+
+## Set-up -------------------------------------------------------------------
+
+$(TEMPORAL):
+	cd /tmp && GOFLAGS=-buildvcs=false $(GO) install github.com/temporalio/cli/cmd/temporal@$(TEMPORAL_CLI_VERSION)
+
+web/node_modules/.installed: web/package.json web/package-lock.json
+	cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(NPM) ci --no-audit --no-fund
+	touch $@
+
+/usr/bin/chromium:
+	source scripts/lib.sh && apt_install chromium
+
+tools: $(TEMPORAL) web/node_modules/.installed
+
+pg-start:
+	@if [ -z "$${DATABASE_URL:-}" ]; then scripts/pg.sh start; fi
+
+pg-stop:
+	scripts/pg.sh stop
+
+## Build --------------------------------------------------------------------
+
+web/dist/index.html: web/node_modules/.installed $(WEB_SOURCES)
+	cd web && $(NPM) run build
+
+web: web/dist/index.html
+
+bin/oportuna: web/dist/index.html $(GO_SOURCES)
+	CGO_ENABLED=0 $(GO) build -trimpath -o $@ ./cmd/oportuna
+
+build: bin/oportuna
+
+## Run ----------------------------------------------------------------------
+
+run: build $(TEMPORAL)
+	scripts/run.sh
+
+## Test ---------------------------------------------------------------------
+
+# The tests use DATABASE_URL when set, else the project cluster in .data/postgres.
+TEST_DB_URL = $${DATABASE_URL:-$$(PGDB=postgres scripts/pg.sh url)}
+
+vet: web/dist/index.html
+	$(GO) vet ./...
+
+go-test: web/dist/index.html $(TEMPORAL) pg-start
+	OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" TEMPORAL_CLI="$(TEMPORAL)" $(GO) test -count=1 -timeout 15m ./...
+
+web-test: web/node_modules/.installed
+	cd web && $(NPM) run typecheck && $(NPM) test
+
+e2e: build $(TEMPORAL) /usr/bin/chromium pg-start
+	TEMPORAL_CLI="$(TEMPORAL)" scripts/e2e.sh
+
+test: vet web-test go-test e2e
+	@echo "make test: all green"
+
+bench: web/dist/index.html pg-start
+	OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" $(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf bin web/dist

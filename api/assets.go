@@ -1,0 +1,93 @@
+package api
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+
+	"oportuna/brand"
+	"oportuna/internal/pdf"
+)
+
+// Slide is one carousel image of the login page.
+type Slide struct {
+	URL string `json:"url"`
+	Alt string `json:"alt"`
+}
+
+var slideTexts = [][2]string{
+	{"Registre suas oportunidades", "Proteja cada negociação com o registro no portal."},
+	{"Aprovação pelo representante", "Acompanhe a análise e receba a resposta por e-mail."},
+	{"90 dias de validade", "Renove o registro antes de expirar e siga vendendo."},
+}
+
+var slideSVG = template.Must(template.New("slide").Parse(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 600" role="img" aria-label="{{.Title}}">
+<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="{{.Primary}}"/><stop offset="1" stop-color="{{.Secondary}}"/></linearGradient></defs>
+<rect width="800" height="600" fill="url(#g)"/>
+<g fill="#ffffff" fill-opacity="0.12">{{range .Bars}}<rect x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}" rx="6"/>{{end}}</g>
+<text x="60" y="420" font-family="Segoe UI, Helvetica, Arial, sans-serif" font-size="44" font-weight="700" fill="#ffffff">{{.Title}}</text>
+<text x="60" y="470" font-family="Segoe UI, Helvetica, Arial, sans-serif" font-size="24" fill="#ffffff" fill-opacity="0.9">{{.Text}}</text>
+<text x="60" y="540" font-family="Segoe UI, Helvetica, Arial, sans-serif" font-size="20" font-weight="600" fill="#ffffff" fill-opacity="0.8">{{.Brand}}</text>
+</svg>`))
+
+type bar struct{ X, Y, W, H int }
+
+// carouselSVG draws slide n (1-based) of a brand.
+func carouselSVG(b *brand.Brand, n int) ([]byte, bool) {
+	if n < 1 || n > len(slideTexts) {
+		return nil, false
+	}
+	var bars []bar
+	for i := 0; i < 9; i++ {
+		h := 60 + ((i*37+n*53)%5)*40
+		bars = append(bars, bar{X: 430 + i*38, Y: 330 - h, W: 24, H: h})
+	}
+	var buf bytes.Buffer
+	err := slideSVG.Execute(&buf, map[string]any{
+		"Title": slideTexts[n-1][0], "Text": slideTexts[n-1][1], "Brand": b.Name,
+		"Primary": b.Colors.Primary, "Secondary": b.Colors.Secondary, "Bars": bars,
+	})
+	return buf.Bytes(), err == nil
+}
+
+func slides(b *brand.Brand) []Slide {
+	out := make([]Slide, len(slideTexts))
+	for i, s := range slideTexts {
+		out[i] = Slide{URL: fmt.Sprintf("%scarousel-%d.svg", brand.AssetPath(b.Slug), i+1), Alt: s[0]}
+	}
+	return out
+}
+
+// privacyPolicy is the LGPD policy shown by the consent banner's viewer.
+func privacyPolicy() []byte {
+	return pdf.Document("Política de Privacidade e Proteção de Dados", []pdf.Paragraph{
+		{Text: "1. Quem somos", Heading: true},
+		{Text: "Este portal de registro de oportunidades é operado pelo fabricante cuja marca aparece no topo da página, em conformidade com a Lei Geral de Proteção de Dados Pessoais (Lei nº 13.709/2018)."},
+		{Text: "2. Dados que coletamos", Heading: true},
+		{Text: "Coletamos nome, e-mail corporativo, telefone e CNPJ das revendas e de seus vendedores, além dos dados de contato dos clientes finais informados no registro de oportunidades."},
+		{Text: "3. Para que usamos", Heading: true},
+		{Text: "Os dados são usados exclusivamente para analisar, aprovar e acompanhar registros de oportunidades, comunicar decisões por e-mail e cumprir obrigações legais e contratuais com os parceiros."},
+		{Text: "4. Compartilhamento", Heading: true},
+		{Text: "Os dados são compartilhados apenas com o CRM do fabricante e com os prestadores de serviço necessários à operação do portal (hospedagem e envio de e-mails), sob contrato de confidencialidade."},
+		{Text: "5. Seus direitos", Heading: true},
+		{Text: "Você pode pedir acesso, correção, portabilidade ou eliminação dos seus dados, e revogar o consentimento, pelo e-mail de contato do administrador da marca."},
+		{Text: "6. Cookies", Heading: true},
+		{Text: "Usamos cookies essenciais para manter a sua sessão (por até 7 dias) e lembrar este aceite (por 30 dias). Não usamos cookies de publicidade."},
+	})
+}
+
+// guidelines is the brand's opportunity-registration rules, linked from the form's terms checkbox.
+func guidelines(b *brand.Brand) []byte {
+	return pdf.Document("Diretrizes do Programa de Registro de Oportunidades — "+b.Name, []pdf.Paragraph{
+		{Text: "1. Elegibilidade", Heading: true},
+		{Text: "Podem registrar oportunidades as revendas aprovadas no portal e os vendedores cadastrados por elas."},
+		{Text: "2. Registro", Heading: true},
+		{Text: "Cada registro identifica o cliente final pelo CNPJ e descreve o projeto, os produtos e a data prevista de conclusão. Registros incompletos ou duplicados podem ser reprovados."},
+		{Text: "3. Análise e validade", Heading: true},
+		{Text: "O representante do fabricante aprova ou reprova cada registro. Um registro aprovado vale por 90 dias; nos últimos dias de validade e após a expiração, a revenda pode solicitar a renovação."},
+		{Text: "4. Conflitos", Heading: true},
+		{Text: "Havendo mais de um registro para o mesmo cliente e projeto, prevalece o primeiro aprovado, salvo decisão fundamentada do representante."},
+		{Text: "5. Contato", Heading: true},
+		{Text: fmt.Sprintf("Dúvidas: %s, %s, %s.", b.Admin.Name, b.Admin.Email, b.Admin.Phone)},
+	})
+}

@@ -1,0 +1,230 @@
+// Package api is the HTTP server: the main API under /api, the authenticator
+// under /authenticator, the brand assets and the web app.
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"path"
+	"regexp"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"oportuna"
+	"oportuna/auth"
+	"oportuna/brand"
+	"oportuna/internal/respond"
+)
+
+// Server holds what the handlers need.
+type Server struct {
+	Brands *brand.Registry
+	Auth   *auth.Service
+	DB     *pgxpool.Pool
+	// Web is the built web app (index.html at its root).
+	Web fs.FS
+
+	index      map[string][]byte // index.html per brand slug, brand injected
+	lgpd       []byte
+	guidelines map[string][]byte
+}
+
+// Handler builds the router.
+func (s *Server) Handler() (http.Handler, error) {
+	if err := s.prepare(); err != nil {
+		return nil, err
+	}
+	r := chi.NewRouter()
+	r.Use(middleware.RequestID, logRequests, recoverJSON)
+
+	r.Mount("/authenticator", s.Auth.Routes())
+	r.Route("/api", func(r chi.Router) {
+		r.Get("/brand", s.handleBrand)
+		r.Get("/version", s.handleVersion)
+		r.Get("/image", s.handleImages)
+		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+			respond.Error(w, http.StatusNotFound, "Recurso não encontrado.")
+		})
+		r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+			respond.Error(w, http.StatusMethodNotAllowed, "Método não permitido.")
+		})
+	})
+	r.Get("/brand-assets/lgpd.pdf", s.servePDF(func(string) []byte { return s.lgpd }))
+	r.Get("/brand-assets/{slug}/guidelines.pdf", s.servePDF(func(slug string) []byte { return s.guidelines[slug] }))
+	r.Get("/brand-assets/{slug}/{file}", s.handleBrandAsset)
+	r.NotFound(s.handleWeb)
+	return r, nil
+}
+
+var (
+	titleRE = regexp.MustCompile(`(?s)<title>.*?</title>`)
+	iconRE  = regexp.MustCompile(`<link[^>]+rel="icon"[^>]*>`)
+)
+
+// prepare renders index.html once per brand and the PDF documents.
+func (s *Server) prepare() error {
+	raw, err := fs.ReadFile(s.Web, "index.html")
+	if err != nil {
+		return fmt.Errorf("api: the web app is not built (web/dist/index.html): %w", err)
+	}
+	if !bytes.Contains(raw, []byte("</head>")) {
+		return fmt.Errorf("api: web/dist/index.html has no </head>")
+	}
+	s.index = map[string][]byte{}
+	s.guidelines = map[string][]byte{}
+	for _, b := range s.Brands.All() {
+		pub, err := json.Marshal(b.Public()) // Marshal escapes <, > and &: safe inside <script>
+		if err != nil {
+			return err
+		}
+		page := titleRE.ReplaceAll(raw, nil)
+		page = iconRE.ReplaceAll(page, nil)
+		head := fmt.Sprintf("<title>%s</title>\n<link rel=\"icon\" type=\"image/svg+xml\" href=\"%s\">\n<meta name=\"theme-color\" content=\"%s\">\n<script>window.__OPORTUNA_BRAND__ = %s;</script>\n</head>",
+			template.HTMLEscapeString(b.Title), b.Public().Favicon, template.HTMLEscapeString(b.Colors.Primary), pub)
+		s.index[b.Slug] = bytes.Replace(page, []byte("</head>"), []byte(head), 1)
+		s.guidelines[b.Slug] = guidelines(b)
+	}
+	s.lgpd = privacyPolicy()
+	return nil
+}
+
+func (s *Server) handleBrand(w http.ResponseWriter, r *http.Request) {
+	respond.JSON(w, http.StatusOK, s.Brands.ForHost(r.Host).Public())
+}
+
+func (s *Server) handleVersion(w http.ResponseWriter, r *http.Request) {
+	respond.JSON(w, http.StatusOK, map[string]string{"version": oportuna.Version()})
+}
+
+func (s *Server) handleImages(w http.ResponseWriter, r *http.Request) {
+	slug := r.URL.Query().Get("brand")
+	b, ok := s.Brands.BySlug(slug)
+	if slug == "" {
+		b, ok = s.Brands.ForHost(r.Host), true
+	}
+	if !ok {
+		respond.Error(w, http.StatusNotFound, "Marca não encontrada")
+		return
+	}
+	respond.JSON(w, http.StatusOK, map[string]any{"data": slides(b)})
+}
+
+var carouselFile = regexp.MustCompile(`^carousel-(\d+)\.svg$`)
+
+func (s *Server) handleBrandAsset(w http.ResponseWriter, r *http.Request) {
+	b, ok := s.Brands.BySlug(chi.URLParam(r, "slug"))
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	var body []byte
+	switch file := chi.URLParam(r, "file"); {
+	case file == "logo.svg":
+		body = []byte(b.LogoSVG)
+	case file == "favicon.svg":
+		body = []byte(b.FaviconSVG)
+	case carouselFile.MatchString(file):
+		n, _ := strconv.Atoi(carouselFile.FindStringSubmatch(file)[1])
+		if body, ok = carouselSVG(b, n); !ok {
+			http.NotFound(w, r)
+			return
+		}
+	default:
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "public, max-age=3600")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+	_, _ = w.Write(body)
+}
+
+func (s *Server) servePDF(doc func(slug string) []byte) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		body := doc(chi.URLParam(r, "slug"))
+		if body == nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/pdf")
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		w.Header().Set("Content-Disposition", "inline")
+		_, _ = w.Write(body)
+	}
+}
+
+// handleWeb serves the web app's files; any other path gets index.html (client routing).
+func (s *Server) handleWeb(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		respond.Error(w, http.StatusMethodNotAllowed, "Método não permitido.")
+		return
+	}
+	name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+	if name != "" && name != "index.html" {
+		if f, err := s.Web.Open(name); err == nil {
+			st, err := f.Stat()
+			f.Close()
+			if err == nil && !st.IsDir() {
+				if strings.HasPrefix(name, "assets/") {
+					w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+				}
+				http.ServeFileFS(w, r, s.Web, name)
+				return
+			}
+		}
+		if strings.HasPrefix(name, "assets/") {
+			http.NotFound(w, r)
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Referrer-Policy", "same-origin")
+	_, _ = w.Write(s.index[s.Brands.ForHost(r.Host).Slug])
+}
+
+// logRequests writes one structured line per request, with its id.
+func logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+		next.ServeHTTP(ww, r)
+		level := slog.LevelDebug
+		if strings.HasPrefix(r.URL.Path, "/api") || strings.HasPrefix(r.URL.Path, "/authenticator") {
+			level = slog.LevelInfo
+		}
+		if ww.Status() >= 500 {
+			level = slog.LevelError
+		}
+		slog.Log(r.Context(), level, "http", "request_id", middleware.GetReqID(r.Context()), "method", r.Method,
+			"path", r.URL.Path, "status", ww.Status(), "bytes", ww.BytesWritten(), "ms", time.Since(start).Milliseconds())
+	})
+}
+
+// recoverJSON turns a panic into a logged 500 with the generic pt-BR message.
+func recoverJSON(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				slog.ErrorContext(r.Context(), "panic", "request_id", middleware.GetReqID(r.Context()), "value", v, "stack", string(debug.Stack()))
+				respond.Error(w, http.StatusInternalServerError, respond.Generic)
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}

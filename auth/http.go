@@ -1,0 +1,326 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"oportuna/internal/respond"
+)
+
+// CompanyHeader names the brand a call is made for.
+const CompanyHeader = "company"
+
+// Messages of the authenticator's answers.
+const (
+	MsgInvalidLogin    = "Usuário ou senha inválidos"
+	MsgSessionRequired = "Sua sessão encerrou"
+	MsgCompanyMismatch = "A empresa informada não corresponde à sessão."
+	MsgForbidden       = "Você não tem permissão para acessar este recurso."
+	MsgUserNotFound    = "Falha ao recuperar o usuário"
+	MsgUnknownBrand    = "Empresa inválida"
+	MsgPasswordUpdated = "Senha atualizada com sucesso"
+	MsgRefreshRejected = "Sessão expirada. Faça login novamente."
+	MsgEmailRequired   = "Informe o e-mail."
+)
+
+type ctxKey struct{}
+
+// FromContext returns the claims of the authenticated caller, or nil.
+func FromContext(ctx context.Context) *Claims {
+	c, _ := ctx.Value(ctxKey{}).(*Claims)
+	return c
+}
+
+// WithClaims stores claims in a context (used by the middleware and tests).
+func WithClaims(ctx context.Context, c *Claims) context.Context {
+	return context.WithValue(ctx, ctxKey{}, c)
+}
+
+func bearer(r *http.Request) string {
+	h := r.Header.Get("Authorization")
+	if len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {
+		return strings.TrimSpace(h[7:])
+	}
+	return ""
+}
+
+// Authenticate requires a valid access token whose brand equals the company header.
+func (s *Signer) Authenticate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := s.Parse(bearer(r))
+		if err != nil {
+			respond.Error(w, http.StatusUnauthorized, MsgSessionRequired)
+			return
+		}
+		if !strings.EqualFold(strings.TrimSpace(r.Header.Get(CompanyHeader)), c.Brand) {
+			respond.Error(w, http.StatusForbidden, MsgCompanyMismatch)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(WithClaims(r.Context(), c)))
+	})
+}
+
+// Require lets through callers holding any of the roles (after Authenticate).
+func Require(roles ...Role) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if c := FromContext(r.Context()); c == nil || !c.Has(roles...) {
+				respond.Error(w, http.StatusForbidden, MsgForbidden)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// Routes is the authentication service, mounted at /authenticator.
+func (s *Service) Routes() http.Handler {
+	r := chi.NewRouter()
+	r.Get("/login", s.handleLogin)
+	r.Get("/{company}/auth/refresh_token", s.handleRefresh)
+	r.Post("/auth/logout", s.handleLogout)
+	r.Post("/auth/reset_password", s.handleResetRequest)
+	r.Post("/auth/update_password", s.handleUpdatePassword)
+	r.Group(func(r chi.Router) {
+		r.Use(s.Signer.Authenticate)
+		r.Get("/auth/payload", s.handlePayload)
+		r.Get("/user/{id}", s.handleUser)
+		r.Get("/user/{id}/role", s.handleUserRoles)
+	})
+	return r
+}
+
+func (s *Service) handleLogin(w http.ResponseWriter, r *http.Request) {
+	brandSlug := r.URL.Query().Get("brand")
+	if _, ok := s.Brands.BySlug(brandSlug); !ok {
+		respond.Error(w, http.StatusBadRequest, MsgUnknownBrand)
+		return
+	}
+	user, pass, ok := r.BasicAuth()
+	user, pass = strings.TrimSpace(user), strings.TrimSpace(pass)
+	if !ok || user == "" || pass == "" {
+		respond.Error(w, http.StatusUnauthorized, MsgInvalidLogin)
+		return
+	}
+	tok, err := s.Login(r.Context(), strings.ToLower(brandSlug), user, pass)
+	switch {
+	case errors.Is(err, ErrInvalidCredentials):
+		respond.Error(w, http.StatusUnauthorized, MsgInvalidLogin)
+	case err != nil:
+		respond.Internal(w, r, err)
+	default:
+		respond.JSON(w, http.StatusOK, map[string]any{"data": map[string]any{"data": tok}})
+	}
+}
+
+func (s *Service) handleRefresh(w http.ResponseWriter, r *http.Request) {
+	tok, err := s.Refresh(r.Context(), strings.ToLower(chi.URLParam(r, "company")), bearer(r))
+	switch {
+	case errors.Is(err, ErrInvalidToken):
+		respond.Error(w, http.StatusUnauthorized, MsgRefreshRejected)
+	case err != nil:
+		respond.Internal(w, r, err)
+	default:
+		respond.JSON(w, http.StatusOK, map[string]any{"data": tok})
+	}
+}
+
+func (s *Service) handleLogout(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		RefreshToken string `json:"refresh_token"`
+	}
+	if err := respond.Decode(r, &body); err != nil {
+		respond.BadBody(w)
+		return
+	}
+	if body.RefreshToken != "" {
+		if err := s.Logout(r.Context(), body.RefreshToken); err != nil {
+			respond.Internal(w, r, err)
+			return
+		}
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Service) handlePayload(w http.ResponseWriter, r *http.Request) {
+	c := FromContext(r.Context())
+	respond.JSON(w, http.StatusOK, map[string]any{"payload": map[string]any{
+		"id": c.Subject, "name": c.Name, "exp": c.ExpiresAt.Unix(), "brand": c.Brand, "roles": c.Roles,
+	}})
+}
+
+// mayRead reports whether the caller may read the user: itself, staff of the brand,
+// or the reseller the seller belongs to.
+func (s *Service) mayRead(ctx context.Context, c *Claims, target *User) (bool, error) {
+	if c.Subject == target.ID {
+		return true, nil
+	}
+	if len(RolesFor(target.Roles, c.Brand)) == 0 {
+		return false, nil
+	}
+	if c.Has(Representative, Support) {
+		return true, nil
+	}
+	if c.Has(Resale) {
+		var same bool
+		err := s.DB.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM users a JOIN users b ON a.resale_id = b.resale_id
+			WHERE a.id::text = $1 AND b.id::text = $2)`, c.Subject, target.ID).Scan(&same)
+		return same, err
+	}
+	return false, nil
+}
+
+func (s *Service) readableUser(w http.ResponseWriter, r *http.Request) *User {
+	c := FromContext(r.Context())
+	u, err := s.User(r.Context(), chi.URLParam(r, "id"))
+	if errors.Is(err, ErrUserNotFound) {
+		respond.Error(w, http.StatusNotFound, MsgUserNotFound)
+		return nil
+	}
+	if err != nil {
+		respond.Internal(w, r, err)
+		return nil
+	}
+	ok, err := s.mayRead(r.Context(), c, u)
+	if err != nil {
+		respond.Internal(w, r, err)
+		return nil
+	}
+	if !ok {
+		respond.Error(w, http.StatusForbidden, MsgForbidden)
+		return nil
+	}
+	return u
+}
+
+type roleView struct {
+	Name Role `json:"name"`
+	Data struct {
+		Brand string `json:"brand"`
+	} `json:"data"`
+}
+
+func rolesView(grants []RoleGrant) []roleView {
+	out := make([]roleView, 0, len(grants))
+	for _, g := range grants {
+		v := roleView{Name: g.Name}
+		v.Data.Brand = g.Brand
+		out = append(out, v)
+	}
+	return out
+}
+
+func (s *Service) handleUser(w http.ResponseWriter, r *http.Request) {
+	if u := s.readableUser(w, r); u != nil {
+		respond.JSON(w, http.StatusOK, map[string]any{"data": map[string]any{
+			"id": u.ID, "name": u.Name, "email": u.Email, "phone": u.Phone, "doc": u.Doc, "roles": rolesView(u.Roles),
+		}})
+	}
+}
+
+func (s *Service) handleUserRoles(w http.ResponseWriter, r *http.Request) {
+	if u := s.readableUser(w, r); u != nil {
+		respond.JSON(w, http.StatusOK, map[string]any{"roles": rolesView(u.Roles)})
+	}
+}
+
+func (s *Service) handleResetRequest(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Company     string `json:"company"`
+		RedirectURL string `json:"redirect_url"`
+		Email       string `json:"email"`
+	}
+	if err := respond.Decode(r, &body); err != nil {
+		respond.BadBody(w)
+		return
+	}
+	if strings.TrimSpace(body.Email) == "" {
+		respond.Error(w, http.StatusBadRequest, MsgEmailRequired)
+		return
+	}
+	b, ok := s.Brands.BySlug(body.Company)
+	if !ok {
+		respond.Error(w, http.StatusBadRequest, MsgUnknownBrand)
+		return
+	}
+	err := s.RequestReset(r.Context(), b.Slug, body.Email, s.resetBase(r, body.RedirectURL, b.Hosts))
+	switch {
+	case errors.Is(err, ErrUserNotFound):
+		respond.Error(w, http.StatusNotFound, ErrUserNotFound.Error())
+	case err != nil:
+		respond.Internal(w, r, err)
+	default:
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+// resetBase is where the e-mailed link points: the client's redirect_url when it
+// is on this host or one of the brand's hosts (never elsewhere: no open redirect),
+// else this host's /reset-password.
+func (s *Service) resetBase(r *http.Request, redirect string, brandHosts []string) string {
+	scheme := "http"
+	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
+		scheme = "https"
+	}
+	fallback := scheme + "://" + r.Host + "/reset-password"
+	u, err := url.Parse(redirect)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return fallback
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return redirect
+	}
+	for _, h := range brandHosts {
+		if strings.EqualFold(u.Hostname(), h) {
+			return redirect
+		}
+	}
+	return fallback
+}
+
+func (s *Service) handleUpdatePassword(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Password     string `json:"password"`
+		Confirmation string `json:"confirmation"`
+		Token        string `json:"token"`
+	}
+	if err := respond.Decode(r, &body); err != nil {
+		respond.BadBody(w)
+		return
+	}
+	var err error
+	if bearer(r) != "" {
+		// Signed-in change (Settings): the same checks as every authenticated call.
+		var c *Claims
+		c, err = s.Signer.Parse(bearer(r))
+		if err != nil {
+			respond.Error(w, http.StatusUnauthorized, MsgSessionRequired)
+			return
+		}
+		if !strings.EqualFold(strings.TrimSpace(r.Header.Get(CompanyHeader)), c.Brand) {
+			respond.Error(w, http.StatusForbidden, MsgCompanyMismatch)
+			return
+		}
+		err = s.UpdatePassword(r.Context(), c.Subject, body.Password, body.Confirmation)
+	} else if body.Token != "" {
+		err = s.ResetPassword(r.Context(), body.Token, body.Password, body.Confirmation)
+	} else {
+		respond.Error(w, http.StatusUnauthorized, MsgSessionRequired)
+		return
+	}
+	switch {
+	case errors.Is(err, ErrWeakPassword), errors.Is(err, ErrPasswordMismatch), errors.Is(err, ErrResetInvalid):
+		respond.Error(w, http.StatusBadRequest, err.Error())
+	case errors.Is(err, ErrUserNotFound):
+		respond.Error(w, http.StatusNotFound, MsgUserNotFound)
+	case err != nil:
+		respond.Internal(w, r, err)
+	default:
+		respond.JSON(w, http.StatusOK, respond.Message{Message: MsgPasswordUpdated})
+	}
+}

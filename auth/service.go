@@ -1,0 +1,358 @@
+// Package auth is the authentication service of spec §7: login with roles per
+// brand, JWT access tokens, rotating refresh tokens, password reset and change.
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"oportuna/brand"
+)
+
+var (
+	// ErrInvalidCredentials hides which part of a login was wrong.
+	ErrInvalidCredentials = errors.New("Usuário ou senha inválidos")
+	// ErrUnknownBrand is a login or reset for a brand that does not exist.
+	ErrUnknownBrand = errors.New("Empresa inválida")
+	// ErrUserNotFound is a user id or e-mail that does not exist.
+	ErrUserNotFound = errors.New("Not Found Exception")
+	// ErrResetInvalid is a reset link that is unknown, used or expired.
+	ErrResetInvalid = errors.New("Link de redefinição inválido ou expirado.")
+)
+
+// ResetMailer delivers the password-reset link.
+type ResetMailer interface {
+	SendPasswordReset(ctx context.Context, b *brand.Brand, to, name, link string) error
+}
+
+// LogMailer writes the reset link to the log; it stands in until the mailer is wired.
+type LogMailer struct{}
+
+// SendPasswordReset logs the link.
+func (LogMailer) SendPasswordReset(ctx context.Context, b *brand.Brand, to, name, link string) error {
+	slog.InfoContext(ctx, "password reset link", "brand", b.Slug, "to", to, "link", link)
+	return nil
+}
+
+// Service authenticates users against PostgreSQL.
+type Service struct {
+	DB         *pgxpool.Pool
+	Brands     *brand.Registry
+	Signer     *Signer
+	RefreshTTL time.Duration
+	ResetTTL   time.Duration
+	Mailer     ResetMailer
+	Now        func() time.Time
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// Tokens is what a login or refresh hands out.
+type Tokens struct {
+	AccessToken  string `json:"access_token"`
+	RefreshToken string `json:"refresh_token"`
+	ExpiresIn    int64  `json:"expires_in"`
+}
+
+// RoleGrant is one role of a user, for one brand or all.
+type RoleGrant struct {
+	Name  Role   `json:"name"`
+	Brand string `json:"brand"`
+}
+
+// User is a user as the authenticator shows it.
+type User struct {
+	ID     string      `json:"id"`
+	Name   string      `json:"name"`
+	Email  string      `json:"email"`
+	Phone  string      `json:"phone"`
+	Doc    string      `json:"doc"`
+	Active bool        `json:"-"`
+	Roles  []RoleGrant `json:"-"`
+}
+
+// RolesFor keeps the roles valid at the brand: its own, 'all' or empty (spec §4 "Session").
+func RolesFor(grants []RoleGrant, brandSlug string) []Role {
+	var out []Role
+	seen := map[Role]bool{}
+	for _, g := range grants {
+		if (g.Brand == brandSlug || g.Brand == AllBrands || g.Brand == "") && !seen[g.Name] {
+			seen[g.Name] = true
+			out = append(out, g.Name)
+		}
+	}
+	return out
+}
+
+// NormalizeEmail is how e-mails are compared and stored.
+func NormalizeEmail(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
+
+type userRow struct {
+	ID           string
+	Name         string
+	Email        string
+	Phone        string
+	Doc          string
+	PasswordHash string
+	Active       bool
+}
+
+func (s *Service) userByEmail(ctx context.Context, email string) (*userRow, error) {
+	rows, _ := s.DB.Query(ctx, `SELECT id::text, name, email, phone, doc, password_hash, active
+		FROM users WHERE lower(email) = $1`, NormalizeEmail(email))
+	u, err := pgx.CollectExactlyOneRow(rows, pgx.RowToAddrOfStructByPos[userRow])
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, ErrUserNotFound
+	}
+	return u, err
+}
+
+func (s *Service) grants(ctx context.Context, userID string) ([]RoleGrant, error) {
+	rows, _ := s.DB.Query(ctx, `SELECT role, brand FROM user_roles WHERE user_id = $1 ORDER BY role, brand`, userID)
+	return pgx.CollectRows(rows, pgx.RowToStructByPos[RoleGrant])
+}
+
+// Login checks the e-mail and password for the brand and opens a session.
+func (s *Service) Login(ctx context.Context, brandSlug, email, password string) (Tokens, error) {
+	b, ok := s.Brands.BySlug(brandSlug)
+	if !ok {
+		return Tokens{}, ErrUnknownBrand
+	}
+	u, err := s.userByEmail(ctx, email)
+	if errors.Is(err, ErrUserNotFound) {
+		VerifyPassword(dummyHash, password)
+		return Tokens{}, ErrInvalidCredentials
+	}
+	if err != nil {
+		return Tokens{}, err
+	}
+	if !VerifyPassword(u.PasswordHash, password) || !u.Active {
+		return Tokens{}, ErrInvalidCredentials
+	}
+	grants, err := s.grants(ctx, u.ID)
+	if err != nil {
+		return Tokens{}, err
+	}
+	roles := RolesFor(grants, b.Slug)
+	if len(roles) == 0 {
+		return Tokens{}, ErrInvalidCredentials
+	}
+	return s.issue(ctx, s.DB, u.ID, u.Name, b.Slug, roles, "")
+}
+
+type execer interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
+// issue signs an access token and stores a new refresh token in the family
+// (a new family when family is empty).
+func (s *Service) issue(ctx context.Context, db execer, userID, name, brandSlug string, roles []Role, family string) (Tokens, error) {
+	access, exp, err := s.Signer.Issue(userID, name, brandSlug, roles)
+	if err != nil {
+		return Tokens{}, err
+	}
+	refresh, hash := newOpaqueToken()
+	_, err = db.Exec(ctx, `INSERT INTO refresh_tokens (family_id, user_id, brand, token_hash, expires_at)
+		VALUES (COALESCE(NULLIF($1, '')::uuid, gen_random_uuid()), $2, $3, $4, $5)`,
+		family, userID, brandSlug, hash, s.now().Add(s.RefreshTTL))
+	if err != nil {
+		return Tokens{}, fmt.Errorf("auth: store refresh token: %w", err)
+	}
+	return Tokens{AccessToken: access, RefreshToken: refresh, ExpiresIn: int64(time.Until(exp).Seconds())}, nil
+}
+
+// Refresh rotates a refresh token: the old one stops working and a new pair is
+// issued. Presenting a token that was already rotated revokes its whole family.
+func (s *Service) Refresh(ctx context.Context, brandSlug, refreshToken string) (Tokens, error) {
+	if refreshToken == "" {
+		return Tokens{}, ErrInvalidToken
+	}
+	var out Tokens
+	reused := false
+	err := pgx.BeginFunc(ctx, s.DB, func(tx pgx.Tx) error {
+		var id, family, userID, tokBrand string
+		var expires time.Time
+		var rotated, revoked *time.Time
+		err := tx.QueryRow(ctx, `SELECT id::text, family_id::text, user_id::text, brand, expires_at, rotated_at, revoked_at
+			FROM refresh_tokens WHERE token_hash = $1 FOR UPDATE`, hashToken(refreshToken)).
+			Scan(&id, &family, &userID, &tokBrand, &expires, &rotated, &revoked)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return ErrInvalidToken
+		}
+		if err != nil {
+			return err
+		}
+		if rotated != nil && revoked == nil {
+			reused = true
+			return ErrInvalidToken
+		}
+		if revoked != nil || !s.now().Before(expires) || tokBrand != brandSlug {
+			return ErrInvalidToken
+		}
+		var name string
+		var active bool
+		if err := tx.QueryRow(ctx, `SELECT name, active FROM users WHERE id = $1`, userID).Scan(&name, &active); err != nil {
+			return err
+		}
+		grants, err := s.grantsTx(ctx, tx, userID)
+		if err != nil {
+			return err
+		}
+		roles := RolesFor(grants, brandSlug)
+		if !active || len(roles) == 0 {
+			return ErrInvalidToken
+		}
+		if _, err := tx.Exec(ctx, `UPDATE refresh_tokens SET rotated_at = now() WHERE id = $1`, id); err != nil {
+			return err
+		}
+		out, err = s.issue(ctx, tx, userID, name, brandSlug, roles, family)
+		return err
+	})
+	if reused {
+		// Outside the failed transaction: someone replayed an old token, so end the whole session.
+		if _, err := s.DB.Exec(ctx, `UPDATE refresh_tokens SET revoked_at = now()
+			WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1) AND revoked_at IS NULL`,
+			hashToken(refreshToken)); err != nil {
+			return Tokens{}, err
+		}
+		slog.WarnContext(ctx, "refresh token reused: session family revoked", "brand", brandSlug)
+	}
+	return out, err
+}
+
+func (s *Service) grantsTx(ctx context.Context, tx pgx.Tx, userID string) ([]RoleGrant, error) {
+	rows, _ := tx.Query(ctx, `SELECT role, brand FROM user_roles WHERE user_id = $1 ORDER BY role, brand`, userID)
+	return pgx.CollectRows(rows, pgx.RowToStructByPos[RoleGrant])
+}
+
+// Logout revokes the refresh token's family. Unknown tokens are ignored.
+func (s *Service) Logout(ctx context.Context, refreshToken string) error {
+	_, err := s.DB.Exec(ctx, `UPDATE refresh_tokens SET revoked_at = now()
+		WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1) AND revoked_at IS NULL`,
+		hashToken(refreshToken))
+	return err
+}
+
+// User reads a user with its role grants.
+func (s *Service) User(ctx context.Context, id string) (*User, error) {
+	rows, _ := s.DB.Query(ctx, `SELECT id::text, name, email, phone, doc, password_hash, active
+		FROM users WHERE id::text = $1`, id)
+	r, err := pgx.CollectExactlyOneRow(rows, pgx.RowToAddrOfStructByPos[userRow])
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, ErrUserNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	grants, err := s.grants(ctx, r.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &User{ID: r.ID, Name: r.Name, Email: r.Email, Phone: r.Phone, Doc: r.Doc, Active: r.Active, Roles: grants}, nil
+}
+
+// RequestReset creates a single-use reset token for the e-mail and sends the link
+// (link = base + "?token=…"). Unknown e-mails answer ErrUserNotFound, as the spec's
+// client expects ('Não foi encontrado um usuário com o email solicitado!').
+func (s *Service) RequestReset(ctx context.Context, brandSlug, email, base string) error {
+	b, ok := s.Brands.BySlug(brandSlug)
+	if !ok {
+		return ErrUnknownBrand
+	}
+	u, err := s.userByEmail(ctx, email)
+	if err != nil {
+		return err
+	}
+	if !u.Active {
+		return ErrUserNotFound
+	}
+	token, hash := newOpaqueToken()
+	if _, err := s.DB.Exec(ctx, `INSERT INTO password_resets (token_hash, user_id, brand, expires_at) VALUES ($1, $2, $3, $4)`,
+		hash, u.ID, b.Slug, s.now().Add(s.ResetTTL)); err != nil {
+		return err
+	}
+	sep := "?"
+	if strings.Contains(base, "?") {
+		sep = "&"
+	}
+	return s.Mailer.SendPasswordReset(ctx, b, u.Email, u.Name, base+sep+"token="+token)
+}
+
+// ResetPassword sets a new password with a reset token, once.
+func (s *Service) ResetPassword(ctx context.Context, token, password, confirmation string) error {
+	if err := checkNewPassword(password, confirmation); err != nil {
+		return err
+	}
+	hash, err := HashPassword(password)
+	if err != nil {
+		return err
+	}
+	return pgx.BeginFunc(ctx, s.DB, func(tx pgx.Tx) error {
+		var userID string
+		err := tx.QueryRow(ctx, `UPDATE password_resets SET used_at = now()
+			WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING user_id::text`,
+			hashToken(token), s.now()).Scan(&userID)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return ErrResetInvalid
+		}
+		if err != nil {
+			return err
+		}
+		if err := setPassword(ctx, tx, userID, hash); err != nil {
+			return err
+		}
+		// Whoever knew the old password may hold a session: end them all.
+		_, err = tx.Exec(ctx, `UPDATE refresh_tokens SET revoked_at = now() WHERE user_id::text = $1 AND revoked_at IS NULL`, userID)
+		return err
+	})
+}
+
+// UpdatePassword changes the signed-in user's password.
+func (s *Service) UpdatePassword(ctx context.Context, userID, password, confirmation string) error {
+	if err := checkNewPassword(password, confirmation); err != nil {
+		return err
+	}
+	hash, err := HashPassword(password)
+	if err != nil {
+		return err
+	}
+	return pgx.BeginFunc(ctx, s.DB, func(tx pgx.Tx) error { return setPassword(ctx, tx, userID, hash) })
+}
+
+func checkNewPassword(password, confirmation string) error {
+	if err := CheckPassword(password); err != nil {
+		return err
+	}
+	if confirmation != "" && confirmation != password {
+		return ErrPasswordMismatch
+	}
+	return nil
+}
+
+// setPassword stores the hash and voids the user's pending reset links.
+func setPassword(ctx context.Context, tx pgx.Tx, userID, hash string) error {
+	tag, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2, updated_at = now() WHERE id::text = $1`, userID, hash)
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrUserNotFound
+	}
+	if _, err := tx.Exec(ctx, `UPDATE password_resets SET used_at = now() WHERE user_id::text = $1 AND used_at IS NULL`, userID); err != nil {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,111 @@
+// Package config reads the process configuration from the environment, once,
+// into one typed struct. Every variable is documented in the README.
+package config
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+	"time"
+)
+
+// Config is every setting of every subcommand.
+type Config struct {
+	Port              int           // PORT
+	DatabaseURL       string        // DATABASE_URL
+	TemporalAddress   string        // TEMPORAL_ADDRESS
+	TemporalNamespace string        // TEMPORAL_NAMESPACE
+	TaskQueue         string        // TEMPORAL_TASK_QUEUE
+	JWTSecret         []byte        // JWT_SECRET
+	AccessTokenTTL    time.Duration // ACCESS_TOKEN_TTL
+	RefreshTokenTTL   time.Duration // REFRESH_TOKEN_TTL
+	ResetTokenTTL     time.Duration // RESET_TOKEN_TTL
+	PublicURL         string        // PUBLIC_URL
+	LogLevel          slog.Level    // LOG_LEVEL
+	DemoPassword      string        // SEED_PASSWORD
+}
+
+// Defaults of the settings, also quoted by the README.
+const (
+	DefaultPort              = 8080
+	DefaultDatabaseURL       = "postgres://postgres@127.0.0.1:54329/oportuna?sslmode=disable"
+	DefaultTemporalAddress   = "127.0.0.1:7233"
+	DefaultTemporalNamespace = "default"
+	DefaultTaskQueue         = "oportuna"
+	DefaultDemoPassword      = "Oportuna@2026"
+)
+
+// FromEnv reads the environment. A missing JWT_SECRET gets a random one (sessions
+// then end with the process; production must set it).
+func FromEnv() (Config, error) {
+	c := Config{
+		DatabaseURL:       env("DATABASE_URL", DefaultDatabaseURL),
+		TemporalAddress:   env("TEMPORAL_ADDRESS", DefaultTemporalAddress),
+		TemporalNamespace: env("TEMPORAL_NAMESPACE", DefaultTemporalNamespace),
+		TaskQueue:         env("TEMPORAL_TASK_QUEUE", DefaultTaskQueue),
+		PublicURL:         os.Getenv("PUBLIC_URL"),
+		DemoPassword:      env("SEED_PASSWORD", DefaultDemoPassword),
+	}
+	var err error
+	if c.Port, err = intEnv("PORT", DefaultPort); err != nil {
+		return c, err
+	}
+	if c.AccessTokenTTL, err = durationEnv("ACCESS_TOKEN_TTL", 8*time.Hour); err != nil {
+		return c, err
+	}
+	if c.RefreshTokenTTL, err = durationEnv("REFRESH_TOKEN_TTL", 7*24*time.Hour); err != nil {
+		return c, err
+	}
+	if c.ResetTokenTTL, err = durationEnv("RESET_TOKEN_TTL", time.Hour); err != nil {
+		return c, err
+	}
+	if err := c.LogLevel.UnmarshalText([]byte(env("LOG_LEVEL", "INFO"))); err != nil {
+		return c, fmt.Errorf("LOG_LEVEL: %w", err)
+	}
+	if s := os.Getenv("JWT_SECRET"); s != "" {
+		if len(s) < 32 {
+			return c, fmt.Errorf("JWT_SECRET: at least 32 characters")
+		}
+		c.JWTSecret = []byte(s)
+	} else {
+		b := make([]byte, 32)
+		_, _ = rand.Read(b)
+		c.JWTSecret = []byte(hex.EncodeToString(b))
+		slog.Warn("JWT_SECRET is not set: using a random secret, sessions end when the process stops")
+	}
+	return c, nil
+}
+
+func env(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func intEnv(name string, def int) (int, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%s: %q is not a positive whole number", name, v)
+	}
+	return n, nil
+}
+
+func durationEnv(name string, def time.Duration) (time.Duration, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s: %q is not a positive duration (e.g. 90m, 8h)", name, v)
+	}
+	return d, nil
+}

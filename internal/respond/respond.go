@@ -1,0 +1,60 @@
+// Package respond writes JSON answers and reads JSON bodies for the HTTP handlers.
+package respond
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+)
+
+// MaxBody bounds every JSON request body.
+const MaxBody = 1 << 20
+
+// Message is the body of every error answer.
+type Message struct {
+	Message string   `json:"message"`
+	Errors  []string `json:"errors,omitempty"`
+}
+
+// Generic is the answer to a fault of ours.
+const Generic = "Houve um erro. Tente mais tarde!"
+
+// JSON writes v with the status.
+func JSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	if v != nil {
+		_ = json.NewEncoder(w).Encode(v)
+	}
+}
+
+// Error writes {"message": msg} with the status.
+func Error(w http.ResponseWriter, status int, msg string) {
+	JSON(w, status, Message{Message: msg})
+}
+
+// Internal logs err and answers 500 with the generic pt-BR message.
+func Internal(w http.ResponseWriter, r *http.Request, err error) {
+	slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	Error(w, http.StatusInternalServerError, Generic)
+}
+
+// ErrBadBody is returned by Decode for a body that is not the expected JSON.
+var ErrBadBody = errors.New("corpo da requisição inválido")
+
+// Decode reads a JSON body into v; any failure is ErrBadBody (answer 400).
+func Decode(r *http.Request, v any) error {
+	dec := json.NewDecoder(io.LimitReader(r.Body, MaxBody))
+	if err := dec.Decode(v); err != nil {
+		return ErrBadBody
+	}
+	return nil
+}
+
+// BadBody answers 400 for an unreadable body.
+func BadBody(w http.ResponseWriter) {
+	Error(w, http.StatusBadRequest, "Dados inválidos: o corpo da requisição não é um JSON válido.")
+}

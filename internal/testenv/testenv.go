@@ -1,0 +1,57 @@
+// Package testenv gives tests the real services they run against: a PostgreSQL
+// database (fresh per test, migrated) and a Temporal dev server (one per test
+// binary, on free ports). Packages that use it call Main from TestMain.
+//
+// PostgreSQL: OPORTUNA_TEST_DATABASE_URL or DATABASE_URL names a server whose
+// user may create databases; without either, a throw-away cluster is started with
+// the machine's initdb/pg_ctl (as the postgres user when running as root).
+// Temporal: the CLI from TEMPORAL_CLI, PATH, GOBIN or GOPATH/bin.
+package testenv
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net"
+	"os"
+	"testing"
+)
+
+var cleanups []func()
+
+// Main runs the tests and then stops every service this package started.
+func Main(m *testing.M) {
+	code := m.Run()
+	for i := len(cleanups) - 1; i >= 0; i-- {
+		cleanups[i]()
+	}
+	os.Exit(code)
+}
+
+// FreePort asks the kernel for a free TCP port on the loopback interface.
+func FreePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func randomName(prefix string) string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return prefix + hex.EncodeToString(b)
+}
+
+// Context is a test's context, cancelled when the test ends.
+func Context(t testing.TB) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func fatalf(t testing.TB, format string, args ...any) {
+	t.Helper()
+	t.Fatalf("testenv: "+format, args...)
+}

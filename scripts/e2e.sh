@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Browser tests: a fresh database and an in-memory Temporal dev server on free
+# ports, migrate + seed, `oportuna dev` on a free port, then Playwright in Chromium.
+# Needs bin/oportuna (make build) and the project cluster or DATABASE_URL.
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+pids=()
+db=
+admin_url=
+cleanup() {
+  trap - INT TERM EXIT
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  if [ -n "$db" ]; then psql "$admin_url" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true; fi
+}
+trap cleanup INT TERM EXIT
+
+admin_url=${OPORTUNA_TEST_DATABASE_URL:-${DATABASE_URL:-}}
+if [ -z "$admin_url" ]; then
+  scripts/pg.sh start
+  admin_url=$(PGDB=postgres scripts/pg.sh url)
+fi
+db="oportuna_e2e_$$"
+psql "$admin_url" -qc "CREATE DATABASE $db" >/dev/null
+export DATABASE_URL=$(node -e 'const u=new URL(process.argv[1]);u.pathname="/"+process.argv[2];console.log(u.toString())' "$admin_url" "$db")
+
+ensure_temporal
+tport=$(free_port)
+mkdir -p "$DATA"
+start_temporal "$tport" 0 "" "$DATA/e2e-temporal.log"
+pids+=("$TEMPORAL_PID")
+export TEMPORAL_ADDRESS=127.0.0.1:$tport
+
+bin/oportuna migrate 2>/dev/null
+bin/oportuna seed 2>/dev/null
+
+export PORT=$(free_port)
+export JWT_SECRET=e2e-secret-e2e-secret-e2e-secret-e2e
+LOG_LEVEL=WARN bin/oportuna dev 2>"$DATA/e2e-server.log" &
+pids+=("$!")
+wait_http "http://127.0.0.1:$PORT/api/version" 60
+
+log "browser tests against http://localhost:$PORT"
+E2E_PORT=$PORT npm --prefix web run e2e

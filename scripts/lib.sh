@@ -1,0 +1,62 @@
+# Shared helpers of the scripts (sourced, not run).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DATA="$ROOT/.data"
+TEMPORAL_CLI_VERSION=v1.5.1
+GOBIN_DIR=$(go env GOBIN); [ -n "$GOBIN_DIR" ] || GOBIN_DIR="$(go env GOPATH | cut -d: -f1)/bin"
+TEMPORAL="${TEMPORAL_CLI:-$GOBIN_DIR/temporal}"
+# The dev-server settings measured in shared/notes/measured.md (same as internal/testenv).
+TEMPORAL_TUNING=(--sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal
+  --dynamic-config-value history.transferProcessorMaxPollRPS=1000
+  --dynamic-config-value matching.numTaskqueueReadPartitions=1
+  --dynamic-config-value matching.numTaskqueueWritePartitions=1)
+
+log() { printf '\033[1;34m==>\033[0m %s\n' "$*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    echo "need root to run: $*" >&2; return 1; fi
+}
+
+apt_updated=
+apt_install() {
+  if [ -z "$apt_updated" ]; then as_root apt-get update -qq; apt_updated=1; fi
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+free_port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+
+wait_tcp() { # host port seconds
+  local i
+  for ((i = 0; i < $3 * 10; i++)); do
+    (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "nothing listens on $1:$2 after $3 s" >&2; return 1
+}
+
+wait_http() { # url seconds
+  local i
+  for ((i = 0; i < $2 * 5; i++)); do
+    node -e 'fetch(process.argv[1]).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))' "$1" && return 0
+    sleep 0.2
+  done
+  echo "$1 did not answer after $2 s" >&2; return 1
+}
+
+ensure_temporal() {
+  if [ ! -x "$TEMPORAL" ]; then
+    log "installing the Temporal CLI $TEMPORAL_CLI_VERSION into $GOBIN_DIR (10-15 minutes the first time)"
+    (cd /tmp && GOFLAGS=-buildvcs=false go install "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_CLI_VERSION")
+  fi
+}
+
+# start_temporal PORT UI_PORT DB_FILE ("" = in memory, headless) LOGFILE; sets TEMPORAL_PID.
+start_temporal() {
+  local args=(server start-dev --ip 127.0.0.1 --port "$1" --log-level warn "${TEMPORAL_TUNING[@]}")
+  if [ -n "$3" ]; then args+=(--db-filename "$3" --ui-port "$2"); else args+=(--headless); fi
+  "$TEMPORAL" "${args[@]}" >"$4" 2>&1 &
+  TEMPORAL_PID=$!
+  wait_tcp 127.0.0.1 "$1" 90
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Project-local PostgreSQL cluster in .data/postgres, made with the machine's
+# initdb/pg_ctl (Debian's postgresql package, installed when missing).
+#   scripts/pg.sh start   start it (initialising it the first time) and create the database
+#   scripts/pg.sh stop    stop it
+#   scripts/pg.sh url     print its URL
+source "$(dirname "$0")/lib.sh"
+
+PGPORT_LOCAL=${PGPORT_LOCAL:-54329}
+PGDATA_DIR="$DATA/postgres"
+PGDB=${PGDB:-oportuna}
+
+pg_bin() {
+  local p
+  p=$(command -v "$1" 2>/dev/null || ls -1d /usr/lib/postgresql/*/bin/"$1" 2>/dev/null | sort -V | tail -n 1 || true)
+  echo "$p"
+}
+
+as_pg() { # initdb and pg_ctl refuse to run as root
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+case "${1:-}" in
+url)
+  echo "postgres://postgres@127.0.0.1:$PGPORT_LOCAL/$PGDB?sslmode=disable" ;;
+start)
+  if [ -z "$(pg_bin initdb)" ] || ! command -v psql >/dev/null; then
+    log "installing Debian's postgresql package"
+    apt_install postgresql
+  fi
+  INITDB=$(pg_bin initdb); PGCTL=$(pg_bin pg_ctl)
+  mkdir -p "$DATA"
+  if [ ! -s "$PGDATA_DIR/PG_VERSION" ]; then
+    log "initialising PostgreSQL in $PGDATA_DIR"
+    mkdir -p "$PGDATA_DIR"
+    [ "$(id -u)" = 0 ] && chown postgres:postgres "$PGDATA_DIR" && chmod 700 "$PGDATA_DIR"
+    as_pg "$INITDB" -D "$PGDATA_DIR" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >/dev/null
+  fi
+  if ! as_pg "$PGCTL" -D "$PGDATA_DIR" status >/dev/null 2>&1; then
+    log "starting PostgreSQL on 127.0.0.1:$PGPORT_LOCAL"
+    as_pg "$PGCTL" -D "$PGDATA_DIR" -l "$PGDATA_DIR/server.log" -w -t 60 \
+      -o "-p $PGPORT_LOCAL -k /tmp -c listen_addresses=127.0.0.1 -c max_parallel_workers_per_gather=0 -c max_connections=200" start >/dev/null
+  fi
+  if ! psql -h 127.0.0.1 -p "$PGPORT_LOCAL" -U postgres -d postgres -Atc "SELECT 1 FROM pg_database WHERE datname = '$PGDB'" | grep -q 1; then
+    psql -h 127.0.0.1 -p "$PGPORT_LOCAL" -U postgres -d postgres -qc "CREATE DATABASE $PGDB" >/dev/null
+  fi ;;
+stop)
+  PGCTL=$(pg_bin pg_ctl)
+  if [ -n "$PGCTL" ] && [ -s "$PGDATA_DIR/PG_VERSION" ]; then
+    as_pg "$PGCTL" -D "$PGDATA_DIR" -m fast stop >/dev/null 2>&1 || true
+  fi ;;
+*)
+  echo "usage: $0 start|stop|url" >&2; exit 2 ;;
+esac

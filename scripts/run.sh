@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# make run: PostgreSQL, Temporal dev server, migrations, demo data, then `oportuna dev`.
+# Ctrl-C stops every process this script started; .data/ is kept for the next run.
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+PORT=${PORT:-8080}
+pids=()
+started_pg=
+cleanup() {
+  trap - INT TERM EXIT
+  log "stopping"
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  [ -n "$started_pg" ] && scripts/pg.sh stop
+  log "stopped"
+}
+trap cleanup INT TERM EXIT
+
+mkdir -p "$DATA"
+if [ -z "${DATABASE_URL:-}" ]; then
+  scripts/pg.sh start
+  started_pg=1
+  export DATABASE_URL=$(scripts/pg.sh url)
+fi
+
+if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
+  ensure_temporal
+  log "starting the Temporal dev server (state in .data/temporal.db, UI on :8233)"
+  start_temporal 7233 8233 "$DATA/temporal.db" "$DATA/temporal.log"
+  pids+=("$TEMPORAL_PID")
+  export TEMPORAL_ADDRESS=127.0.0.1:7233
+fi
+
+if [ -z "${JWT_SECRET:-}" ]; then
+  [ -s "$DATA/jwt_secret" ] || (umask 077; head -c 48 /dev/urandom | base64 | tr -d '\n=+/' >"$DATA/jwt_secret")
+  export JWT_SECRET=$(cat "$DATA/jwt_secret")
+fi
+
+bin/oportuna migrate
+bin/oportuna seed
+
+export PORT
+bin/oportuna dev &
+pids+=("$!")
+wait_http "http://127.0.0.1:$PORT/api/version" 60
+
+cat <<BANNER
+
+  Oportuna is running.
+
+  Portal       http://localhost:$PORT   (every brand: http://<marca>.localhost:$PORT)
+  Temporal UI  http://localhost:8233
+  Brands       $(bin/oportuna brands | tr '\n' ' ')
+
+  Demo logins (password Oportuna@2026), for every brand <marca>:
+    representante@<marca>.demo   Representante
+    suporte@<marca>.demo         Suporte
+    revenda@<marca>.demo         Revenda
+    vendedor1@<marca>.demo       Vendedor
+    vendedor2@<marca>.demo       Vendedor
+    multi@<marca>.demo           Representante e Suporte
+  e.g. http://yep.localhost:$PORT with representante@yep.demo
+
+  Ctrl-C stops everything.
+
+BANNER
+wait "${pids[-1]}"
