@@ -18,12 +18,10 @@ type Config struct {
 	DatabaseURL       string        // DATABASE_URL
 	TemporalAddress   string        // TEMPORAL_ADDRESS
 	TemporalNamespace string        // TEMPORAL_NAMESPACE
-	TaskQueue         string        // TEMPORAL_TASK_QUEUE
 	JWTSecret         []byte        // JWT_SECRET
 	AccessTokenTTL    time.Duration // ACCESS_TOKEN_TTL
 	RefreshTokenTTL   time.Duration // REFRESH_TOKEN_TTL
 	ResetTokenTTL     time.Duration // RESET_TOKEN_TTL
-	PublicURL         string        // PUBLIC_URL
 	LogLevel          slog.Level    // LOG_LEVEL
 	DemoPassword      string        // SEED_PASSWORD
 }
@@ -34,7 +32,6 @@ const (
 	DefaultDatabaseURL       = "postgres://postgres@127.0.0.1:54329/oportuna?sslmode=disable"
 	DefaultTemporalAddress   = "127.0.0.1:7233"
 	DefaultTemporalNamespace = "default"
-	DefaultTaskQueue         = "oportuna"
 	DefaultDemoPassword      = "Oportuna@2026"
 )
 
@@ -45,8 +42,6 @@ func FromEnv() (Config, error) {
 		DatabaseURL:       env("DATABASE_URL", DefaultDatabaseURL),
 		TemporalAddress:   env("TEMPORAL_ADDRESS", DefaultTemporalAddress),
 		TemporalNamespace: env("TEMPORAL_NAMESPACE", DefaultTemporalNamespace),
-		TaskQueue:         env("TEMPORAL_TASK_QUEUE", DefaultTaskQueue),
-		PublicURL:         os.Getenv("PUBLIC_URL"),
 		DemoPassword:      env("SEED_PASSWORD", DefaultDemoPassword),
 	}
 	var err error

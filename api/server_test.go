@@ -1,0 +1,165 @@
+package api
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"oportuna/auth"
+	"oportuna/brand"
+)
+
+func TestMain(m *testing.M) {
+	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	os.Exit(m.Run())
+}
+
+func newTestServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	brands := brand.MustLoad()
+	s := &Server{
+		Brands: brands,
+		Auth:   &auth.Service{Brands: brands, Signer: &auth.Signer{Secret: []byte("x")}},
+		Web: fstest.MapFS{
+			"index.html":      {Data: []byte(`<!doctype html><html><head><meta charset="utf-8"><title>Vite</title><link rel="icon" href="/vite.svg"></head><body><div id="root"></div></body></html>`)},
+			"assets/app-1.js": {Data: []byte(`console.log(1)`)},
+			"robots.txt":      {Data: []byte("User-agent: *")},
+		},
+	}
+	h, err := s.Handler()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func get(t *testing.T, srv *httptest.Server, host, path string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", srv.URL+path, nil)
+	req.Host = host
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res, string(b)
+}
+
+func TestIndexCarriesTheBrandOfTheHost(t *testing.T) {
+	srv := newTestServer(t)
+	brands := brand.MustLoad()
+	for _, b := range brands.All() {
+		for _, path := range []string{"/", "/Painel/Opportunities", "/recovery-password"} {
+			res, body := get(t, srv, b.Slug+".localhost:8080", path)
+			if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+				t.Fatalf("%s%s: %d %s", b.Slug, path, res.StatusCode, res.Header.Get("Content-Type"))
+			}
+			if strings.Count(body, "<title>") != 1 || !strings.Contains(body, "<title>"+b.Title+"</title>") {
+				t.Errorf("%s: title not replaced: %s", b.Slug, body)
+			}
+			if strings.Contains(body, "/vite.svg") || !strings.Contains(body, `href="/brand-assets/`+b.Slug+`/favicon.svg"`) {
+				t.Errorf("%s: favicon not replaced", b.Slug)
+			}
+			start := strings.Index(body, "window.__OPORTUNA_BRAND__ = ")
+			end := strings.Index(body, ";</script>")
+			if start < 0 || end < start {
+				t.Fatalf("%s: no brand script", b.Slug)
+			}
+			var pub brand.Public
+			if err := json.Unmarshal([]byte(body[start+len("window.__OPORTUNA_BRAND__ = "):end]), &pub); err != nil {
+				t.Fatal(err)
+			}
+			if pub.Slug != b.Slug || pub.Colors.Primary != b.Colors.Primary || pub.Logo != "/brand-assets/"+b.Slug+"/logo.svg" {
+				t.Errorf("%s: injected %+v", b.Slug, pub)
+			}
+		}
+	}
+	// Unknown hosts get the first brand.
+	if _, body := get(t, srv, "portal.example.com", "/"); !strings.Contains(body, `"slug":"`+brands.Default().Slug+`"`) {
+		t.Error("unknown host did not get the fallback brand")
+	}
+}
+
+func TestStaticFilesAndAPINotFound(t *testing.T) {
+	srv := newTestServer(t)
+	res, body := get(t, srv, "yep.localhost", "/assets/app-1.js")
+	if res.StatusCode != 200 || body != "console.log(1)" || !strings.Contains(res.Header.Get("Cache-Control"), "immutable") {
+		t.Errorf("asset: %d %q %s", res.StatusCode, body, res.Header.Get("Cache-Control"))
+	}
+	if res, _ := get(t, srv, "yep.localhost", "/assets/missing.js"); res.StatusCode != 404 {
+		t.Errorf("missing asset: %d (must not fall back to index.html)", res.StatusCode)
+	}
+	if _, body := get(t, srv, "yep.localhost", "/robots.txt"); body != "User-agent: *" {
+		t.Errorf("robots: %q", body)
+	}
+	res, body = get(t, srv, "yep.localhost", "/api/nada")
+	if res.StatusCode != 404 || !strings.Contains(body, "Recurso não encontrado.") {
+		t.Errorf("unknown API path: %d %s", res.StatusCode, body)
+	}
+	if res, _ := get(t, srv, "yep.localhost", "/authenticator/auth/payload"); res.StatusCode != 401 {
+		t.Errorf("authenticator not mounted: %d", res.StatusCode)
+	}
+}
+
+func TestBrandVersionAndCarouselEndpoints(t *testing.T) {
+	srv := newTestServer(t)
+	_, body := get(t, srv, "tagora.localhost:8080", "/api/brand")
+	var pub brand.Public
+	if err := json.Unmarshal([]byte(body), &pub); err != nil || pub.Slug != "tagora" || pub.Contact.Address == "" {
+		t.Errorf("/api/brand = %s", body)
+	}
+	_, body = get(t, srv, "x", "/api/version")
+	if !strings.Contains(body, `"version":"`) {
+		t.Errorf("/api/version = %s", body)
+	}
+	var imgs struct {
+		Data []Slide `json:"data"`
+	}
+	_, body = get(t, srv, "x", "/api/image?brand=codexa")
+	if err := json.Unmarshal([]byte(body), &imgs); err != nil || len(imgs.Data) != 3 {
+		t.Fatalf("/api/image = %s", body)
+	}
+	for _, s := range imgs.Data {
+		res, svg := get(t, srv, "x", s.URL)
+		if res.StatusCode != 200 || res.Header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(svg, "Codexa") || !strings.Contains(svg, s.Alt) {
+			t.Errorf("%s: %d %s", s.URL, res.StatusCode, res.Header.Get("Content-Type"))
+		}
+	}
+	if res, _ := get(t, srv, "x", "/api/image?brand=acme"); res.StatusCode != 404 {
+		t.Errorf("unknown brand images: %d", res.StatusCode)
+	}
+	for path, ctype := range map[string]string{
+		"/brand-assets/yep/logo.svg":       "image/svg+xml",
+		"/brand-assets/yep/favicon.svg":    "image/svg+xml",
+		"/brand-assets/lgpd.pdf":           "application/pdf",
+		"/brand-assets/yep/guidelines.pdf": "application/pdf",
+	} {
+		res, body := get(t, srv, "x", path)
+		if res.StatusCode != 200 || res.Header.Get("Content-Type") != ctype || len(body) < 100 {
+			t.Errorf("%s: %d %s", path, res.StatusCode, res.Header.Get("Content-Type"))
+		}
+	}
+	for _, path := range []string{"/brand-assets/acme/logo.svg", "/brand-assets/yep/carousel-9.svg", "/brand-assets/acme/guidelines.pdf"} {
+		if res, _ := get(t, srv, "x", path); res.StatusCode != 404 {
+			t.Errorf("%s: %d", path, res.StatusCode)
+		}
+	}
+}
+
+func TestPanicsBecomeAGenericPortugueseError(t *testing.T) {
+	h := recoverJSON(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") }))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/x", nil))
+	if rec.Code != 500 || !strings.Contains(rec.Body.String(), "Houve um erro. Tente mais tarde!") {
+		t.Errorf("%d %s", rec.Code, rec.Body.String())
+	}
+}
