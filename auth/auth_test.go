@@ -180,10 +180,10 @@ func TestLoginIssuesTokensWithTheBrandsRoles(t *testing.T) {
 func TestLoginFailuresDoNotSayWhichPartWasWrong(t *testing.T) {
 	e := newEnv(t)
 	for name, h := range map[string]map[string]string{
-		"wrong password":      basic("revenda@yep.demo", "Oportuna@2025"),
-		"unknown e-mail":      basic("ninguem@yep.demo", demoPassword),
-		"no role for brand":   basic("revenda@nordata.demo", demoPassword),
-		"no credentials":      nil,
+		"wrong password":       basic("revenda@yep.demo", "Oportuna@2025"),
+		"unknown e-mail":       basic("ninguem@yep.demo", demoPassword),
+		"no role for brand":    basic("revenda@nordata.demo", demoPassword),
+		"no credentials":       nil,
 		"blank after trimming": basic("   ", "   "),
 	} {
 		r := e.do("GET", "/login?brand=yep", h, nil)

@@ -27,18 +27,18 @@ func TestEmbeddedFileHasElevenValidBrands(t *testing.T) {
 func TestBrandIsChosenByHost(t *testing.T) {
 	r := MustLoad()
 	cases := map[string]string{
-		"yep.localhost:8080":        "yep",
-		"YEP.localhost":             "yep",
-		"codexa.localhost:5173":     "codexa",
-		"parceiros.tagora.example":  "tagora",
-		"www.printaq.localhost":     "printaq",
-		"localhost:8080":            "nordata",
-		"127.0.0.1:8080":            "nordata",
-		"[::1]:8080":                "nordata",
-		"unknown.example.com":       "nordata",
-		"":                          "nordata",
-		"marcatto.localhost.:8080":  "marcatto",
-		"evil-yep.localhost":        "nordata",
+		"yep.localhost:8080":       "yep",
+		"YEP.localhost":            "yep",
+		"codexa.localhost:5173":    "codexa",
+		"parceiros.tagora.example": "tagora",
+		"www.printaq.localhost":    "printaq",
+		"localhost:8080":           "nordata",
+		"127.0.0.1:8080":           "nordata",
+		"[::1]:8080":               "nordata",
+		"unknown.example.com":      "nordata",
+		"":                         "nordata",
+		"marcatto.localhost.:8080": "marcatto",
+		"evil-yep.localhost":       "nordata",
 	}
 	for host, want := range cases {
 		if got := r.ForHost(host).Slug; got != want {

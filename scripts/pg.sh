@@ -3,6 +3,7 @@
 # initdb/pg_ctl (Debian's postgresql package, installed when missing).
 #   scripts/pg.sh start   start it (initialising it the first time) and create the database
 #   scripts/pg.sh stop    stop it
+#   scripts/pg.sh status  exit 0 when it runs
 #   scripts/pg.sh url     print its URL
 source "$(dirname "$0")/lib.sh"
 
@@ -44,11 +45,14 @@ start)
   if ! psql -h 127.0.0.1 -p "$PGPORT_LOCAL" -U postgres -d postgres -Atc "SELECT 1 FROM pg_database WHERE datname = '$PGDB'" | grep -q 1; then
     psql -h 127.0.0.1 -p "$PGPORT_LOCAL" -U postgres -d postgres -qc "CREATE DATABASE $PGDB" >/dev/null
   fi ;;
+status)
+  PGCTL=$(pg_bin pg_ctl)
+  [ -n "$PGCTL" ] && [ -s "$PGDATA_DIR/PG_VERSION" ] && as_pg "$PGCTL" -D "$PGDATA_DIR" status >/dev/null 2>&1 ;;
 stop)
   PGCTL=$(pg_bin pg_ctl)
   if [ -n "$PGCTL" ] && [ -s "$PGDATA_DIR/PG_VERSION" ]; then
     as_pg "$PGCTL" -D "$PGDATA_DIR" -m fast stop >/dev/null 2>&1 || true
   fi ;;
 *)
-  echo "usage: $0 start|stop|url" >&2; exit 2 ;;
+  echo "usage: $0 start|stop|status|url" >&2; exit 2 ;;
 esac

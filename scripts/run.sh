@@ -19,8 +19,8 @@ trap cleanup INT TERM EXIT
 
 mkdir -p "$DATA"
 if [ -z "${DATABASE_URL:-}" ]; then
+  scripts/pg.sh status || started_pg=1 # stop it on exit only if this script started it
   scripts/pg.sh start
-  started_pg=1
   export DATABASE_URL=$(scripts/pg.sh url)
 fi
 

@@ -15,6 +15,8 @@ var (
 	AttrBrand             = temporal.NewSearchAttributeKeyKeyword("Brand")
 	AttrOpportunityStatus = temporal.NewSearchAttributeKeyKeyword("OpportunityStatus")
 	AttrResaleStatus      = temporal.NewSearchAttributeKeyKeyword("ResaleStatus")
+	AttrResaleCnpj        = temporal.NewSearchAttributeKeyKeyword("ResaleCnpj")
+	AttrValidUntil        = temporal.NewSearchAttributeKeyTime("ValidUntil")
 	AttrApprovalOverdue   = temporal.NewSearchAttributeKeyBool("ApprovalOverdue")
 )
 
@@ -25,6 +27,8 @@ func SearchAttributes() map[string]enums.IndexedValueType {
 		AttrBrand.GetName():             enums.INDEXED_VALUE_TYPE_KEYWORD,
 		AttrOpportunityStatus.GetName(): enums.INDEXED_VALUE_TYPE_KEYWORD,
 		AttrResaleStatus.GetName():      enums.INDEXED_VALUE_TYPE_KEYWORD,
+		AttrResaleCnpj.GetName():        enums.INDEXED_VALUE_TYPE_KEYWORD,
+		AttrValidUntil.GetName():        enums.INDEXED_VALUE_TYPE_DATETIME,
 		AttrApprovalOverdue.GetName():   enums.INDEXED_VALUE_TYPE_BOOL,
 	}
 }

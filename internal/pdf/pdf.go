@@ -61,7 +61,7 @@ func Document(title string, paras []Paragraph) []byte {
 
 	var objs []string
 	// 1 catalog, 2 pages, 3 regular font, 4 bold font, then content+page per page.
-	objs = append(objs, "<< /Type /Catalog /Pages 2 0 R >>", "", 
+	objs = append(objs, "<< /Type /Catalog /Pages 2 0 R >>", "",
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>")
 	var kids []string
