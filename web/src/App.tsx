@@ -1,0 +1,75 @@
+import { useEffect } from 'react';
+import { Navigate, Route, Routes, useNavigate } from 'react-router';
+import { LgpdBanner } from './components/LgpdBanner';
+import { AuthLayout } from './features/auth/AuthLayout';
+import { LoginPage } from './features/auth/login/LoginPage';
+import { RecoveryPage } from './features/auth/recovery/RecoveryPage';
+import { ResetPasswordPage } from './features/auth/recovery/ResetPasswordPage';
+import { Guard } from './features/panel/Guard';
+import { PanelLayout } from './features/panel/PanelLayout';
+import { ContactPage, RegistrationPage } from './features/placeholders/PublicPlaceholder';
+import { ScreenPlaceholder } from './features/placeholders/ScreenPlaceholder';
+import { UserDetailsPlaceholder } from './features/placeholders/UserDetailsPlaceholder';
+import { SettingsPage } from './features/settings/SettingsPage';
+import { PANEL_BASE, PANEL_ROUTES, type PanelRoute } from './lib/guards';
+import { setNavigator } from './lib/navigation';
+
+function screenFor(route: PanelRoute) {
+  switch (route.path) {
+    case 'Settings':
+      return <SettingsPage />;
+    case 'Users/:id':
+      return <UserDetailsPlaceholder />;
+    default:
+      return <ScreenPlaceholder title={route.title} />;
+  }
+}
+
+/** `/Painel` itself redirects to Opportunities, which every role may open (spec §2). */
+function PanelIndex() {
+  return <Navigate to={`${PANEL_BASE}/Opportunities`} replace />;
+}
+
+/** Lets the HTTP client navigate inside the router (e.g. to `/` after a failed refresh). */
+function NavigatorBridge() {
+  const navigate = useNavigate();
+  useEffect(() => setNavigator((to) => navigate(to, { replace: true })), [navigate]);
+  return null;
+}
+
+/** The route table (spec §2). */
+export function AppRoutes() {
+  return (
+    <>
+      <NavigatorBridge />
+      <Routes>
+        <Route element={<AuthLayout />}>
+          <Route index element={<LoginPage />} />
+          <Route path="recovery-password" element={<RecoveryPage />} />
+          <Route path="reset-password" element={<ResetPasswordPage />} />
+        </Route>
+        <Route path="Registration" element={<RegistrationPage />} />
+        <Route path="Contact" element={<ContactPage />} />
+        <Route
+          path={PANEL_BASE}
+          element={
+            <Guard roles={null}>
+              <PanelLayout />
+            </Guard>
+          }
+        >
+          <Route index element={<PanelIndex />} />
+          {PANEL_ROUTES.map((route) => (
+            <Route
+              key={route.path}
+              path={route.path}
+              element={<Guard roles={route.roles}>{screenFor(route)}</Guard>}
+            />
+          ))}
+        </Route>
+        <Route path="*" element={<Navigate to="/" replace />} />
+      </Routes>
+      <LgpdBanner />
+    </>
+  );
+}

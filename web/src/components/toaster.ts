@@ -1,0 +1,11 @@
+import { OverlayToaster, Position, type Toaster, type ToastProps } from '@blueprintjs/core';
+
+let toaster: Promise<Toaster> | null = null;
+
+/** The app's one toaster (Blueprint OverlayToaster), created on first use. */
+export function showToast(props: ToastProps): void {
+  if (!toaster) {
+    toaster = OverlayToaster.create({ position: Position.TOP, maxToasts: 3 });
+  }
+  void toaster.then((t) => t.show({ timeout: 5000, ...props }));
+}

@@ -1,0 +1,63 @@
+import { Button, Callout, H1, Intent } from '@blueprintjs/core';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { ErrorModal } from '../../../components/ErrorModal';
+import { PasswordFields } from '../../../components/PasswordFields';
+import { SuccessModal } from '../../../components/SuccessModal';
+import * as authApi from '../../../lib/authApi';
+import { passwordError } from '../../../lib/password';
+
+export const PASSWORD_UPDATED = 'Senha atualizada com sucesso';
+export const PASSWORD_UPDATE_ERROR = 'Erro ao atualizar a senha';
+export const INVALID_LINK = 'Link de redefinição inválido ou expirado.';
+
+/** `/reset-password?token=…`: the page the recovery e-mail links to. */
+export function ResetPasswordPage() {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [success, setSuccess] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const valid = passwordError(password, confirmation) === null;
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!valid || submitting || !token) return;
+    setSubmitting(true);
+    const res = await authApi.updatePasswordWithToken({ token, password, confirmation });
+    setSubmitting(false);
+    if (res.ok) setSuccess(true);
+    else setError(res.message ?? PASSWORD_UPDATE_ERROR);
+  }
+
+  return (
+    <div className="reset-page">
+      <H1 className="auth-title">Redefinir senha</H1>
+      {!token ? (
+        <Callout intent={Intent.DANGER} role="alert">
+          {INVALID_LINK}
+        </Callout>
+      ) : (
+        <form onSubmit={onSubmit} noValidate aria-label="Redefinir senha">
+          <PasswordFields
+            password={password}
+            confirmation={confirmation}
+            onPasswordChange={setPassword}
+            onConfirmationChange={setConfirmation}
+            disabled={submitting}
+          />
+          <Button type="submit" intent={Intent.PRIMARY} size="large" fill text="Finalizar" disabled={!valid} loading={submitting} />
+        </form>
+      )}
+      <p className="auth-back">
+        <Link to="/">Voltar ao login</Link>
+      </p>
+      <SuccessModal isOpen={success} message={PASSWORD_UPDATED} onClose={() => navigate('/', { replace: true })} />
+      <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={() => setError(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { Spinner } from '@blueprintjs/core';
+import { useEffect, useReducer, useRef, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { showToast } from '../../components/toaster';
+import { useBrand } from '../../lib/brand';
+import { decideAccess } from '../../lib/guards';
+import { refreshSession } from '../../lib/http';
+import { clearAllExceptLgpd, readSession } from '../../lib/session';
+import type { Role } from '../../lib/roles';
+
+export const SESSION_ENDED = 'Sua sessão encerrou';
+
+export interface GuardProps {
+  /** Roles that may open the screen; null: any signed-in user. */
+  roles: readonly Role[] | null;
+  children: ReactNode;
+}
+
+/**
+ * The navigation guard (spec §2): expired session or a role not allowed → `/`.
+ * An expired token of a kept session (keep_connection 'true' and a refresh
+ * token stored) is refreshed once before giving up.
+ */
+export function Guard({ roles, children }: GuardProps) {
+  const brand = useBrand();
+  const location = useLocation();
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const triedFor = useRef<string | null>(null);
+
+  let decision = decideAccess(readSession(), roles, brand.slug);
+  const alreadyTried = triedFor.current === location.key;
+  if (decision.kind === 'refresh' && alreadyTried) decision = { kind: 'login', reason: 'expired' };
+
+  const needsRefresh = decision.kind === 'refresh';
+  useEffect(() => {
+    if (!needsRefresh) return;
+    triedFor.current = location.key;
+    let active = true;
+    void refreshSession().then((ok) => {
+      if (!ok) clearAllExceptLgpd();
+      if (active) rerender();
+    });
+    return () => {
+      active = false;
+    };
+  }, [needsRefresh, location.key]);
+
+  const expired = decision.kind === 'login' && decision.reason === 'expired';
+  useEffect(() => {
+    if (expired) showToast({ message: SESSION_ENDED, intent: 'warning' });
+  }, [expired]);
+
+  if (decision.kind === 'allow') return <>{children}</>;
+  if (decision.kind === 'refresh') {
+    return (
+      <div className="guard-waiting">
+        <Spinner aria-label="Aguarde" />
+      </div>
+    );
+  }
+  return <Navigate to="/" replace state={{ denied: decision.reason }} />;
+}

@@ -1,0 +1,60 @@
+import { Button, Card, H1, H2, Intent } from '@blueprintjs/core';
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { ErrorModal } from '../../components/ErrorModal';
+import { PasswordFields } from '../../components/PasswordFields';
+import { SuccessModal } from '../../components/SuccessModal';
+import * as authApi from '../../lib/authApi';
+import { PANEL_BASE } from '../../lib/guards';
+import { passwordError } from '../../lib/password';
+
+export const PASSWORD_UPDATED = 'Senha atualizada com sucesso';
+export const PASSWORD_UPDATE_ERROR = 'Erro ao atualizar a senha';
+
+/** Settings (spec §2 "Settings", §5 "Password", §8 "Password update"). */
+export function SettingsPage() {
+  const navigate = useNavigate();
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [success, setSuccess] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const valid = passwordError(password, confirmation) === null;
+  const toOpportunities = () => navigate(`${PANEL_BASE}/Opportunities`);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!valid || submitting) return;
+    setSubmitting(true);
+    const res = await authApi.updatePassword({ password, confirmation });
+    setSubmitting(false);
+    if (res.ok) setSuccess(true);
+    else if (res.status !== 401) setError(res.message || PASSWORD_UPDATE_ERROR);
+  }
+
+  return (
+    <section className="panel-screen" aria-labelledby="page-title">
+      <H1 id="page-title" className="page-title" data-testid="page-title">
+        Configurações
+      </H1>
+      <Card className="settings-card" elevation={1}>
+        <H2 className="card-title">Atualizar a sua senha</H2>
+        <form onSubmit={onSubmit} noValidate aria-label="Atualizar a sua senha">
+          <PasswordFields
+            password={password}
+            confirmation={confirmation}
+            onPasswordChange={setPassword}
+            onConfirmationChange={setConfirmation}
+            passwordLabel="Senha"
+            confirmationLabel="Confirmação de senha"
+            disabled={submitting}
+          />
+          <Button type="submit" intent={Intent.PRIMARY} text="Finalizar" disabled={!valid} loading={submitting} />
+        </form>
+      </Card>
+      <SuccessModal isOpen={success} message={PASSWORD_UPDATED} onClose={toOpportunities} />
+      <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={toOpportunities} />
+    </section>
+  );
+}

@@ -1,0 +1,108 @@
+import { matchPath } from 'react-router';
+import { ROLES, hasAnyRole, type Role } from './roles';
+import { isTokenExpired, type SessionSnapshot } from './session';
+
+const ALL: readonly Role[] = ROLES;
+
+/** One protected screen: its path, who may open it, and its title (spec §2 table). */
+export interface PanelRoute {
+  /** Path under /Painel/, without the leading slash. */
+  path: string;
+  roles: readonly Role[];
+  title: string;
+}
+
+// Static paths come before the dynamic ones so that `registration` is not read as an id.
+export const PANEL_ROUTES: readonly PanelRoute[] = [
+  { path: 'Dashboard', roles: ['REPRESENTATIVE', 'SUPPORT'], title: 'Dashboard' },
+  { path: 'Resales', roles: ['REPRESENTATIVE', 'SUPPORT'], title: 'Revendas' },
+  { path: 'Resales/details', roles: ['REPRESENTATIVE', 'SUPPORT'], title: 'Detalhes da revenda' },
+  { path: 'Opportunities', roles: ALL, title: 'Oportunidades' },
+  { path: 'Opportunities/registration', roles: ['SELLER', 'RESALE'], title: 'Registro de Oportunidades' },
+  { path: 'Opportunities/:id', roles: ALL, title: 'Detalhes da oportunidade' },
+  { path: 'History/:id', roles: ALL, title: 'Histórico' },
+  { path: 'Settings', roles: ALL, title: 'Configurações' },
+  { path: 'Users', roles: ['SUPPORT', 'RESALE', 'REPRESENTATIVE'], title: 'Usuários' },
+  { path: 'Users/registration', roles: ['RESALE'], title: 'Cadastre seu vendedor' },
+  { path: 'Users/:id', roles: ['RESALE', 'REPRESENTATIVE', 'SUPPORT'], title: 'Detalhes do usuário' },
+];
+
+export const PANEL_BASE = '/Painel';
+
+/** The route entry a panel pathname belongs to, or undefined. */
+export function findPanelRoute(pathname: string): PanelRoute | undefined {
+  const staticFirst = [...PANEL_ROUTES].sort(
+    (a, b) => Number(a.path.includes(':')) - Number(b.path.includes(':')),
+  );
+  return staticFirst.find((r) => matchPath({ path: `${PANEL_BASE}/${r.path}`, end: true }, pathname));
+}
+
+/** Side-menu entries (spec §6 "Menu"), in display order. */
+export interface MenuEntry {
+  route: string;
+  label: string;
+  roles: readonly Role[];
+}
+
+export const MENU: readonly MenuEntry[] = [
+  { route: 'Dashboard', label: 'Dashboard', roles: ['REPRESENTATIVE', 'SUPPORT'] },
+  { route: 'Opportunities', label: 'Oportunidades', roles: ALL },
+  { route: 'Resales', label: 'Revendas', roles: ['REPRESENTATIVE', 'SUPPORT'] },
+  { route: 'Users', label: 'Usuários', roles: ['RESALE', 'SUPPORT', 'REPRESENTATIVE'] },
+  { route: 'Settings', label: 'Configurações', roles: ALL },
+];
+
+export function menuFor(userRoles: readonly string[]): MenuEntry[] {
+  return MENU.filter((entry) => hasAnyRole(userRoles, entry.roles));
+}
+
+/** First landing after login: Dashboard for representative or support, else Opportunities. */
+export function firstLanding(userRoles: readonly string[]): string {
+  return hasAnyRole(userRoles, ['REPRESENTATIVE', 'SUPPORT'])
+    ? `${PANEL_BASE}/Dashboard`
+    : `${PANEL_BASE}/Opportunities`;
+}
+
+/** Whether a stored session may be used as is: token not expired and stored for this company. */
+export function hasValidSession(s: SessionSnapshot, company: string, now = Date.now()): boolean {
+  return !!s.token && s.company === company && !isTokenExpired(s.exp, now);
+}
+
+/** Why the guard sent the user to Login. */
+export type GuardDenial = 'no-session' | 'expired' | 'forbidden';
+
+export type GuardDecision =
+  /** Open the screen. */
+  | { kind: 'allow' }
+  /** Token expired, but a kept session may be renewed once before giving up. */
+  | { kind: 'refresh' }
+  /** Back to Login. */
+  | { kind: 'login'; reason: GuardDenial };
+
+/**
+ * The navigation guard (spec §2): a protected route needs a stored, unexpired
+ * token for this company and one of the route's roles. When only the token
+ * expired, a refresh token is stored and the user asked to stay connected, the
+ * guard asks for one refresh first.
+ */
+export function decideAccess(
+  s: SessionSnapshot,
+  allowed: readonly Role[] | null,
+  company: string,
+  now = Date.now(),
+): GuardDecision {
+  if (!s.token || s.company !== company) return { kind: 'login', reason: 'no-session' };
+  if (isTokenExpired(s.exp, now)) {
+    if (s.refreshToken && s.keepConnection === 'true') return { kind: 'refresh' };
+    return { kind: 'login', reason: 'expired' };
+  }
+  if (allowed && !hasAnyRole(s.permissions, allowed)) return { kind: 'login', reason: 'forbidden' };
+  if (s.permissions.length === 0) return { kind: 'login', reason: 'forbidden' };
+  return { kind: 'allow' };
+}
+
+/** Guard decision for a panel pathname; unknown panel paths are refused. */
+export function decideForPath(s: SessionSnapshot, pathname: string, company: string, now = Date.now()): GuardDecision {
+  const route = findPanelRoute(pathname);
+  return decideAccess(s, route ? route.roles : [], company, now);
+}

@@ -1,0 +1,208 @@
+import { navigateTo } from './navigation';
+import { clearAllExceptLgpd, getRefreshToken, getToken, saveTokens } from './session';
+
+/** The three services behind the one server (docs/api.md). */
+export const SERVICE_BASE = {
+  api: '/api',
+  authenticator: '/authenticator',
+  mailer: '/mailer',
+} as const;
+export type Service = keyof typeof SERVICE_BASE;
+
+/**
+ * What every call returns. Statuses below 500 come back as they are (spec §7),
+ * a network failure or a 5xx comes back with status 500: nothing is thrown.
+ */
+export interface HttpResponse<T = unknown> {
+  status: number;
+  /** 2xx. */
+  ok: boolean;
+  /** Parsed body of a 2xx answer, else null. */
+  data: T | null;
+  /** `message` of the body, when the server sent one. */
+  message?: string;
+  /** `errors` of the body, when the server sent some. */
+  errors?: unknown[];
+  /** Parsed body whatever the status (null when empty or not JSON). */
+  body: unknown;
+}
+
+export type Authorization =
+  /** Bearer with the stored access token (the default). */
+  | { kind: 'session' }
+  | { kind: 'basic'; username: string; password: string }
+  | { kind: 'bearer'; token: string }
+  | { kind: 'none' };
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Record<string, string | number | boolean | undefined | null>;
+  /** Sent as JSON, or as is when FormData. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  auth?: Authorization;
+  /**
+   * On a 401, refresh the token pair and retry once (spec §8). Default true for
+   * calls made with the session's token; login, refresh and public calls set false.
+   */
+  refreshOn401?: boolean;
+  signal?: AbortSignal;
+}
+
+let company = '';
+
+/** The brand slug sent as the `company` header on every call. Set once at start. */
+export function setCompany(slug: string): void {
+  company = slug;
+}
+
+export function getCompany(): string {
+  return company;
+}
+
+/** base64 of a UTF-8 string (btoa only takes Latin-1). */
+export function base64Utf8(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  bytes.forEach((b) => {
+    binary += String.fromCharCode(b);
+  });
+  return btoa(binary);
+}
+
+function buildUrl(service: Service, path: string, query?: RequestOptions['query']): string {
+  let url = SERVICE_BASE[service] + (path.startsWith('/') ? path : `/${path}`);
+  if (query) {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined && value !== null) params.append(key, String(value));
+    }
+    const qs = params.toString();
+    if (qs) url += (url.includes('?') ? '&' : '?') + qs;
+  }
+  return url;
+}
+
+function authorizationHeader(auth: Authorization): string | undefined {
+  switch (auth.kind) {
+    case 'session': {
+      const token = getToken();
+      return token ? `Bearer ${token}` : undefined;
+    }
+    case 'bearer':
+      return `Bearer ${auth.token}`;
+    case 'basic':
+      return `Basic ${base64Utf8(`${auth.username}:${auth.password}`)}`;
+    case 'none':
+      return undefined;
+  }
+}
+
+async function send<T>(service: Service, path: string, opts: RequestOptions): Promise<HttpResponse<T>> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
+  if (company) headers.company = company;
+  const authorization = authorizationHeader(opts.auth ?? { kind: 'session' });
+  if (authorization) headers.Authorization = authorization;
+
+  let body: BodyInit | undefined;
+  if (opts.body instanceof FormData) {
+    body = opts.body;
+  } else if (opts.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  }
+
+  let res: Response;
+  try {
+    res = await fetch(buildUrl(service, path, opts.query), {
+      method: opts.method ?? 'GET',
+      headers,
+      body,
+      signal: opts.signal,
+      credentials: 'same-origin',
+    });
+  } catch {
+    return { status: 500, ok: false, data: null, body: null };
+  }
+
+  let parsed: unknown = null;
+  try {
+    const text = await res.text();
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  const status = res.status >= 500 ? 500 : res.status;
+  const ok = status >= 200 && status < 300;
+  const record = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+  return {
+    status,
+    ok,
+    data: ok ? (parsed as T) : null,
+    message: typeof record.message === 'string' ? record.message : undefined,
+    errors: Array.isArray(record.errors) ? record.errors : undefined,
+    body: parsed,
+  };
+}
+
+interface TokenPair {
+  access_token?: string;
+  refresh_token?: string;
+  expires_in?: number;
+}
+
+let refreshing: Promise<boolean> | null = null;
+
+/**
+ * Exchanges the stored refresh token for a new pair and stores it. Concurrent
+ * callers share one call: the authenticator rotates refresh tokens and treats a
+ * reused one as theft, so the same token must never be sent twice.
+ */
+export function refreshSession(): Promise<boolean> {
+  if (!refreshing) {
+    refreshing = doRefresh().finally(() => {
+      refreshing = null;
+    });
+  }
+  return refreshing;
+}
+
+async function doRefresh(): Promise<boolean> {
+  const refreshToken = getRefreshToken();
+  if (!refreshToken || !company) return false;
+  const res = await send<{ data?: TokenPair }>(
+    'authenticator',
+    `/${encodeURIComponent(company)}/auth/refresh_token`,
+    { auth: { kind: 'bearer', token: refreshToken } },
+  );
+  const pair = res.ok ? res.data?.data : undefined;
+  if (!pair?.access_token || !pair.refresh_token) return false;
+  saveTokens(pair.access_token, pair.refresh_token, pair.expires_in);
+  return true;
+}
+
+/** Ends the session after a 401 that a refresh could not cure (spec §8). */
+export function endSession(): void {
+  clearAllExceptLgpd();
+  navigateTo('/');
+}
+
+/** Calls a service; see HttpResponse for what comes back. */
+export async function request<T = unknown>(
+  service: Service,
+  path: string,
+  opts: RequestOptions = {},
+): Promise<HttpResponse<T>> {
+  const usesSession = (opts.auth ?? { kind: 'session' }).kind === 'session';
+  const refreshOn401 = opts.refreshOn401 ?? usesSession;
+  const first = await send<T>(service, path, opts);
+  if (first.status !== 401 || !refreshOn401) return first;
+
+  if (!(await refreshSession())) {
+    endSession();
+    return first;
+  }
+  const second = await send<T>(service, path, opts);
+  if (second.status === 401) endSession();
+  return second;
+}

@@ -1,0 +1,30 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+// The Go server (`oportuna api` / `oportuna dev`) answers these prefixes; the
+// dev server forwards them so `npm run dev` works against a running backend.
+const backend = process.env.OPORTUNA_BACKEND ?? 'http://localhost:8080';
+const proxied = ['/api', '/authenticator', '/mailer', '/brand-assets'];
+
+export default defineConfig({
+  plugins: [react()],
+  // Absolute asset URLs (/assets/...): index.html is served for every path.
+  base: '/',
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1500,
+  },
+  server: {
+    proxy: Object.fromEntries(proxied.map((prefix) => [prefix, { target: backend }])),
+  },
+  test: {
+    environment: 'jsdom',
+    globals: false,
+    setupFiles: ['./src/test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    css: false,
+    restoreMocks: true,
+    unstubGlobals: true,
+  },
+});
