@@ -7,8 +7,15 @@
 #   scripts/pg.sh url     print its URL
 source "$(dirname "$0")/lib.sh"
 
-PGPORT_LOCAL=${PGPORT_LOCAL:-54329}
 PGDATA_DIR="$DATA/postgres"
+PORT_FILE="$DATA/postgres.port"
+# The port is 54329 unless PGPORT_LOCAL says otherwise or another server holds it
+# (e.g. a second checkout's cluster); the choice is kept in .data/postgres.port.
+if [ -n "${PGPORT_LOCAL:-}" ]; then :
+elif [ -s "$PORT_FILE" ]; then PGPORT_LOCAL=$(cat "$PORT_FILE")
+else PGPORT_LOCAL=54329; fi
+
+port_taken() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 PGDB=${PGDB:-oportuna}
 
 pg_bin() {
@@ -38,6 +45,11 @@ start)
     as_pg "$INITDB" -D "$PGDATA_DIR" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >/dev/null
   fi
   if ! as_pg "$PGCTL" -D "$PGDATA_DIR" status >/dev/null 2>&1; then
+    if port_taken "$PGPORT_LOCAL"; then
+      PGPORT_LOCAL=$(free_port)
+      log "port taken by another server: using $PGPORT_LOCAL"
+    fi
+    echo "$PGPORT_LOCAL" >"$PORT_FILE"
     log "starting PostgreSQL on 127.0.0.1:$PGPORT_LOCAL"
     as_pg "$PGCTL" -D "$PGDATA_DIR" -l "$PGDATA_DIR/server.log" -w -t 60 \
       -o "-p $PGPORT_LOCAL -k /tmp -c listen_addresses=127.0.0.1 -c max_parallel_workers_per_gather=0 -c max_connections=200" start >/dev/null
