@@ -24,6 +24,11 @@ type Config struct {
 	ResetTokenTTL     time.Duration // RESET_TOKEN_TTL
 	LogLevel          slog.Level    // LOG_LEVEL
 	DemoPassword      string        // SEED_PASSWORD
+
+	OpportunityValidity         time.Duration // OPPORTUNITY_VALIDITY
+	OpportunityRenewalWindow    time.Duration // OPPORTUNITY_RENEWAL_WINDOW
+	ApprovalSLA                 time.Duration // APPROVAL_SLA
+	OpportunityExpiredRetention time.Duration // OPPORTUNITY_EXPIRED_RETENTION
 }
 
 // Defaults of the settings, also quoted by the README.
@@ -56,6 +61,23 @@ func FromEnv() (Config, error) {
 	}
 	if c.ResetTokenTTL, err = durationEnv("RESET_TOKEN_TTL", time.Hour); err != nil {
 		return c, err
+	}
+	for _, d := range []struct {
+		name string
+		dst  *time.Duration
+		def  time.Duration
+	}{
+		{"OPPORTUNITY_VALIDITY", &c.OpportunityValidity, 2160 * time.Hour},
+		{"OPPORTUNITY_RENEWAL_WINDOW", &c.OpportunityRenewalWindow, 360 * time.Hour},
+		{"APPROVAL_SLA", &c.ApprovalSLA, 48 * time.Hour},
+		{"OPPORTUNITY_EXPIRED_RETENTION", &c.OpportunityExpiredRetention, 4320 * time.Hour},
+	} {
+		if *d.dst, err = durationEnv(d.name, d.def); err != nil {
+			return c, err
+		}
+	}
+	if c.OpportunityRenewalWindow >= c.OpportunityValidity {
+		return c, fmt.Errorf("OPPORTUNITY_RENEWAL_WINDOW (%s) must be shorter than OPPORTUNITY_VALIDITY (%s)", c.OpportunityRenewalWindow, c.OpportunityValidity)
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(env("LOG_LEVEL", "INFO"))); err != nil {
 		return c, fmt.Errorf("LOG_LEVEL: %w", err)

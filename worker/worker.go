@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 
+	"oportuna/activities"
 	"oportuna/workflows"
 )
 
@@ -55,18 +56,15 @@ func EnsureSearchAttributes(ctx context.Context, c client.Client, namespace stri
 	return added, nil
 }
 
-// Dependencies are what the workflows' activities need; issues that add
-// activities add their fields here.
-type Dependencies struct{}
-
 // Run registers the workflows and activities and polls the task queue until ctx
 // ends; running activities get the stop timeout to finish.
-func Run(ctx context.Context, c client.Client, namespace string, deps Dependencies) error {
+func Run(ctx context.Context, c client.Client, namespace string, acts *activities.Activities) error {
 	if _, err := EnsureSearchAttributes(ctx, c, namespace); err != nil {
 		return err
 	}
 	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{WorkerStopTimeout: 30 * time.Second})
 	workflows.Register(w)
+	w.RegisterActivity(acts)
 	if err := w.Start(); err != nil {
 		return fmt.Errorf("worker: start: %w", err)
 	}

@@ -29,10 +29,12 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"oportuna"
+	"oportuna/activities"
 	"oportuna/api"
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/config"
+	"oportuna/crm"
 	"oportuna/migrations"
 	"oportuna/seed"
 	"oportuna/web"
@@ -175,7 +177,10 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 			return err
 		}
 		defer tc.Close()
-		g.Go(func() error { return worker.Run(ctx, tc, cfg.TemporalNamespace, worker.Dependencies{}) })
+		acts := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{}, Mailer: activities.LogMailer{},
+			Durations: activities.Durations{Validity: cfg.OpportunityValidity, RenewalWindow: cfg.OpportunityRenewalWindow,
+				ApprovalSLA: cfg.ApprovalSLA, ExpiredRetention: cfg.OpportunityExpiredRetention}}
+		g.Go(func() error { return worker.Run(ctx, tc, cfg.TemporalNamespace, acts) })
 	}
 	if withAPI {
 		dist, err := fs.Sub(web.Dist, "dist")

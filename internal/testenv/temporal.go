@@ -3,6 +3,7 @@ package testenv
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
 )
 
 var (
@@ -80,7 +82,8 @@ func TemporalAddress(t testing.TB) string {
 // TemporalClient is a client of the test server, closed when the test ends.
 func TemporalClient(t testing.TB) client.Client {
 	t.Helper()
-	c, err := client.Dial(client.Options{HostPort: TemporalAddress(t), Namespace: "default"})
+	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	c, err := client.Dial(client.Options{HostPort: TemporalAddress(t), Namespace: "default", Logger: tlog.NewStructuredLogger(quiet)})
 	if err != nil {
 		fatalf(t, "dial temporal: %v", err)
 	}

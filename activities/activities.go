@@ -1,0 +1,356 @@
+// Package activities holds the side effects the workflows run: persisting the
+// read model and history in PostgreSQL, syncing the CRM, notifying people.
+// Every activity is idempotent: a retry never writes a second row or record.
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"go.temporal.io/sdk/temporal"
+
+	"oportuna/auth"
+	"oportuna/brand"
+	"oportuna/crm"
+	"oportuna/opportunity"
+)
+
+// Actor is who triggered an event (from the token, never from a payload).
+type Actor struct {
+	UserID   string      `json:"userId"`
+	Name     string      `json:"name"`
+	Roles    []auth.Role `json:"roles"`
+	ResaleID string      `json:"resaleId,omitempty"`
+}
+
+// Change is one attribute's old and new value in the history.
+type Change struct {
+	Attribute string `json:"attribute"`
+	OldValue  string `json:"oldValue"`
+	NewValue  string `json:"newValue"`
+}
+
+// RegisterInput is a validated registration to persist.
+type RegisterInput struct {
+	ID     string             `json:"id"`
+	Brand  string             `json:"brand"`
+	Actor  Actor              `json:"actor"`
+	Record opportunity.Record `json:"record"`
+	At     time.Time          `json:"at"`
+}
+
+// Registered is the persisted registration with the other open registrations
+// of the same customer (the conflict check).
+type Registered struct {
+	Record    opportunity.Record `json:"record"`
+	Conflicts []string           `json:"conflicts"`
+}
+
+// Event is a state change or edit to apply to the read model and log in history.
+// Key makes it idempotent: applying the same key twice changes nothing.
+type Event struct {
+	Key           string                      `json:"key"`
+	OpportunityID string                      `json:"opportunityId"`
+	Brand         string                      `json:"brand"`
+	Actor         *Actor                      `json:"actor,omitempty"` // nil for timers
+	Status        opportunity.Status          `json:"status"`
+	Name          *string                     `json:"name,omitempty"`
+	Probability   *int                        `json:"probability,omitempty"`
+	Reason        *string                     `json:"reason,omitempty"`
+	ApprovedAt    *time.Time                  `json:"approvedAt,omitempty"`
+	ValidUntil    *time.Time                  `json:"validUntil,omitempty"`
+	Register      *string                     `json:"register,omitempty"`
+	Renewal       *opportunity.RenewalRequest `json:"renewal,omitempty"`
+	Changes       []Change                    `json:"changes"`
+	At            time.Time                   `json:"at"`
+}
+
+// CRMInput asks the CRM to hold the opportunity.
+type CRMInput struct {
+	OpportunityID string `json:"opportunityId"`
+	Brand         string `json:"brand"`
+	Name          string `json:"name"`
+	Probability   int    `json:"probability"`
+}
+
+// Notice is a message to people: an in-app notification, and an e-mail.
+type Notice struct {
+	Key           string `json:"key"`
+	Brand         string `json:"brand"`
+	OpportunityID string `json:"opportunityId"`
+	Kind          string `json:"kind"`
+	// ToRepresentatives sends it to the brand's representatives; ToOwner to the registering user.
+	ToRepresentatives bool   `json:"toRepresentatives"`
+	ToOwner           bool   `json:"toOwner"`
+	Detail            string `json:"detail,omitempty"`
+}
+
+// Mailer sends an e-mail; the mailer issue supplies the real one.
+type Mailer interface {
+	Send(ctx context.Context, b *brand.Brand, to []string, subject, text string) error
+}
+
+// LogMailer writes e-mails to the log.
+type LogMailer struct{}
+
+// Send logs the message.
+func (LogMailer) Send(ctx context.Context, b *brand.Brand, to []string, subject, _ string) error {
+	slog.InfoContext(ctx, "e-mail", "brand", b.Slug, "to", to, "subject", subject)
+	return nil
+}
+
+// Error types the workflow's callers act on.
+const (
+	ErrTypeCRMNotFound    = "CRMCustomerNotFound"
+	ErrTypeCRMLocked      = "CRMLocked"
+	ErrTypeCRMUnavailable = "CRMUnavailable"
+)
+
+// Durations of the opportunity lifecycle, configured on the worker.
+type Durations struct {
+	Validity         time.Duration `json:"validity"`
+	RenewalWindow    time.Duration `json:"renewalWindow"`
+	ApprovalSLA      time.Duration `json:"approvalSla"`
+	ExpiredRetention time.Duration `json:"expiredRetention"`
+}
+
+// Activities carries the dependencies of the activities.
+type Activities struct {
+	DB        *pgxpool.Pool
+	Brands    *brand.Registry
+	CRM       crm.Client
+	Mailer    Mailer
+	Durations Durations
+}
+
+// LifecycleDurations hands the worker's configured durations to a workflow
+// (a local activity, so the value is recorded in the workflow's history).
+func (a *Activities) LifecycleDurations(context.Context) (Durations, error) { return a.Durations, nil }
+
+// Register persists a new registration (once per id) with its history row and
+// records the other open registrations of the same customer.
+func (a *Activities) Register(ctx context.Context, in RegisterInput) (Registered, error) {
+	r := in.Record
+	projects, _ := json.Marshal(r.Projects)
+	products, _ := json.Marshal(r.Products)
+	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `INSERT INTO opportunities (id, brand, status, name, cnpj, contact, phone, email, network,
+				fantasy_name, corporate_name, street, state, city, cep, country, probability_closing, seller,
+				seller_salesforce_id, estimated, accepted_term, user_id, resale_id, projects, products, created_at)
+			VALUES ($1, $2, 'analysis', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
+				$19::numeric, $20, $21, NULLIF($22, '')::uuid, $23, $24, $25)
+			ON CONFLICT (id) DO NOTHING`,
+			in.ID, in.Brand, r.Name, r.CNPJ, r.Contact, r.Phone, r.Email, r.Network, r.FantasyName, r.CorporateName,
+			r.Street, r.State, r.City, r.CEP, r.Country, r.ProbabilityClosing, r.Seller, r.SellerSalesforceID,
+			opportunity.Estimated(r.Products).String(), r.AcceptedTerm, in.Actor.UserID, in.Actor.ResaleID,
+			projects, products, in.At)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return nil // a retry: already registered
+		}
+		if _, err := tx.Exec(ctx, `UPDATE opportunities SET conflicts = ARRAY(
+				SELECT id FROM opportunities WHERE brand = $2 AND cnpj = $3 AND id <> $1
+					AND status IN ('analysis', 'approved', 'renovation', 'awaiting_renovation') ORDER BY created_at)
+			WHERE id = $1`, in.ID, in.Brand, r.CNPJ); err != nil {
+			return err
+		}
+		return insertHistory(ctx, tx, in.ID+"/create", in.ID, in.Brand, &in.Actor, "create", creationChanges(r), in.At)
+	})
+	if err != nil {
+		return Registered{}, fmt.Errorf("register opportunity: %w", err)
+	}
+	rec, err := a.Load(ctx, in.ID)
+	if err != nil {
+		return Registered{}, err
+	}
+	return Registered{Record: rec, Conflicts: rec.Conflicts}, nil
+}
+
+func creationChanges(r opportunity.Record) []Change {
+	var cs []Change
+	for _, f := range []struct{ attr, v string }{
+		{"name", r.Name}, {"cnpj", r.CNPJ}, {"fantasyName", r.FantasyName}, {"corporateName", r.CorporateName},
+		{"contact", r.Contact}, {"email", r.Email}, {"phone", r.Phone}, {"probabilityClosing", fmt.Sprint(r.ProbabilityClosing)},
+		{"estimated", opportunity.Estimated(r.Products).String()}, {"status", string(opportunity.Analysis)},
+	} {
+		if f.v != "" {
+			cs = append(cs, Change{Attribute: f.attr, NewValue: f.v})
+		}
+	}
+	return cs
+}
+
+func insertHistory(ctx context.Context, tx pgx.Tx, key, id, brandSlug string, actor *Actor, action string, changes []Change, at time.Time) error {
+	if changes == nil {
+		changes = []Change{}
+	}
+	mods, _ := json.Marshal(changes)
+	var userID, username *string
+	if actor != nil {
+		userID, username = &actor.UserID, &actor.Name
+	} else {
+		system := "Sistema"
+		username = &system
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO history (event_key, type, type_id, brand, user_id, username, action_type, modifications, created_at)
+		VALUES ($1, 'opportunity', $2, $3, $4::uuid, $5, $6, $7, $8) ON CONFLICT (event_key) DO NOTHING`,
+		key, id, brandSlug, userID, username, action, mods, at)
+	return err
+}
+
+// Apply applies an event to the read model and writes its history row, once per key.
+func (a *Activities) Apply(ctx context.Context, ev Event) error {
+	return pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		var done bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM history WHERE event_key = $1)`, ev.Key).Scan(&done); err != nil {
+			return err
+		}
+		if done {
+			return nil
+		}
+		var scope, visit *string
+		var requestedAt *time.Time
+		if ev.Renewal != nil {
+			scope, visit, requestedAt = &ev.Renewal.ProjectStillInScope, &ev.Renewal.LastVisitDate, &ev.At
+		}
+		tag, err := tx.Exec(ctx, `UPDATE opportunities SET status = $2,
+				name = COALESCE($3, name), probability_closing = COALESCE($4, probability_closing),
+				reason = COALESCE($5, reason), approve_date = COALESCE($6, approve_date),
+				valid_until = COALESCE($7, valid_until), register = COALESCE($8, register),
+				project_still_in_scope = COALESCE($9, project_still_in_scope), last_visit_date = COALESCE($10, last_visit_date),
+				request_renovation_at = COALESCE($11, request_renovation_at),
+				renovation_date = CASE WHEN $2 = 'renovation' THEN $12 ELSE renovation_date END,
+				updated_at = $12
+			WHERE id = $1`, ev.OpportunityID, ev.Status, ev.Name, ev.Probability, ev.Reason, ev.ApprovedAt,
+			ev.ValidUntil, ev.Register, scope, visit, requestedAt, ev.At)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return temporal.NewNonRetryableApplicationError("opportunity not found: "+ev.OpportunityID, "NotFound", nil)
+		}
+		return insertHistory(ctx, tx, ev.Key, ev.OpportunityID, ev.Brand, ev.Actor, "update", ev.Changes, ev.At)
+	})
+}
+
+// SyncCRM upserts the opportunity in the CRM and returns its CRM id; the CRM's
+// refusals become typed, non-retryable errors, its outages retryable ones.
+func (a *Activities) SyncCRM(ctx context.Context, in CRMInput) (string, error) {
+	var doc string
+	if err := a.DB.QueryRow(ctx, `SELECT cnpj FROM opportunities WHERE id = $1`, in.OpportunityID).Scan(&doc); err != nil {
+		return "", err
+	}
+	id, err := a.CRM.UpsertOpportunity(ctx, crm.Opportunity{ID: in.OpportunityID, Brand: in.Brand, Name: in.Name,
+		Probability: in.Probability, CustomerDoc: doc})
+	switch {
+	case errors.Is(err, crm.ErrCustomerNotFound):
+		return "", temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeCRMNotFound, err)
+	case errors.Is(err, crm.ErrLocked):
+		return "", temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeCRMLocked, err)
+	case err != nil:
+		return "", temporal.NewApplicationErrorWithCause(err.Error(), ErrTypeCRMUnavailable, err)
+	}
+	return id, nil
+}
+
+// noticeTitles are the in-app texts of each kind of notice.
+var noticeTitles = map[string]string{
+	"registered":          "Nova oportunidade aguardando análise",
+	"approval-reminder":   "Oportunidade aguardando análise há mais tempo que o previsto",
+	"approved":            "Oportunidade aprovada",
+	"disapproved":         "Oportunidade reprovada",
+	"renewal-open":        "Renovação disponível: a validade da oportunidade está terminando",
+	"expired":             "Oportunidade expirada",
+	"expired-in-analysis": "Oportunidade expirada sem decisão",
+	"renewal-requested":   "Renovação solicitada",
+	"renewal-approved":    "Renovação aprovada",
+	"renewal-refused":     "Renovação reprovada",
+}
+
+// Notify stores the in-app notification of every recipient and e-mails those
+// who had not been notified yet (a retry sends nothing twice).
+func (a *Activities) Notify(ctx context.Context, n Notice) error {
+	title := noticeTitles[n.Kind]
+	if title == "" {
+		title = n.Kind
+	}
+	var name string
+	if err := a.DB.QueryRow(ctx, `SELECT name FROM opportunities WHERE id = $1`, n.OpportunityID).Scan(&name); err != nil {
+		return err
+	}
+	if name != "" {
+		title += ": " + name
+	}
+	rows, _ := a.DB.Query(ctx, `WITH recipients AS (
+			SELECT u.id, u.email FROM users u JOIN user_roles r ON r.user_id = u.id
+				WHERE $1 AND u.active AND r.role = 'REPRESENTATIVE' AND r.brand IN ($2, 'all')
+			UNION
+			SELECT u.id, u.email FROM users u JOIN opportunities o ON o.user_id = u.id
+				WHERE $3 AND u.active AND o.id = $4
+		), inserted AS (
+			INSERT INTO notifications (notice_key, user_id, brand, kind, title, link)
+			SELECT $5, id, $2, $6, $7, $8 FROM recipients
+			ON CONFLICT (notice_key, user_id) DO NOTHING RETURNING user_id
+		)
+		SELECT r.email FROM recipients r JOIN inserted i ON i.user_id = r.id ORDER BY 1`,
+		n.ToRepresentatives, n.Brand, n.ToOwner, n.OpportunityID, n.Key, n.Kind, title, "/Painel/Opportunities/"+n.OpportunityID)
+	emails, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return err
+	}
+	if len(emails) == 0 {
+		return nil
+	}
+	b, ok := a.Brands.BySlug(n.Brand)
+	if !ok {
+		return temporal.NewNonRetryableApplicationError("unknown brand "+n.Brand, "NotFound", nil)
+	}
+	text := title
+	if n.Detail != "" {
+		text += "\n\n" + n.Detail
+	}
+	return a.Mailer.Send(ctx, b, emails, title, text)
+}
+
+// Load reads an opportunity with its owner's name and e-mail and its reseller's name.
+func (a *Activities) Load(ctx context.Context, id string) (opportunity.Record, error) {
+	var r opportunity.Record
+	var estimated string
+	var projects, products []byte
+	var resaleID, resale *string
+	err := a.DB.QueryRow(ctx, `SELECT o.id::text, o.brand, o.status, o.name, o.cnpj, o.contact, o.phone, o.email, o.network,
+			o.fantasy_name, o.corporate_name, o.street, o.state, o.city, o.cep, o.country, o.probability_closing, o.seller,
+			o.seller_salesforce_id, o.estimated::text, o.register, o.reason, o.accepted_term, o.approve_date, o.valid_until,
+			o.renovation_date, o.request_renovation_at, o.last_visit_date, o.project_still_in_scope, o.user_id::text,
+			u.name, u.email, o.resale_id::text, s.corporate_name, o.conflicts::text[], o.created_at, o.projects, o.products
+		FROM opportunities o JOIN users u ON u.id = o.user_id LEFT JOIN resales s ON s.id = o.resale_id
+		WHERE o.id = $1`, id).Scan(&r.ID, &r.Brand, &r.Status, &r.Name, &r.CNPJ, &r.Contact, &r.Phone, &r.Email, &r.Network,
+		&r.FantasyName, &r.CorporateName, &r.Street, &r.State, &r.City, &r.CEP, &r.Country, &r.ProbabilityClosing, &r.Seller,
+		&r.SellerSalesforceID, &estimated, &r.Register, &r.Reason, &r.AcceptedTerm, &r.ApproveDate, &r.ValidUntil,
+		&r.RenovationDate, &r.RequestRenovationAt, &r.LastVisitDate, &r.ProjectStillInScope, &r.UserID,
+		&r.UserName, &r.UserEmail, &resaleID, &resale, &r.Conflicts, &r.CreatedAt, &projects, &products)
+	if err != nil {
+		return r, fmt.Errorf("load opportunity %s: %w", id, err)
+	}
+	if resaleID != nil {
+		r.ResaleID = *resaleID
+	}
+	if resale != nil {
+		r.Resale = *resale
+	}
+	if r.Estimated, err = opportunity.ParseMoney(estimated); err != nil {
+		return r, err
+	}
+	if err := json.Unmarshal(projects, &r.Projects); err != nil {
+		return r, err
+	}
+	return r, json.Unmarshal(products, &r.Products)
+}

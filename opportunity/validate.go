@@ -1,0 +1,63 @@
+package opportunity
+
+import (
+	"strings"
+	"time"
+)
+
+// Messages of spec §5.
+const (
+	MsgRequired       = "*Campo Obrigatório"
+	MsgVisitDate      = "Data de visita deve ser uma data passada ou a atual!"
+	MsgConclusionDate = "Data de conclusão deve ser uma data futura"
+)
+
+// FieldError is one field that failed, with the form's pt-BR label.
+type FieldError struct {
+	Field   string `json:"field"`
+	Label   string `json:"label"`
+	Message string `json:"message"`
+}
+
+// ParseDate reads dd/mm/yy, dd-mm-yy, dd/mm/yyyy or yyyy-mm-dd; it rejects zero
+// days or months and dates that do not exist (31/02).
+func ParseDate(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{"02/01/06", "02-01-06", "02/01/2006", "2006-01-02"} {
+		if len(s) != len(layout) {
+			continue
+		}
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// dayOf truncates to the calendar day in Brazil's time (UTC−3, no daylight saving since 2019).
+var brasilia = time.FixedZone("BRT", -3*60*60)
+
+func dayOf(t time.Time) time.Time {
+	y, m, d := t.In(brasilia).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// CheckRenewal applies spec §5 "Renewal modal" at the instant now.
+func CheckRenewal(r RenewalRequest, now time.Time) []FieldError {
+	var errs []FieldError
+	if strings.TrimSpace(r.Reason) == "" {
+		errs = append(errs, FieldError{"reason", "Motivo", MsgRequired})
+	}
+	if _, ok := Probabilities[r.ProbabilityClosing]; !ok {
+		errs = append(errs, FieldError{"probabilityClosing", "Probabilidade de fechamento", MsgRequired})
+	}
+	if r.ProjectStillInScope != "Sim" && r.ProjectStillInScope != "Não" {
+		errs = append(errs, FieldError{"projectStillInScope", "Projeto continua em pauta", MsgRequired})
+	}
+	if strings.TrimSpace(r.LastVisitDate) == "" {
+		errs = append(errs, FieldError{"lastVisitDate", "Data da última visita", MsgRequired})
+	} else if d, ok := ParseDate(r.LastVisitDate); !ok || d.After(dayOf(now)) {
+		errs = append(errs, FieldError{"lastVisitDate", "Data da última visita", MsgVisitDate})
+	}
+	return errs
+}

@@ -1,0 +1,183 @@
+package workflows_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"oportuna/activities"
+	"oportuna/auth"
+	"oportuna/brand"
+	"oportuna/crm"
+	"oportuna/internal/testenv"
+	"oportuna/opportunity"
+	"oportuna/seed"
+	"oportuna/worker"
+	"oportuna/workflows"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+type flakyCRM struct{ fail bool }
+
+func (f *flakyCRM) UpsertOpportunity(ctx context.Context, o crm.Opportunity) (string, error) {
+	if f.fail {
+		return "", crm.ErrCustomerNotFound
+	}
+	return crm.Local{}.UpsertOpportunity(ctx, o)
+}
+
+func actor(t *testing.T, db *pgxpool.Pool, email string, roles ...auth.Role) activities.Actor {
+	t.Helper()
+	var a activities.Actor
+	var resale *string
+	if err := db.QueryRow(context.Background(), `SELECT id::text, name, resale_id::text FROM users WHERE email = $1`, email).Scan(&a.UserID, &a.Name, &resale); err != nil {
+		t.Fatal(err)
+	}
+	if resale != nil {
+		a.ResaleID = *resale
+	}
+	a.Roles = roles
+	return a
+}
+
+func waitStatus(t *testing.T, db *pgxpool.Pool, id string, want opportunity.Status, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	var got string
+	for time.Now().Before(deadline) {
+		if err := db.QueryRow(context.Background(), `SELECT status FROM opportunities WHERE id = $1`, id).Scan(&got); err == nil && got == string(want) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("status %q after %v, want %q", got, within, want)
+}
+
+// TestOpportunityLifecycleSurvivesAWorkerRestart runs register → approve →
+// renewal window → expiry → renewal request → renewal approval on the real dev
+// server and PostgreSQL, with durations of seconds, and replaces the worker in
+// the middle: the timers still fire and nothing is written twice.
+func TestOpportunityLifecycleSurvivesAWorkerRestart(t *testing.T) {
+	c := testenv.TemporalClient(t)
+	db := testenv.DB(t)
+	ctx := testenv.Context(t)
+	brands, _ := brand.Parse([]byte(`[{"slug":"yep","name":"Yep"}]`))
+	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := worker.EnsureSearchAttributes(ctx, c, "default"); err != nil {
+		t.Fatal(err)
+	}
+	crmStub := &flakyCRM{fail: true}
+	acts := &activities.Activities{DB: db, Brands: brands, CRM: crmStub, Mailer: activities.LogMailer{},
+		Durations: activities.Durations{Validity: 6 * time.Second, RenewalWindow: 3 * time.Second, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}}
+	startWorker := func() (stop func()) {
+		wctx, cancel := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { done <- worker.Run(wctx, c, "default", acts) }()
+		return func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("worker: %v", err)
+			}
+		}
+	}
+	stop := startWorker()
+
+	seller := actor(t, db, "vendedor1@yep.demo", auth.Seller)
+	rep := actor(t, db, "representante@yep.demo", auth.Representative)
+	id := "7a0c8f1e-0000-4000-8000-000000000001"
+	wfID := workflows.OpportunityWorkflowID(id)
+	req := workflows.RegisterRequest{Actor: seller, ResaleCNPJ: seed.ResaleCNPJ(0), Record: opportunity.Record{
+		Name: "Oportunidade Yep", CNPJ: "11222333000181", Contact: "Ana", Email: "ana@cliente.com.br", ProbabilityClosing: 25,
+		Products: []opportunity.Product{{PartNumber: "P-1", Description: "Coletor", Amount: 3, Price: 150050}}}}
+	register := func() activities.Registered {
+		op := c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{ID: wfID, TaskQueue: workflows.TaskQueue,
+			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING}, workflows.Opportunity,
+			workflows.OpportunityInput{ID: id, Brand: "yep"})
+		h, err := c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op,
+			UpdateOptions: client.UpdateWorkflowOptions{UpdateID: "register", UpdateName: workflows.UpdateRegister,
+				Args: []any{req}, WaitForStage: client.WorkflowUpdateStageCompleted}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out activities.Registered
+		if err := h.Get(ctx, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	first := register()
+	again := register() // a retried create: same update id, same answer, no second row
+	if first.Record.ID != id || first.Record.Estimated != 450150 || first.Record.UserEmail != "vendedor1@yep.demo" || again.Record.CreatedAt != first.Record.CreatedAt {
+		t.Fatalf("registered %+v / %+v", first.Record, again.Record)
+	}
+	update := func(name string, arg any) error {
+		h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: wfID, UpdateName: name, Args: []any{arg},
+			WaitForStage: client.WorkflowUpdateStageCompleted})
+		if err != nil {
+			return err
+		}
+		return h.Get(ctx, nil)
+	}
+	// The CRM refuses: the caller hears why and the opportunity stays in analysis.
+	err := update(workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Armazém", Probability: 50})
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || app.Type() != activities.ErrTypeCRMNotFound {
+		t.Fatalf("approve with CRM refusal: %v", err)
+	}
+	waitStatus(t, db, id, opportunity.Analysis, time.Second)
+	crmStub.fail = false
+	if err := update(workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Armazém", Probability: 50}); err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, db, id, opportunity.Approved, 2*time.Second)
+
+	// Replace the worker while the validity timers run.
+	stop()
+	time.Sleep(500 * time.Millisecond)
+	stop = startWorker()
+	defer func() { stop() }()
+
+	waitStatus(t, db, id, opportunity.Renovation, 10*time.Second)
+	waitStatus(t, db, id, opportunity.Expired, 10*time.Second)
+	renewal := workflows.RenewalRequest{Actor: seller, Renewal: opportunity.RenewalRequest{Reason: "Cliente retomou",
+		ProbabilityClosing: 75, ProjectStillInScope: "Sim", LastVisitDate: time.Now().Format("2006-01-02")}}
+	if err := update(workflows.UpdateRequestRenewal, renewal); err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, db, id, opportunity.AwaitingRenovation, 2*time.Second)
+	if err := update(workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: rep, Approve: true}); err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, db, id, opportunity.Approved, 2*time.Second)
+	// The next cycle runs in a new run of the same workflow and expires on its own timer.
+	waitStatus(t, db, id, opportunity.Renovation, 10*time.Second)
+
+	rec, err := acts.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Register == "" || rec.Name != "Projeto Armazém" || rec.ProbabilityClosing != 75 || rec.ProjectStillInScope != "Sim" || rec.ApproveDate == nil {
+		t.Errorf("record %+v", rec)
+	}
+	var rows, creates int
+	if err := db.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE action_type = 'create') FROM history WHERE type_id = $1`, id).Scan(&rows, &creates); err != nil {
+		t.Fatal(err)
+	}
+	// create, approved, renovation, expired, awaiting_renovation, approved, renovation
+	if rows != 7 || creates != 1 {
+		t.Errorf("history rows = %d (creates %d), want 7 (1)", rows, creates)
+	}
+	var notes int
+	if err := db.QueryRow(ctx, `SELECT count(*) FROM notifications n JOIN users u ON u.id = n.user_id WHERE u.email = 'vendedor1@yep.demo'`).Scan(&notes); err != nil || notes < 4 {
+		t.Errorf("owner notifications = %d (%v)", notes, err)
+	}
+}

@@ -1,0 +1,643 @@
+package workflows
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"oportuna/activities"
+	"oportuna/auth"
+	"oportuna/opportunity"
+)
+
+// Names of the opportunity workflow's handlers.
+const (
+	UpdateRegister       = "register"
+	UpdateApprove        = "approve"
+	UpdateDisapprove     = "disapprove"
+	UpdateEdit           = "edit"
+	UpdateRequestRenewal = "request-renewal"
+	UpdateDecideRenewal  = "decide-renewal"
+	QueryState           = "state"
+)
+
+// OpportunityWorkflowID is the workflow id of an opportunity.
+func OpportunityWorkflowID(id string) string { return "opportunity/" + id }
+
+// Error types the API maps to HTTP statuses.
+const (
+	ErrTypeInvalid    = "Invalid"           // 400
+	ErrTypeForbidden  = "Forbidden"         // 403
+	ErrTypeTransition = "InvalidTransition" // 409
+)
+
+// Durations of the lifecycle: OPPORTUNITY_VALIDITY (2160h), OPPORTUNITY_RENEWAL_WINDOW
+// (360h), APPROVAL_SLA (48h), OPPORTUNITY_EXPIRED_RETENTION (4320h), read by the worker.
+type Durations = activities.Durations
+
+// DefaultDurations are the spec's: 90 days of validity, renewal opens 15 days before.
+var DefaultDurations = Durations{Validity: 2160 * time.Hour, RenewalWindow: 360 * time.Hour, ApprovalSLA: 48 * time.Hour, ExpiredRetention: 4320 * time.Hour}
+
+// OpportunityInput starts the workflow. Durations are left empty by the starter:
+// the workflow asks the worker's configuration once (a local activity) and
+// carries them, with its state, when a cycle continues as new.
+type OpportunityInput struct {
+	ID        string            `json:"id"`
+	Brand     string            `json:"brand"`
+	Durations Durations         `json:"durations"`
+	Carry     *OpportunityState `json:"carry,omitempty"`
+}
+
+// OpportunityState is what the workflow knows; the state query returns it.
+type OpportunityState struct {
+	ID            string             `json:"id"`
+	Brand         string             `json:"brand"`
+	Status        opportunity.Status `json:"status"`
+	Name          string             `json:"name"`
+	Probability   int                `json:"probability"`
+	OwnerUserID   string             `json:"ownerUserId"`
+	OwnerResaleID string             `json:"ownerResaleId"`
+	ResaleCNPJ    string             `json:"resaleCnpj"`
+	Register      string             `json:"register"`
+	CreatedAt     time.Time          `json:"createdAt"`
+	ValidUntil    time.Time          `json:"validUntil"`
+	Reminders     int                `json:"reminders"`
+	Cycle         int                `json:"cycle"`
+	Seq           int                `json:"seq"`
+	Conflicts     []string           `json:"conflicts"`
+}
+
+// RegisterRequest is the registration sent with Update-with-Start.
+type RegisterRequest struct {
+	Actor      activities.Actor   `json:"actor"`
+	ResaleCNPJ string             `json:"resaleCnpj"`
+	Record     opportunity.Record `json:"record"`
+}
+
+// ApproveRequest approves an opportunity in analysis.
+type ApproveRequest struct {
+	Actor       activities.Actor `json:"actor"`
+	Name        string           `json:"name"`
+	Probability int              `json:"probability"`
+}
+
+// DisapproveRequest refuses an opportunity in analysis.
+type DisapproveRequest struct {
+	Actor  activities.Actor `json:"actor"`
+	Reason string           `json:"reason"`
+}
+
+// EditRequest changes the name and/or the probability.
+type EditRequest struct {
+	Actor       activities.Actor `json:"actor"`
+	Name        *string          `json:"name,omitempty"`
+	Probability *int             `json:"probability,omitempty"`
+}
+
+// RenewalRequest asks for a new validity period.
+type RenewalRequest struct {
+	Actor   activities.Actor           `json:"actor"`
+	Renewal opportunity.RenewalRequest `json:"renewal"`
+}
+
+// RenewalDecision approves or refuses a renewal request.
+type RenewalDecision struct {
+	Actor   activities.Actor `json:"actor"`
+	Approve bool             `json:"approve"`
+	Reason  string           `json:"reason"`
+}
+
+// Messages of the workflow's validators (pt-BR, shown to users).
+const (
+	MsgNameRequired      = "Por favor, digite um nome para a oportunidade!!"
+	MsgReasonRequired    = "Informe o motivo."
+	MsgProbability       = "Probabilidade de fechamento inválida."
+	MsgNotAllowed        = "Você não tem permissão para esta ação."
+	MsgAlreadyRegistered = "Oportunidade já registrada."
+)
+
+func transitionError(st opportunity.Status) error {
+	return temporal.NewApplicationErrorWithOptions(
+		fmt.Sprintf("Ação não permitida: a oportunidade está %s.", strings.ToLower(st.Label())),
+		ErrTypeTransition, temporal.ApplicationErrorOptions{NonRetryable: true})
+}
+
+func invalid(msg string) error {
+	return temporal.NewApplicationErrorWithOptions(msg, ErrTypeInvalid, temporal.ApplicationErrorOptions{NonRetryable: true})
+}
+
+func forbidden() error {
+	return temporal.NewApplicationErrorWithOptions(MsgNotAllowed, ErrTypeForbidden, temporal.ApplicationErrorOptions{NonRetryable: true})
+}
+
+func has(a activities.Actor, roles ...auth.Role) bool {
+	c := auth.Claims{Roles: a.Roles}
+	return c.Has(roles...)
+}
+
+type opportunityWorkflow struct {
+	st         OpportunityState
+	d          Durations
+	registered bool
+	busy       bool // a handler or timer is applying a change
+	inFlight   int  // notifications still being sent
+	renewed    bool // a renewal was approved: continue as new
+}
+
+var a *activities.Activities
+
+// Opportunity is the lifecycle of one deal registration (docs/opportunity-lifecycle.md).
+func Opportunity(ctx workflow.Context, in OpportunityInput) (OpportunityState, error) {
+	wf := &opportunityWorkflow{d: in.Durations}
+	if err := wf.setup(ctx, in); err != nil {
+		return wf.st, err
+	}
+	return wf.run(ctx, in)
+}
+
+func (wf *opportunityWorkflow) setup(ctx workflow.Context, in OpportunityInput) error {
+	if in.ID == "" || in.Brand == "" {
+		return temporal.NewNonRetryableApplicationError("opportunity: id and brand are required", ErrTypeInvalid, nil)
+	}
+	wf.st = OpportunityState{ID: in.ID, Brand: in.Brand}
+	if in.Carry != nil {
+		wf.st = *in.Carry
+		wf.registered = true
+	}
+	if err := workflow.SetQueryHandler(ctx, QueryState, func() (OpportunityState, error) { return wf.st, nil }); err != nil {
+		return err
+	}
+	handlers := []struct {
+		name      string
+		handler   any
+		validator any
+	}{
+		{UpdateRegister, wf.register, wf.validateRegister},
+		{UpdateApprove, wf.approve, wf.validateApprove},
+		{UpdateDisapprove, wf.disapprove, wf.validateDisapprove},
+		{UpdateEdit, wf.edit, wf.validateEdit},
+		{UpdateRequestRenewal, wf.requestRenewal, wf.validateRequestRenewal},
+		{UpdateDecideRenewal, wf.decideRenewal, wf.validateDecideRenewal},
+	}
+	for _, h := range handlers {
+		if err := workflow.SetUpdateHandlerWithOptions(ctx, h.name, h.handler, workflow.UpdateHandlerOptions{Validator: h.validator}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (wf *opportunityWorkflow) run(ctx workflow.Context, in OpportunityInput) (OpportunityState, error) {
+	if wf.d == (Durations{}) {
+		lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: 5 * time.Second})
+		if err := workflow.ExecuteLocalActivity(lctx, a.LifecycleDurations).Get(ctx, &wf.d); err != nil {
+			return wf.st, err
+		}
+		if wf.d.Validity <= 0 || wf.d.ApprovalSLA <= 0 || wf.d.RenewalWindow < 0 || wf.d.RenewalWindow >= wf.d.Validity {
+			wf.d = DefaultDurations
+		}
+	}
+	if !wf.registered {
+		// Started by Update-with-Start: the registration arrives with the start.
+		ok, err := workflow.AwaitWithTimeout(ctx, time.Minute, func() bool { return wf.registered && !wf.busy })
+		if err != nil {
+			return wf.st, err
+		}
+		if !ok {
+			return wf.st, temporal.NewNonRetryableApplicationError("opportunity: no registration arrived", ErrTypeInvalid, nil)
+		}
+	}
+	for {
+		wf.publish(ctx)
+		if wf.renewed {
+			wf.drain(ctx)
+			wf.st.Seq = 0
+			return wf.st, workflow.NewContinueAsNewError(ctx, Opportunity, OpportunityInput{ID: wf.st.ID, Brand: wf.st.Brand, Durations: wf.d, Carry: &wf.st})
+		}
+		now := workflow.Now(ctx)
+		switch cur := wf.st.Status; cur {
+		case opportunity.Analysis:
+			deadline := wf.st.CreatedAt.Add(wf.d.Validity)
+			reminder := wf.st.CreatedAt.Add(time.Duration(wf.st.Reminders+1) * wf.d.ApprovalSLA)
+			if !wf.waitUntil(ctx, earliest(deadline, reminder), cur) {
+				continue
+			}
+			if !workflow.Now(ctx).Before(deadline) {
+				wf.timerTransition(ctx, opportunity.Expired, "expired-in-analysis", true, true)
+			} else {
+				wf.remind(ctx)
+			}
+		case opportunity.Approved:
+			opens := wf.st.ValidUntil.Add(-wf.d.RenewalWindow)
+			if now.Before(opens) {
+				if wf.waitUntil(ctx, opens, cur) {
+					wf.timerTransition(ctx, opportunity.Renovation, "renewal-open", false, true)
+				}
+				continue
+			}
+			if wf.waitUntil(ctx, wf.st.ValidUntil, cur) {
+				wf.timerTransition(ctx, opportunity.Expired, "expired", false, true)
+			}
+		case opportunity.Renovation:
+			if wf.waitUntil(ctx, wf.st.ValidUntil, cur) {
+				wf.timerTransition(ctx, opportunity.Expired, "expired", false, true)
+			}
+		case opportunity.AwaitingRenovation:
+			_ = workflow.Await(ctx, func() bool { return wf.st.Status != cur || wf.renewed })
+		case opportunity.Expired:
+			// Renewal may still be requested; after the retention the workflow ends.
+			if wf.waitUntil(ctx, wf.st.ValidUntil.Add(wf.d.ExpiredRetention), cur) {
+				wf.drain(ctx)
+				return wf.st, nil
+			}
+		case opportunity.Disapproved:
+			wf.drain(ctx)
+			return wf.st, nil
+		}
+	}
+}
+
+func earliest(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// waitUntil sleeps until t or until the status leaves cur; it reports whether
+// the time came with the status unchanged (the timer fired), holding the lock.
+func (wf *opportunityWorkflow) waitUntil(ctx workflow.Context, t time.Time, cur opportunity.Status) bool {
+	wf.details(ctx, t)
+	changed := func() bool { return wf.st.Status != cur || wf.renewed }
+	if d := t.Sub(workflow.Now(ctx)); d > 0 {
+		if ok, _ := workflow.AwaitWithTimeout(ctx, d, changed); ok {
+			return false
+		}
+	}
+	_ = workflow.Await(ctx, func() bool { return !wf.busy })
+	return !changed()
+}
+
+// drain waits for running handlers and notifications before the run ends.
+func (wf *opportunityWorkflow) drain(ctx workflow.Context) {
+	_ = workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) && wf.inFlight == 0 })
+}
+
+// lock serialises changes: handlers and timers apply one at a time.
+func (wf *opportunityWorkflow) lock(ctx workflow.Context) func() {
+	_ = workflow.Await(ctx, func() bool { return !wf.busy })
+	wf.busy = true
+	return func() { wf.busy = false }
+}
+
+func dbOptions(ctx workflow.Context) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 15 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: time.Minute},
+	})
+}
+
+// CRMRetryAttempts bounds the CRM retries before the caller hears of a communication error.
+const CRMRetryAttempts = 5
+
+func crmOptions(ctx workflow.Context) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2,
+			MaximumInterval: 10 * time.Second, MaximumAttempts: CRMRetryAttempts},
+	})
+}
+
+// apply records an event in the read model and history (idempotent by key).
+func (wf *opportunityWorkflow) apply(ctx workflow.Context, ev activities.Event) error {
+	wf.st.Seq++
+	ev.Key = fmt.Sprintf("%s/%d/%d", wf.st.ID, wf.st.Cycle, wf.st.Seq)
+	ev.OpportunityID, ev.Brand, ev.At = wf.st.ID, wf.st.Brand, workflow.Now(ctx)
+	return workflow.ExecuteActivity(dbOptions(ctx), a.Apply, ev).Get(ctx, nil)
+}
+
+// notify sends a notice without holding up the caller.
+func (wf *opportunityWorkflow) notify(ctx workflow.Context, kind string, reps, owner bool, detail string) {
+	n := activities.Notice{Key: fmt.Sprintf("%s/%d/%d/%s", wf.st.ID, wf.st.Cycle, wf.st.Seq, kind), Brand: wf.st.Brand,
+		OpportunityID: wf.st.ID, Kind: kind, ToRepresentatives: reps, ToOwner: owner, Detail: detail}
+	wf.inFlight++
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		defer func() { wf.inFlight-- }()
+		actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+			StartToCloseTimeout: 30 * time.Second,
+			RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 10, MaximumInterval: time.Minute},
+		})
+		if err := workflow.ExecuteActivity(actx, a.Notify, n).Get(ctx, nil); err != nil {
+			workflow.GetLogger(ctx).Error("notification not delivered", "kind", kind, "err", err)
+		}
+	})
+}
+
+func (wf *opportunityWorkflow) timerTransition(ctx workflow.Context, to opportunity.Status, kind string, reps, owner bool) {
+	defer wf.lock(ctx)()
+	from := wf.st.Status
+	if err := wf.apply(ctx, activities.Event{Status: to, Changes: []activities.Change{{Attribute: "status", OldValue: string(from), NewValue: string(to)}}}); err != nil {
+		workflow.GetLogger(ctx).Error("timer transition not recorded", "to", to, "err", err)
+		return
+	}
+	wf.st.Status = to
+	wf.notify(ctx, kind, reps, owner, "")
+}
+
+func (wf *opportunityWorkflow) remind(ctx workflow.Context) {
+	defer wf.lock(ctx)()
+	wf.st.Reminders++
+	wf.notify(ctx, "approval-reminder", true, false, fmt.Sprintf("%d", wf.st.Reminders))
+}
+
+// publish updates the search attributes operators filter on in the Temporal UI.
+func (wf *opportunityWorkflow) publish(ctx workflow.Context) {
+	updates := []temporal.SearchAttributeUpdate{
+		AttrBrand.ValueSet(wf.st.Brand),
+		AttrOpportunityStatus.ValueSet(string(wf.st.Status)),
+		AttrApprovalOverdue.ValueSet(wf.st.Status == opportunity.Analysis && wf.st.Reminders > 0),
+	}
+	if wf.st.ResaleCNPJ != "" {
+		updates = append(updates, AttrResaleCnpj.ValueSet(wf.st.ResaleCNPJ))
+	}
+	if !wf.st.ValidUntil.IsZero() {
+		updates = append(updates, AttrValidUntil.ValueSet(wf.st.ValidUntil))
+	}
+	if err := workflow.UpsertTypedSearchAttributes(ctx, updates...); err != nil {
+		workflow.GetLogger(ctx).Warn("search attributes not updated", "err", err)
+	}
+}
+
+func (wf *opportunityWorkflow) details(ctx workflow.Context, until time.Time) {
+	var line string
+	switch wf.st.Status {
+	case opportunity.Analysis:
+		line = fmt.Sprintf("Em análise: aguardando a decisão de um representante (lembretes enviados: %d; expira em %s).", wf.st.Reminders, wf.st.CreatedAt.Add(wf.d.Validity).Format(time.RFC3339))
+	case opportunity.Approved:
+		line = fmt.Sprintf("Aprovada: válida até %s; renovação abre em %s.", wf.st.ValidUntil.Format(time.RFC3339), until.Format(time.RFC3339))
+	case opportunity.Renovation:
+		line = fmt.Sprintf("Em renovação: aguardando o pedido da revenda até %s.", wf.st.ValidUntil.Format(time.RFC3339))
+	case opportunity.AwaitingRenovation:
+		line = "Aguardando renovação: aguardando a decisão de um representante."
+	case opportunity.Expired:
+		line = fmt.Sprintf("Expirada: a revenda ainda pode pedir renovação até %s.", until.Format(time.RFC3339))
+	}
+	workflow.SetCurrentDetails(ctx, line)
+}
+
+// --- register ---------------------------------------------------------------
+
+func (wf *opportunityWorkflow) validateRegister(ctx workflow.Context, req RegisterRequest) error {
+	if wf.registered {
+		return invalid(MsgAlreadyRegistered)
+	}
+	if !has(req.Actor, auth.Resale, auth.Seller) {
+		return forbidden()
+	}
+	return nil
+}
+
+func (wf *opportunityWorkflow) register(ctx workflow.Context, req RegisterRequest) (activities.Registered, error) {
+	defer wf.lock(ctx)()
+	if wf.registered {
+		return activities.Registered{}, invalid(MsgAlreadyRegistered)
+	}
+	now := workflow.Now(ctx)
+	rec := req.Record
+	rec.ID, rec.Brand, rec.Status, rec.CreatedAt = wf.st.ID, wf.st.Brand, opportunity.Analysis, now
+	rec.UserID, rec.ResaleID = req.Actor.UserID, req.Actor.ResaleID
+	var out activities.Registered
+	err := workflow.ExecuteActivity(dbOptions(ctx), a.Register, activities.RegisterInput{
+		ID: wf.st.ID, Brand: wf.st.Brand, Actor: req.Actor, Record: rec, At: now,
+	}).Get(ctx, &out)
+	if err != nil {
+		return out, err
+	}
+	wf.st.Status, wf.st.Name, wf.st.Probability = opportunity.Analysis, out.Record.Name, out.Record.ProbabilityClosing
+	wf.st.OwnerUserID, wf.st.OwnerResaleID, wf.st.ResaleCNPJ = req.Actor.UserID, req.Actor.ResaleID, req.ResaleCNPJ
+	wf.st.CreatedAt, wf.st.Conflicts = out.Record.CreatedAt, out.Conflicts
+	wf.st.Seq = 1 // the registration's history row
+	wf.registered = true
+	wf.notify(ctx, "registered", true, false, "")
+	return out, nil
+}
+
+// --- approve / disapprove ------------------------------------------------------
+
+func (wf *opportunityWorkflow) validateApprove(ctx workflow.Context, req ApproveRequest) error {
+	if !has(req.Actor, auth.Representative) {
+		return forbidden()
+	}
+	if wf.st.Status != opportunity.Analysis {
+		return transitionError(wf.st.Status)
+	}
+	if strings.TrimSpace(req.Name) == "" {
+		return invalid(MsgNameRequired)
+	}
+	if _, ok := opportunity.Probabilities[req.Probability]; !ok && req.Probability != 0 {
+		return invalid(MsgProbability)
+	}
+	return nil
+}
+
+func (wf *opportunityWorkflow) approve(ctx workflow.Context, req ApproveRequest) (OpportunityState, error) {
+	defer wf.lock(ctx)()
+	if err := wf.validateApprove(ctx, req); err != nil {
+		return wf.st, err // the state moved while this update waited its turn
+	}
+	name := strings.TrimSpace(req.Name)
+	prob := req.Probability
+	if prob == 0 {
+		prob = wf.st.Probability
+	}
+	var register string
+	if err := workflow.ExecuteActivity(crmOptions(ctx), a.SyncCRM, activities.CRMInput{
+		OpportunityID: wf.st.ID, Brand: wf.st.Brand, Name: name, Probability: prob,
+	}).Get(ctx, &register); err != nil {
+		return wf.st, err // state unchanged; the API maps the CRM error to the spec's message
+	}
+	now := workflow.Now(ctx)
+	valid := now.Add(wf.d.Validity)
+	changes := []activities.Change{{Attribute: "status", OldValue: string(wf.st.Status), NewValue: string(opportunity.Approved)}}
+	changes = appendChange(changes, "name", wf.st.Name, name)
+	changes = appendChange(changes, "probabilityClosing", fmt.Sprint(wf.st.Probability), fmt.Sprint(prob))
+	if err := wf.apply(ctx, activities.Event{Actor: &req.Actor, Status: opportunity.Approved, Name: &name, Probability: &prob,
+		ApprovedAt: &now, ValidUntil: &valid, Register: &register, Changes: changes}); err != nil {
+		return wf.st, err
+	}
+	wf.st.Status, wf.st.Name, wf.st.Probability, wf.st.ValidUntil, wf.st.Register = opportunity.Approved, name, prob, valid, register
+	wf.notify(ctx, "approved", false, true, "")
+	return wf.st, nil
+}
+
+func appendChange(cs []activities.Change, attr, old, new string) []activities.Change {
+	if old == new {
+		return cs
+	}
+	return append(cs, activities.Change{Attribute: attr, OldValue: old, NewValue: new})
+}
+
+func (wf *opportunityWorkflow) validateDisapprove(ctx workflow.Context, req DisapproveRequest) error {
+	if !has(req.Actor, auth.Representative) {
+		return forbidden()
+	}
+	if wf.st.Status != opportunity.Analysis {
+		return transitionError(wf.st.Status)
+	}
+	if strings.TrimSpace(req.Reason) == "" {
+		return invalid(MsgReasonRequired)
+	}
+	return nil
+}
+
+func (wf *opportunityWorkflow) disapprove(ctx workflow.Context, req DisapproveRequest) (OpportunityState, error) {
+	defer wf.lock(ctx)()
+	if err := wf.validateDisapprove(ctx, req); err != nil {
+		return wf.st, err
+	}
+	reason := strings.TrimSpace(req.Reason)
+	if err := wf.apply(ctx, activities.Event{Actor: &req.Actor, Status: opportunity.Disapproved, Reason: &reason,
+		Changes: []activities.Change{{Attribute: "status", OldValue: string(wf.st.Status), NewValue: string(opportunity.Disapproved)},
+			{Attribute: "reason", OldValue: "", NewValue: reason}}}); err != nil {
+		return wf.st, err
+	}
+	wf.st.Status = opportunity.Disapproved
+	wf.notify(ctx, "disapproved", false, true, reason)
+	return wf.st, nil
+}
+
+// --- edit -----------------------------------------------------------------------
+
+func (wf *opportunityWorkflow) validateEdit(ctx workflow.Context, req EditRequest) error {
+	if !has(req.Actor, auth.Representative) {
+		return forbidden()
+	}
+	switch wf.st.Status {
+	case opportunity.Analysis, opportunity.Approved, opportunity.Renovation, opportunity.AwaitingRenovation:
+	default:
+		return transitionError(wf.st.Status)
+	}
+	if req.Name == nil && req.Probability == nil {
+		return invalid("Nada a alterar.")
+	}
+	if req.Name != nil && strings.TrimSpace(*req.Name) == "" {
+		return invalid(MsgNameRequired)
+	}
+	if req.Probability != nil {
+		if _, ok := opportunity.Probabilities[*req.Probability]; !ok {
+			return invalid(MsgProbability)
+		}
+	}
+	return nil
+}
+
+func (wf *opportunityWorkflow) edit(ctx workflow.Context, req EditRequest) (OpportunityState, error) {
+	defer wf.lock(ctx)()
+	if err := wf.validateEdit(ctx, req); err != nil {
+		return wf.st, err
+	}
+	name, prob := wf.st.Name, wf.st.Probability
+	if req.Name != nil {
+		name = strings.TrimSpace(*req.Name)
+	}
+	if req.Probability != nil {
+		prob = *req.Probability
+	}
+	changes := appendChange(nil, "name", wf.st.Name, name)
+	changes = appendChange(changes, "probabilityClosing", fmt.Sprint(wf.st.Probability), fmt.Sprint(prob))
+	if len(changes) == 0 {
+		return wf.st, nil
+	}
+	if err := wf.apply(ctx, activities.Event{Actor: &req.Actor, Status: wf.st.Status, Name: &name, Probability: &prob, Changes: changes}); err != nil {
+		return wf.st, err
+	}
+	wf.st.Name, wf.st.Probability = name, prob
+	return wf.st, nil
+}
+
+// --- renewal --------------------------------------------------------------------
+
+func (wf *opportunityWorkflow) owns(a activities.Actor) bool {
+	if has(a, auth.Resale) && a.ResaleID != "" && a.ResaleID == wf.st.OwnerResaleID {
+		return true
+	}
+	return has(a, auth.Seller) && a.UserID == wf.st.OwnerUserID
+}
+
+func (wf *opportunityWorkflow) validateRequestRenewal(ctx workflow.Context, req RenewalRequest) error {
+	if !wf.owns(req.Actor) {
+		return forbidden()
+	}
+	if wf.st.Status != opportunity.Renovation && wf.st.Status != opportunity.Expired {
+		return transitionError(wf.st.Status)
+	}
+	if errs := opportunity.CheckRenewal(req.Renewal, workflow.Now(ctx)); len(errs) > 0 {
+		return invalid(errs[0].Message)
+	}
+	return nil
+}
+
+func (wf *opportunityWorkflow) requestRenewal(ctx workflow.Context, req RenewalRequest) (OpportunityState, error) {
+	defer wf.lock(ctx)()
+	if err := wf.validateRequestRenewal(ctx, req); err != nil {
+		return wf.st, err
+	}
+	r := req.Renewal
+	r.Reason = strings.TrimSpace(r.Reason)
+	changes := []activities.Change{{Attribute: "status", OldValue: string(wf.st.Status), NewValue: string(opportunity.AwaitingRenovation)},
+		{Attribute: "reason", OldValue: "", NewValue: r.Reason}}
+	changes = appendChange(changes, "probabilityClosing", fmt.Sprint(wf.st.Probability), fmt.Sprint(r.ProbabilityClosing))
+	prob := r.ProbabilityClosing
+	if err := wf.apply(ctx, activities.Event{Actor: &req.Actor, Status: opportunity.AwaitingRenovation, Reason: &r.Reason,
+		Probability: &prob, Renewal: &r, Changes: changes}); err != nil {
+		return wf.st, err
+	}
+	wf.st.Status, wf.st.Probability = opportunity.AwaitingRenovation, prob
+	wf.notify(ctx, "renewal-requested", true, false, r.Reason)
+	return wf.st, nil
+}
+
+func (wf *opportunityWorkflow) validateDecideRenewal(ctx workflow.Context, req RenewalDecision) error {
+	if !has(req.Actor, auth.Representative) {
+		return forbidden()
+	}
+	if wf.st.Status != opportunity.AwaitingRenovation {
+		return transitionError(wf.st.Status)
+	}
+	if !req.Approve && strings.TrimSpace(req.Reason) == "" {
+		return invalid(MsgReasonRequired)
+	}
+	return nil
+}
+
+func (wf *opportunityWorkflow) decideRenewal(ctx workflow.Context, req RenewalDecision) (OpportunityState, error) {
+	defer wf.lock(ctx)()
+	if err := wf.validateDecideRenewal(ctx, req); err != nil {
+		return wf.st, err
+	}
+	if !req.Approve {
+		reason := strings.TrimSpace(req.Reason)
+		if err := wf.apply(ctx, activities.Event{Actor: &req.Actor, Status: opportunity.Disapproved, Reason: &reason,
+			Changes: []activities.Change{{Attribute: "status", OldValue: string(wf.st.Status), NewValue: string(opportunity.Disapproved)},
+				{Attribute: "reason", OldValue: "", NewValue: reason}}}); err != nil {
+			return wf.st, err
+		}
+		wf.st.Status = opportunity.Disapproved
+		wf.notify(ctx, "renewal-refused", false, true, reason)
+		return wf.st, nil
+	}
+	now := workflow.Now(ctx)
+	valid := now.Add(wf.d.Validity)
+	if err := wf.apply(ctx, activities.Event{Actor: &req.Actor, Status: opportunity.Approved, ApprovedAt: &now, ValidUntil: &valid,
+		Changes: []activities.Change{{Attribute: "status", OldValue: string(wf.st.Status), NewValue: string(opportunity.Approved)}}}); err != nil {
+		return wf.st, err
+	}
+	wf.st.Status, wf.st.ValidUntil, wf.st.Reminders = opportunity.Approved, valid, 0
+	wf.st.Cycle++
+	wf.renewed = true
+	wf.notify(ctx, "renewal-approved", false, true, "")
+	return wf.st, nil
+}
