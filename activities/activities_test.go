@@ -1,0 +1,122 @@
+package activities_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"oportuna/activities"
+	"oportuna/auth"
+	"oportuna/brand"
+	"oportuna/crm"
+	"oportuna/internal/testenv"
+	"oportuna/opportunity"
+	"oportuna/seed"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+type mailbox struct {
+	mu   sync.Mutex
+	sent [][]string
+}
+
+func (m *mailbox) Send(_ context.Context, _ *brand.Brand, to []string, _, _ string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.sent = append(m.sent, to)
+	return nil
+}
+
+func setup(t *testing.T) (*activities.Activities, *mailbox, activities.Actor) {
+	db := testenv.DB(t)
+	ctx := testenv.Context(t)
+	brands, _ := brand.Parse([]byte(`[{"slug":"yep","name":"Yep"},{"slug":"codexa","name":"Codexa"}]`))
+	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
+		t.Fatal(err)
+	}
+	mb := &mailbox{}
+	a := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{}, Mailer: mb}
+	var seller activities.Actor
+	if err := db.QueryRow(ctx, `SELECT id::text, name, resale_id::text FROM users WHERE email = 'vendedor1@yep.demo'`).Scan(&seller.UserID, &seller.Name, &seller.ResaleID); err != nil {
+		t.Fatal(err)
+	}
+	seller.Roles = []auth.Role{auth.Seller}
+	return a, mb, seller
+}
+
+func register(t *testing.T, a *activities.Activities, actor activities.Actor, id, brandSlug, doc string) activities.Registered {
+	t.Helper()
+	out, err := a.Register(context.Background(), activities.RegisterInput{ID: id, Brand: brandSlug, Actor: actor, At: time.Now(),
+		Record: opportunity.Record{Name: "Op " + id[:4], CNPJ: doc, ProbabilityClosing: 25, Country: "Brasil",
+			Products: []opportunity.Product{{PartNumber: "A", Amount: 2, Price: 1999}, {PartNumber: "B", Amount: 1, Price: 50000, Competition: true}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestRegisterIsIdempotentAndRecordsConflicts(t *testing.T) {
+	a, _, seller := setup(t)
+	ctx := context.Background()
+	first := register(t, a, seller, "11111111-1111-4111-8111-111111111111", "yep", "11222333000181")
+	if first.Record.Estimated != 3998 || first.Record.Status != opportunity.Analysis || len(first.Conflicts) != 0 || first.Record.Resale == "" {
+		t.Fatalf("first = %+v", first)
+	}
+	again := register(t, a, seller, "11111111-1111-4111-8111-111111111111", "yep", "11222333000181")
+	if again.Record.CreatedAt != first.Record.CreatedAt {
+		t.Error("a retried registration changed the record")
+	}
+	// Same customer again: the first is an open conflict. Another brand's registration is not.
+	second := register(t, a, seller, "22222222-2222-4222-8222-222222222222", "yep", "11222333000181")
+	if len(second.Conflicts) != 1 || second.Conflicts[0] != first.Record.ID {
+		t.Errorf("conflicts = %v", second.Conflicts)
+	}
+	other := register(t, a, seller, "33333333-3333-4333-8333-333333333333", "codexa", "11222333000181")
+	if len(other.Conflicts) != 0 {
+		t.Errorf("another brand's registration conflicts: %v", other.Conflicts)
+	}
+	var rows int
+	if err := a.DB.QueryRow(ctx, `SELECT count(*) FROM history WHERE type_id = $1`, first.Record.ID).Scan(&rows); err != nil || rows != 1 {
+		t.Errorf("history rows of the first = %d (%v), want 1", rows, err)
+	}
+}
+
+func TestApplyAndNotifyHappenOncePerKey(t *testing.T) {
+	a, mb, seller := setup(t)
+	ctx := context.Background()
+	id := register(t, a, seller, "44444444-4444-4444-8444-444444444444", "yep", "11222333000181").Record.ID
+	name, prob := "Projeto", 50
+	ev := activities.Event{Key: id + "/0/2", OpportunityID: id, Brand: "yep", Status: opportunity.Approved, Name: &name, Probability: &prob,
+		Changes: []activities.Change{{Attribute: "status", OldValue: "analysis", NewValue: "approved"}}, At: time.Now()}
+	for i := 0; i < 2; i++ {
+		if err := a.Apply(ctx, ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec, _ := a.Load(ctx, id)
+	if rec.Status != opportunity.Approved || rec.Name != "Projeto" || rec.ProbabilityClosing != 50 {
+		t.Errorf("record %+v", rec)
+	}
+	var rows int
+	_ = a.DB.QueryRow(ctx, `SELECT count(*) FROM history WHERE type_id = $1`, id).Scan(&rows)
+	if rows != 2 {
+		t.Errorf("history rows = %d, want create + one update", rows)
+	}
+	n := activities.Notice{Key: id + "/0/2/approved", Brand: "yep", OpportunityID: id, Kind: "registered", ToRepresentatives: true, ToOwner: true}
+	for i := 0; i < 2; i++ {
+		if err := a.Notify(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// yep's representatives (representante, multi) and the owner, once each, one e-mail.
+	var notes int
+	_ = a.DB.QueryRow(ctx, `SELECT count(*) FROM notifications WHERE notice_key = $1`, n.Key).Scan(&notes)
+	if notes != 3 || len(mb.sent) != 1 || len(mb.sent[0]) != 3 {
+		t.Errorf("notifications = %d, e-mails = %v", notes, mb.sent)
+	}
+	if err := a.Apply(ctx, activities.Event{Key: "x/0/9", OpportunityID: "55555555-5555-4555-8555-555555555555", Brand: "yep", Status: opportunity.Expired, At: time.Now()}); err == nil {
+		t.Error("an event for an unknown opportunity was accepted")
+	}
+}
