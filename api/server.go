@@ -20,8 +20,10 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"go.temporal.io/sdk/client"
 
 	"oportuna"
+	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/internal/respond"
@@ -32,6 +34,9 @@ type Server struct {
 	Brands *brand.Registry
 	Auth   *auth.Service
 	DB     *pgxpool.Pool
+	// Temporal starts and updates the workflows; Acts reads the opportunity read model.
+	Temporal client.Client
+	Acts     *activities.Activities
 	// Web is the built web app (index.html at its root).
 	Web fs.FS
 
@@ -53,6 +58,19 @@ func (s *Server) Handler() (http.Handler, error) {
 		r.Get("/brand", s.handleBrand)
 		r.Get("/version", s.handleVersion)
 		r.Get("/image", s.handleImages)
+		r.Group(func(r chi.Router) {
+			r.Use(s.Auth.Signer.Authenticate)
+			r.With(auth.Require(auth.Resale, auth.Seller)).Post("/opportunity/create", s.handleCreateOpportunity)
+			r.Get("/opportunity/id/{id}", s.handleGetOpportunity)
+			r.With(auth.Require(auth.Resale)).Get("/opportunity/resale", s.handleListOpportunities(listByResale))
+			r.With(auth.Require(auth.Seller)).Get("/opportunity/user", s.handleListOpportunities(listByUser))
+			r.With(auth.Require(auth.Representative, auth.Support)).Get("/opportunity/all", s.handleListOpportunities(listAll))
+			r.With(auth.Require(auth.Representative)).Patch("/opportunity/{id}", s.handlePatchOpportunity)
+			r.With(auth.Require(auth.Representative)).Patch("/opportunity", s.handlePatchProbability)
+			r.With(auth.Require(auth.Resale, auth.Seller)).Patch("/opportunity/renovation/{id}/request", s.handleRenewalRequest)
+			r.With(auth.Require(auth.Representative)).Patch("/opportunity/renovation/{id}", s.handleRenewalDecision)
+			r.Get("/history/getByTypeId", s.handleHistory)
+		})
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 			respond.Error(w, http.StatusNotFound, "Recurso não encontrado.")
 		})

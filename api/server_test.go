@@ -6,18 +6,18 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"oportuna/auth"
 	"oportuna/brand"
+	"oportuna/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	os.Exit(m.Run())
+	testenv.Main(m)
 }
 
 func newTestServer(t *testing.T) *httptest.Server {

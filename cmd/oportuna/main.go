@@ -171,15 +171,15 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 	defer db.Close()
 	brands := brand.MustLoad()
 	g, ctx := errgroup.WithContext(ctx)
+	tc, err := dialTemporal(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer tc.Close()
+	acts := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{}, Mailer: activities.LogMailer{},
+		Durations: activities.Durations{Validity: cfg.OpportunityValidity, RenewalWindow: cfg.OpportunityRenewalWindow,
+			ApprovalSLA: cfg.ApprovalSLA, ExpiredRetention: cfg.OpportunityExpiredRetention}}
 	if withWorker {
-		tc, err := dialTemporal(ctx, cfg)
-		if err != nil {
-			return err
-		}
-		defer tc.Close()
-		acts := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{}, Mailer: activities.LogMailer{},
-			Durations: activities.Durations{Validity: cfg.OpportunityValidity, RenewalWindow: cfg.OpportunityRenewalWindow,
-				ApprovalSLA: cfg.ApprovalSLA, ExpiredRetention: cfg.OpportunityExpiredRetention}}
 		g.Go(func() error { return worker.Run(ctx, tc, cfg.TemporalNamespace, acts) })
 	}
 	if withAPI {
@@ -188,7 +188,7 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 			return err
 		}
 		srv := &api.Server{
-			Brands: brands, DB: db, Web: dist,
+			Brands: brands, DB: db, Web: dist, Temporal: tc, Acts: acts,
 			Auth: &auth.Service{
 				DB: db, Brands: brands,
 				Signer:     &auth.Signer{Secret: cfg.JWTSecret, TTL: cfg.AccessTokenTTL},

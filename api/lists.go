@@ -1,0 +1,264 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"oportuna/auth"
+	"oportuna/cnpj"
+	"oportuna/internal/respond"
+	"oportuna/opportunity"
+)
+
+// MaxPageSize is the spec's 'Todas' (99999).
+const MaxPageSize = 99999
+
+type listScope int
+
+const (
+	listAll listScope = iota
+	listByResale
+	listByUser
+)
+
+// listRow is one opportunity of a list (without its products and project).
+type listRow struct {
+	ID                 string             `json:"id"`
+	Status             opportunity.Status `json:"status"`
+	Name               string             `json:"name"`
+	CNPJ               string             `json:"cnpj"`
+	FantasyName        string             `json:"fantasyName"`
+	CorporateName      string             `json:"corporateName"`
+	Contact            string             `json:"contact"`
+	Email              string             `json:"email"`
+	State              string             `json:"state"`
+	City               string             `json:"city"`
+	ProbabilityClosing int                `json:"probabilityClosing"`
+	Estimated          json.Number        `json:"estimated"`
+	Register           string             `json:"register"`
+	Seller             string             `json:"seller"`
+	Resale             string             `json:"resale"`
+	ApproveDate        *time.Time         `json:"approveDate"`
+	ValidUntil         *time.Time         `json:"validUntil"`
+	CreatedAt          time.Time          `json:"createdAt"`
+}
+
+func pageParams(r *http.Request) (amount, page int, msg string) {
+	q := r.URL.Query()
+	amount, page = 10, 1
+	if v := q.Get("amount"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > MaxPageSize {
+			return 0, 0, fmt.Sprintf("Parâmetro amount inválido: use de 1 a %d.", MaxPageSize)
+		}
+		amount = n
+	}
+	if v := q.Get("page"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return 0, 0, "Parâmetro page inválido: a primeira página é 1."
+		}
+		page = n
+	}
+	return amount, page, ""
+}
+
+// sortDir reads asc/desc/1/-1.
+func sortDir(v string) (string, bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "asc", "1":
+		return "ASC", true
+	case "desc", "-1":
+		return "DESC", true
+	}
+	return "", false
+}
+
+func (s *Server) handleListOpportunities(scope listScope) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		c := auth.FromContext(r.Context())
+		amount, page, msg := pageParams(r)
+		if msg != "" {
+			respond.Error(w, http.StatusBadRequest, msg)
+			return
+		}
+		q := r.URL.Query()
+		where := []string{"o.brand = $1"}
+		args := []any{c.Brand}
+		add := func(cond string, v any) {
+			args = append(args, v)
+			where = append(where, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
+		}
+		switch scope {
+		case listByResale:
+			actor, err := s.actorOf(r.Context(), c)
+			if err != nil {
+				respond.Internal(w, r, err)
+				return
+			}
+			add("o.resale_id = ?::uuid", nilIfEmpty(actor.ResaleID))
+		case listByUser:
+			add("o.user_id = ?::uuid", c.Subject)
+		}
+		if v := q.Get("status"); v != "" {
+			var sts []string
+			for _, st := range strings.Split(v, ",") {
+				st = strings.TrimSpace(st)
+				if !opportunity.Status(st).Valid() {
+					respond.Error(w, http.StatusBadRequest, "Status inválido: "+st)
+					return
+				}
+				sts = append(sts, st)
+			}
+			add("o.status = ANY(?)", sts)
+		}
+		like := func(v string) string {
+			return "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.TrimSpace(v)) + "%"
+		}
+		if v := q.Get("name"); v != "" {
+			add("o.name ILIKE ?", like(v))
+		}
+		if v := q.Get("client"); v != "" {
+			add("o.fantasy_name ILIKE ?", like(v))
+		}
+		if v := q.Get("fantasyName"); v != "" {
+			add("o.fantasy_name ILIKE ?", like(v))
+		}
+		if v := q.Get("register"); v != "" {
+			add("o.register ILIKE ?", like(v))
+		}
+		if v := q.Get("email"); v != "" {
+			add("o.email ILIKE ?", like(v))
+		}
+		if v := q.Get("cnpj"); v != "" {
+			add("o.cnpj LIKE ?", cnpj.Normalize(v)+"%")
+		}
+		if v := q.Get("state"); v != "" {
+			add("o.state = ?", strings.TrimSpace(v))
+		}
+		if v := q.Get("city"); v != "" {
+			add("o.city = ?", strings.TrimSpace(v))
+		}
+		if v := q.Get("date"); v != "" {
+			d, ok := opportunity.ParseDate(v)
+			if !ok {
+				respond.Error(w, http.StatusBadRequest, "Data inválida: use dd/mm/aaaa.")
+				return
+			}
+			// The day in Brazil's time.
+			add("o.created_at >= (?::date)::timestamp AT TIME ZONE 'America/Sao_Paulo'", d.Format("2006-01-02"))
+			add("o.created_at < ((?::date) + 1)::timestamp AT TIME ZONE 'America/Sao_Paulo'", d.Format("2006-01-02"))
+		}
+		order := "o.created_at DESC"
+		if v := q.Get("estimated"); v != "" {
+			dir, ok := sortDir(v)
+			if !ok {
+				respond.Error(w, http.StatusBadRequest, "Ordenação inválida: use asc ou desc.")
+				return
+			}
+			order = "o.estimated " + dir + ", o.created_at DESC"
+		} else if v := q.Get("createdAt"); v != "" {
+			dir, ok := sortDir(v)
+			if !ok {
+				respond.Error(w, http.StatusBadRequest, "Ordenação inválida: use asc ou desc.")
+				return
+			}
+			order = "o.created_at " + dir
+		}
+		cond := strings.Join(where, " AND ")
+		var total int
+		if err := s.DB.QueryRow(r.Context(), `SELECT count(*) FROM opportunities o WHERE `+cond, args...).Scan(&total); err != nil {
+			respond.Internal(w, r, err)
+			return
+		}
+		args = append(args, amount, (page-1)*amount)
+		rows, _ := s.DB.Query(r.Context(), `SELECT o.id::text AS id, o.status, o.name, o.cnpj, o.fantasy_name, o.corporate_name, o.contact,
+				o.email, o.state, o.city, o.probability_closing, o.estimated::text AS estimated, o.register, o.seller,
+				COALESCE(s.corporate_name, '') AS resale, o.approve_date, o.valid_until, o.created_at
+			FROM opportunities o LEFT JOIN resales s ON s.id = o.resale_id
+			WHERE `+cond+` ORDER BY `+order+fmt.Sprintf(` LIMIT $%d OFFSET $%d`, len(args)-1, len(args)), args...)
+		list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[listRow])
+		if err != nil {
+			respond.Internal(w, r, err)
+			return
+		}
+		if list == nil {
+			list = []listRow{}
+		}
+		respond.JSON(w, http.StatusOK, map[string]any{"result": list, "total": total})
+	}
+}
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+type historyRow struct {
+	ID            int64           `json:"id"`
+	TypeID        string          `json:"typeId"`
+	Type          string          `json:"type"`
+	UserID        *string         `json:"userId"`
+	Username      string          `json:"username"`
+	ActionType    string          `json:"actionType"`
+	Modifications json.RawMessage `json:"modifications"`
+	Date          time.Time       `json:"date"`
+}
+
+// handleHistory lists a record's changes, newest first; the user name is for
+// representatives only (spec §2 "History").
+func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
+	c := auth.FromContext(r.Context())
+	amount, page, msg := pageParams(r)
+	if msg != "" {
+		respond.Error(w, http.StatusBadRequest, msg)
+		return
+	}
+	typeID := r.URL.Query().Get("typeId")
+	if !validUUID(typeID) {
+		respond.Error(w, http.StatusBadRequest, "Informe o registro (typeId).")
+		return
+	}
+	// Who may read it: the same rules as reading the record itself.
+	var kind string
+	_ = s.DB.QueryRow(r.Context(), `SELECT type FROM history WHERE type_id = $1 AND brand = $2 LIMIT 1`, typeID, c.Brand).Scan(&kind)
+	if kind == "" {
+		respond.Error(w, http.StatusNotFound, "Sem Histórico")
+		return
+	}
+	if kind == "opportunity" {
+		if _, _, ok := s.loadVisible(w, r, typeID); !ok {
+			return
+		}
+	} else if !c.Has(auth.Representative, auth.Support, auth.Resale) {
+		respond.Error(w, http.StatusForbidden, auth.MsgForbidden)
+		return
+	}
+	var total int
+	if err := s.DB.QueryRow(r.Context(), `SELECT count(*) FROM history WHERE type_id = $1 AND brand = $2`, typeID, c.Brand).Scan(&total); err != nil {
+		respond.Internal(w, r, err)
+		return
+	}
+	rows, _ := s.DB.Query(r.Context(), `SELECT id, type_id::text, type, user_id::text, username, action_type, modifications, created_at
+		FROM history WHERE type_id = $1 AND brand = $2 ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
+		typeID, c.Brand, amount, (page-1)*amount)
+	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[historyRow])
+	if err != nil {
+		respond.Internal(w, r, err)
+		return
+	}
+	if !c.Has(auth.Representative) {
+		for i := range list {
+			list[i].Username = ""
+		}
+	}
+	respond.JSON(w, http.StatusOK, map[string]any{"result": list, "total": total})
+}

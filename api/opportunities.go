@@ -1,0 +1,351 @@
+package api
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/jackc/pgx/v5"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"oportuna/activities"
+	"oportuna/auth"
+	"oportuna/internal/respond"
+	"oportuna/opportunity"
+	"oportuna/workflows"
+)
+
+// Messages of spec §8 for the opportunity calls.
+const (
+	MsgCreated          = "Oportunidade cadastrada com sucesso"
+	MsgCRMLocked        = "A oportunidade já existe no CRM, não pode ser alterada. Por favor, agurade a renovação da oportunidade para atualiza-la no CRM."
+	MsgCRMCustomer      = "Ops! Algo deu errado ao buscar os dados do cliente Salesforce. Por favor, confira o cadastro no Salesforce e tente novamente."
+	MsgCRMCommunication = "Ops! Ocorreu um erro ao tentar se comunicar com o Salesforce. Por favor, tente novamente em instantes."
+	MsgNotFound         = "Oportunidade não encontrada."
+	MsgCompanyPayload   = "A empresa informada não corresponde à sessão."
+	MsgApproved         = "Oportunidade aprovada com sucesso"
+	MsgDisapproved      = "Oportunidade reprovada com sucesso"
+	MsgUpdated          = "Oportunidade atualizada com sucesso"
+	MsgRenewalRequested = "Renovação solicitada com sucesso"
+	MsgRenewalApproved  = "Renovação aprovada com sucesso"
+	MsgRenewalRefused   = "Renovação reprovada com sucesso"
+)
+
+// updateTimeout bounds a decision's wait for the workflow (CRM retries included).
+const updateTimeout = 90 * time.Second
+
+// actorOf reads the caller from the token and the users table (name, company).
+func (s *Server) actorOf(ctx context.Context, c *auth.Claims) (activities.Actor, error) {
+	a := activities.Actor{UserID: c.Subject, Name: c.Name, Roles: c.Roles}
+	var resale *string
+	err := s.DB.QueryRow(ctx, `SELECT resale_id::text FROM users WHERE id = $1 AND active`, c.Subject).Scan(&resale)
+	if err != nil {
+		return a, err
+	}
+	if resale != nil {
+		a.ResaleID = *resale
+	}
+	return a, nil
+}
+
+// opportunityID derives a stable id from a client request id, so a retried
+// create lands on the same workflow; without one, a random id.
+func opportunityID(brandSlug, userID, requestID string) string {
+	var b [16]byte
+	if requestID == "" {
+		h := sha256.Sum256([]byte(fmt.Sprintf("%s/%s/%d", brandSlug, userID, time.Now().UnixNano())))
+		copy(b[:], h[:16])
+	} else {
+		h := sha256.Sum256([]byte(brandSlug + "/" + userID + "/" + requestID))
+		copy(b[:], h[:16])
+	}
+	b[6] = b[6]&0x0f | 0x50 // version 5-like, name based
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+func (s *Server) handleCreateOpportunity(w http.ResponseWriter, r *http.Request) {
+	c := auth.FromContext(r.Context())
+	var p opportunity.CreatePayload
+	if err := respond.Decode(r, &p); err != nil {
+		respond.BadBody(w)
+		return
+	}
+	if p.Company != "" && !strings.EqualFold(p.Company, c.Brand) {
+		respond.Error(w, http.StatusForbidden, MsgCompanyPayload)
+		return
+	}
+	rec, errs := p.Check(c.Brand, time.Now())
+	if len(errs) > 0 {
+		labels := make([]string, len(errs))
+		for i, e := range errs {
+			labels[i] = e.Label
+		}
+		respond.JSON(w, http.StatusBadRequest, map[string]any{"message": opportunity.MsgMissingFields, "errors": labels, "fields": errs})
+		return
+	}
+	actor, err := s.actorOf(r.Context(), c)
+	if err != nil {
+		respond.Internal(w, r, err)
+		return
+	}
+	var resaleCNPJ string
+	if actor.ResaleID != "" {
+		_ = s.DB.QueryRow(r.Context(), `SELECT cnpj FROM resales WHERE id = $1`, actor.ResaleID).Scan(&resaleCNPJ)
+	}
+	requestID := r.Header.Get("Idempotency-Key")
+	if requestID == "" {
+		requestID = p.RequestID
+	}
+	id := opportunityID(c.Brand, c.Subject, requestID)
+	ctx, cancel := context.WithTimeout(r.Context(), updateTimeout)
+	defer cancel()
+	op := s.Temporal.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
+		ID: workflows.OpportunityWorkflowID(id), TaskQueue: workflows.TaskQueue,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+	}, workflows.Opportunity, workflows.OpportunityInput{ID: id, Brand: c.Brand})
+	h, err := s.Temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
+		StartWorkflowOperation: op,
+		UpdateOptions: client.UpdateWorkflowOptions{UpdateID: "register", UpdateName: workflows.UpdateRegister,
+			Args: []any{workflows.RegisterRequest{Actor: actor, ResaleCNPJ: resaleCNPJ, Record: rec}}, WaitForStage: client.WorkflowUpdateStageCompleted},
+	})
+	var out activities.Registered
+	if err == nil {
+		err = h.Get(ctx, &out)
+	}
+	if err != nil {
+		var started *serviceerror.WorkflowExecutionAlreadyStarted
+		if errors.As(err, &started) {
+			// The same request id after its workflow ended: answer with what was registered.
+			if rec, lerr := s.Acts.Load(r.Context(), id); lerr == nil {
+				respond.JSON(w, http.StatusOK, map[string]any{"message": MsgCreated, "data": rec})
+				return
+			}
+		}
+		s.updateError(w, r, err)
+		return
+	}
+	respond.JSON(w, http.StatusOK, map[string]any{"message": MsgCreated, "data": out.Record})
+}
+
+// updateError answers a failed workflow update with the spec's messages.
+func (s *Server) updateError(w http.ResponseWriter, r *http.Request, err error) {
+	var app *temporal.ApplicationError
+	var notFound *serviceerror.NotFound
+	switch {
+	case errors.As(err, &notFound):
+		respond.Error(w, http.StatusNotFound, MsgNotFound)
+	case errors.As(err, &app):
+		switch app.Type() {
+		case workflows.ErrTypeInvalid:
+			respond.Error(w, http.StatusBadRequest, app.Message())
+		case workflows.ErrTypeForbidden:
+			respond.Error(w, http.StatusForbidden, app.Message())
+		case workflows.ErrTypeTransition:
+			respond.Error(w, http.StatusConflict, app.Message())
+		case activities.ErrTypeCRMLocked:
+			respond.Error(w, http.StatusLocked, MsgCRMLocked)
+		case activities.ErrTypeCRMNotFound:
+			respond.JSON(w, http.StatusUnprocessableEntity, map[string]string{"message": MsgCRMCustomer, "code": "CUSTOMER_NOT_FOUND"})
+		case activities.ErrTypeCRMUnavailable:
+			respond.JSON(w, http.StatusBadGateway, map[string]string{"message": MsgCRMCommunication, "code": "CRM_COMMUNICATION_ERROR"})
+		default:
+			respond.Internal(w, r, err)
+		}
+	case errors.Is(err, context.DeadlineExceeded):
+		respond.Error(w, http.StatusGatewayTimeout, "O sistema demorou a responder. Tente novamente em instantes.")
+	default:
+		respond.Internal(w, r, err)
+	}
+}
+
+// loadVisible reads an opportunity the caller may see: its brand, and for a
+// reseller its company's, for a seller its own. Anything else is 404/403.
+func (s *Server) loadVisible(w http.ResponseWriter, r *http.Request, id string) (opportunity.Record, activities.Actor, bool) {
+	c := auth.FromContext(r.Context())
+	actor, err := s.actorOf(r.Context(), c)
+	if err != nil {
+		respond.Internal(w, r, err)
+		return opportunity.Record{}, actor, false
+	}
+	rec, err := s.Acts.Load(r.Context(), id)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && rec.Brand != c.Brand) || !validUUID(id) {
+		respond.Error(w, http.StatusNotFound, MsgNotFound)
+		return rec, actor, false
+	}
+	if err != nil {
+		respond.Internal(w, r, err)
+		return rec, actor, false
+	}
+	allowed := c.Has(auth.Representative, auth.Support) ||
+		(c.Has(auth.Resale) && actor.ResaleID != "" && rec.ResaleID == actor.ResaleID) ||
+		(c.Has(auth.Seller) && rec.UserID == actor.UserID)
+	if !allowed {
+		respond.Error(w, http.StatusForbidden, auth.MsgForbidden)
+		return rec, actor, false
+	}
+	return rec, actor, true
+}
+
+func validUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range s {
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if c != '-' {
+				return false
+			}
+		case (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Server) handleGetOpportunity(w http.ResponseWriter, r *http.Request) {
+	rec, _, ok := s.loadVisible(w, r, chi.URLParam(r, "id"))
+	if !ok {
+		return
+	}
+	if !auth.FromContext(r.Context()).Has(auth.Representative) {
+		rec.UserEmail = "" // the registering user's e-mail is for representatives (spec §2)
+		rec.Conflicts = nil
+	}
+	respond.JSON(w, http.StatusOK, map[string]any{"data": []opportunity.Record{rec}})
+}
+
+// update runs a workflow update as the caller and answers with the record.
+func (s *Server) update(w http.ResponseWriter, r *http.Request, id, name string, arg any, success string) {
+	ctx, cancel := context.WithTimeout(r.Context(), updateTimeout)
+	defer cancel()
+	h, err := s.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: workflows.OpportunityWorkflowID(id),
+		UpdateName: name, Args: []any{arg}, WaitForStage: client.WorkflowUpdateStageCompleted})
+	if err == nil {
+		err = h.Get(ctx, nil)
+	}
+	if err != nil {
+		s.updateError(w, r, err)
+		return
+	}
+	rec, err := s.Acts.Load(r.Context(), id)
+	if err != nil {
+		respond.Internal(w, r, err)
+		return
+	}
+	respond.JSON(w, http.StatusOK, map[string]any{"message": success, "data": rec})
+}
+
+// decisionBody is PATCH /opportunity/{id} and /opportunity/renovation/{id}.
+type decisionBody struct {
+	Status             opportunity.Status `json:"status"`
+	Name               *string            `json:"name"`
+	ProbabilityClosing *int               `json:"probabilityClosing"`
+	Reason             string             `json:"reason"`
+}
+
+func (s *Server) handlePatchOpportunity(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	var body decisionBody
+	if err := respond.Decode(r, &body); err != nil {
+		respond.BadBody(w)
+		return
+	}
+	rec, actor, ok := s.loadVisible(w, r, id)
+	if !ok {
+		return
+	}
+	switch {
+	case body.Status == opportunity.Approved && rec.Status == opportunity.Analysis:
+		req := workflows.ApproveRequest{Actor: actor}
+		if body.Name != nil {
+			req.Name = *body.Name
+		}
+		if body.ProbabilityClosing != nil {
+			req.Probability = *body.ProbabilityClosing
+		}
+		s.update(w, r, id, workflows.UpdateApprove, req, MsgApproved)
+	case body.Status == opportunity.Disapproved:
+		s.update(w, r, id, workflows.UpdateDisapprove, workflows.DisapproveRequest{Actor: actor, Reason: body.Reason}, MsgDisapproved)
+	case body.Status == "" || body.Status == rec.Status:
+		s.update(w, r, id, workflows.UpdateEdit, workflows.EditRequest{Actor: actor, Name: body.Name, Probability: body.ProbabilityClosing}, MsgUpdated)
+	default:
+		respond.Error(w, http.StatusConflict, fmt.Sprintf("Ação não permitida: a oportunidade está %s.", strings.ToLower(rec.Status.Label())))
+	}
+}
+
+func (s *Server) handlePatchProbability(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		ID                 string `json:"id"`
+		ProbabilityClosing *int   `json:"probabilityClosing"`
+	}
+	if err := respond.Decode(r, &body); err != nil {
+		respond.BadBody(w)
+		return
+	}
+	if body.ProbabilityClosing == nil {
+		respond.Error(w, http.StatusBadRequest, workflows.MsgProbability)
+		return
+	}
+	_, actor, ok := s.loadVisible(w, r, body.ID)
+	if !ok {
+		return
+	}
+	s.update(w, r, body.ID, workflows.UpdateEdit, workflows.EditRequest{Actor: actor, Probability: body.ProbabilityClosing}, MsgUpdated)
+}
+
+func (s *Server) handleRenewalRequest(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	var body opportunity.RenewalRequest
+	if err := respond.Decode(r, &body); err != nil {
+		respond.BadBody(w)
+		return
+	}
+	_, actor, ok := s.loadVisible(w, r, id)
+	if !ok {
+		return
+	}
+	if errs := opportunity.CheckRenewal(body, time.Now()); len(errs) > 0 {
+		labels := make([]string, len(errs))
+		for i, e := range errs {
+			labels[i] = e.Label
+		}
+		respond.JSON(w, http.StatusBadRequest, map[string]any{"message": errs[0].Message, "errors": labels, "fields": errs})
+		return
+	}
+	s.update(w, r, id, workflows.UpdateRequestRenewal, workflows.RenewalRequest{Actor: actor, Renewal: body}, MsgRenewalRequested)
+}
+
+func (s *Server) handleRenewalDecision(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	var body decisionBody
+	if err := respond.Decode(r, &body); err != nil {
+		respond.BadBody(w)
+		return
+	}
+	if body.Status != opportunity.Approved && body.Status != opportunity.Disapproved {
+		respond.Error(w, http.StatusBadRequest, "Informe a decisão: approved ou disapproved.")
+		return
+	}
+	_, actor, ok := s.loadVisible(w, r, id)
+	if !ok {
+		return
+	}
+	approve := body.Status == opportunity.Approved
+	msg := MsgRenewalRefused
+	if approve {
+		msg = MsgRenewalApproved
+	}
+	s.update(w, r, id, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: actor, Approve: approve, Reason: body.Reason}, msg)
+}

@@ -1,0 +1,231 @@
+package api
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"oportuna/activities"
+	"oportuna/auth"
+	"oportuna/brand"
+	"oportuna/crm"
+	"oportuna/internal/testenv"
+	"oportuna/seed"
+	"oportuna/worker"
+)
+
+type stack struct {
+	t   *testing.T
+	srv *httptest.Server
+}
+
+func newStack(t *testing.T) *stack {
+	t.Helper()
+	ctx := testenv.Context(t)
+	db := testenv.DB(t)
+	tc := testenv.TemporalClient(t)
+	brands, _ := brand.Parse([]byte(`[{"slug":"nordata","name":"Nordata","title":"N"},{"slug":"yep","name":"Yep","title":"Y"}]`))
+	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
+		t.Fatal(err)
+	}
+	acts := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{}, Mailer: activities.LogMailer{},
+		Durations: activities.Durations{Validity: 2160 * time.Hour, RenewalWindow: 360 * time.Hour, ApprovalSLA: 48 * time.Hour, ExpiredRetention: time.Hour}}
+	wctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { _ = worker.Run(wctx, tc, "default", acts); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	s := &Server{Brands: brands, DB: db, Temporal: tc, Acts: acts,
+		Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
+			RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}},
+		Web: fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}}}
+	h, err := s.Handler()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &stack{t: t, srv: httptest.NewServer(h)}
+	t.Cleanup(st.srv.Close)
+	return st
+}
+
+type session struct {
+	st      *stack
+	token   string
+	company string
+}
+
+func (st *stack) login(email, company string) *session {
+	st.t.Helper()
+	req, _ := http.NewRequest("GET", st.srv.URL+"/authenticator/login?brand="+company, nil)
+	req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(email+":Oportuna@2026")))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != 200 {
+		st.t.Fatalf("login %s: %v %v", email, err, res)
+	}
+	defer res.Body.Close()
+	var body struct{ Data struct{ Data auth.Tokens } }
+	_ = json.NewDecoder(res.Body).Decode(&body)
+	return &session{st: st, token: body.Data.Data.AccessToken, company: company}
+}
+
+func (s *session) call(method, path string, body any, headers ...string) (int, map[string]any) {
+	s.st.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = strings.NewReader(string(b))
+	}
+	req, _ := http.NewRequest(method, s.st.srv.URL+path, rd)
+	req.Header.Set("Authorization", "Bearer "+s.token)
+	req.Header.Set("company", s.company)
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.st.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	out := map[string]any{}
+	_ = json.NewDecoder(res.Body).Decode(&out)
+	return res.StatusCode, out
+}
+
+func createBody(doc string) map[string]any {
+	return map[string]any{
+		"cnpj": doc, "contact": "Ana Souza", "network": "Não", "email": "ana@cliente.com.br", "fantasyName": "Cliente Bom",
+		"corporateName": "Cliente Bom Ltda", "street": "Rua A, 1", "cep": "01310100", "city": "São Paulo", "state": "SP",
+		"probabilityClosing": 25, "acceptedTerm": "true", "country": "Brasil", "phone": "11987654321", "seller": "Vanessa",
+		"company": "nordata", "opportunityOrigin": "Partner",
+		"projects": []any{map[string]any{"aplication": "Inventário", "specification": "Coletor", "homologated": true, "haveCollector": false,
+			"partner": false, "opportunityType": "private", "conclusionDate": time.Now().AddDate(0, 2, 0).Format("2006-01-02")}},
+		"products": []any{map[string]any{"partNumber": "CT-40", "description": "Coletor", "amount": 2, "price": "1.000,00"}},
+	}
+}
+
+func TestOpportunityAPIEnforcesRolesOwnershipAndTransitions(t *testing.T) {
+	st := newStack(t)
+	seller := st.login("vendedor1@nordata.demo", "nordata")
+	seller2 := st.login("vendedor2@nordata.demo", "nordata")
+	resale := st.login("revenda@nordata.demo", "nordata")
+	rep := st.login("representante@nordata.demo", "nordata")
+	sup := st.login("suporte@nordata.demo", "nordata")
+	yepRep := st.login("representante@yep.demo", "yep")
+
+	// Create: validation, roles, company, idempotency.
+	bad := createBody("11.222.333/0001-82")
+	bad["contact"] = ""
+	code, body := seller.call("POST", "/api/opportunity/create", bad)
+	if code != 400 || body["message"] != "Campos obrigatórios ausentes!" || len(body["errors"].([]any)) != 2 {
+		t.Fatalf("invalid create: %d %v", code, body)
+	}
+	if code, _ := rep.call("POST", "/api/opportunity/create", createBody("11222333000181")); code != 403 {
+		t.Errorf("representative created: %d", code)
+	}
+	other := createBody("11222333000181")
+	other["company"] = "yep"
+	if code, _ := seller.call("POST", "/api/opportunity/create", other); code != 403 {
+		t.Errorf("another company in the payload: %d", code)
+	}
+	code, body = seller.call("POST", "/api/opportunity/create", createBody("11222333000181"), "Idempotency-Key", "req-1")
+	if code != 200 || body["message"] != "Oportunidade cadastrada com sucesso" {
+		t.Fatalf("create: %d %v", code, body)
+	}
+	rec := body["data"].(map[string]any)
+	id := rec["id"].(string)
+	if rec["status"] != "analysis" || rec["estimated"] != 2000.0 || rec["userEmail"] != "vendedor1@nordata.demo" {
+		t.Errorf("record %v", rec)
+	}
+	_, again := seller.call("POST", "/api/opportunity/create", createBody("11222333000181"), "Idempotency-Key", "req-1")
+	if again["data"].(map[string]any)["id"] != id {
+		t.Error("a retried create made a second opportunity")
+	}
+	code, body = seller2.call("POST", "/api/opportunity/create", createBody("11222333000181"))
+	if code != 200 {
+		t.Fatalf("second seller create: %d %v", code, body)
+	}
+	id2 := body["data"].(map[string]any)["id"].(string)
+
+	// Reading: owner, company, staff; not another seller nor another brand.
+	for who, want := range map[*session]int{seller: 200, resale: 200, rep: 200, sup: 200, seller2: 403, yepRep: 404} {
+		if code, _ := who.call("GET", "/api/opportunity/id/"+id, nil); code != want {
+			t.Errorf("GET as %s/%s: %d, want %d", who.company, who.token[:8], code, want)
+		}
+	}
+	_, body = rep.call("GET", "/api/opportunity/id/"+id2, nil)
+	first := body["data"].([]any)[0].(map[string]any)
+	if c := first["conflicts"].([]any); len(c) != 1 || c[0] != id {
+		t.Errorf("conflicts seen by the representative: %v", first["conflicts"])
+	}
+
+	// Lists by role.
+	for _, c := range []struct {
+		s    *session
+		path string
+		code int
+		n    float64
+	}{
+		{seller, "/api/opportunity/user", 200, 1}, {resale, "/api/opportunity/resale", 200, 2},
+		{rep, "/api/opportunity/all", 200, 2}, {sup, "/api/opportunity/all?status=analysis,approved", 200, 2},
+		{seller, "/api/opportunity/all", 403, 0}, {rep, "/api/opportunity/resale", 403, 0},
+		{rep, "/api/opportunity/all?cnpj=11.222.333", 200, 2}, {rep, "/api/opportunity/all?status=approved", 200, 0},
+		{rep, "/api/opportunity/all?amount=0", 400, 0}, {rep, "/api/opportunity/all?status=bogus", 400, 0},
+		{yepRep, "/api/opportunity/all", 200, 0},
+	} {
+		code, body := c.s.call("GET", c.path, nil)
+		if code != c.code || (code == 200 && body["total"] != c.n) {
+			t.Errorf("%s: %d %v, want %d with %v", c.path, code, body["total"], c.code, c.n)
+		}
+	}
+
+	// Decisions.
+	if code, _ := sup.call("PATCH", "/api/opportunity/"+id, map[string]any{"status": "approved", "name": "X"}); code != 403 {
+		t.Errorf("support approved: %d", code)
+	}
+	code, body = rep.call("PATCH", "/api/opportunity/"+id, map[string]any{"status": "approved", "name": " ", "probabilityClosing": 50})
+	if code != 400 || body["message"] != "Por favor, digite um nome para a oportunidade!!" {
+		t.Errorf("approve without name: %d %v", code, body)
+	}
+	code, body = rep.call("PATCH", "/api/opportunity/"+id, map[string]any{"status": "approved", "name": "Projeto Armazém", "probabilityClosing": 50})
+	if code != 200 || body["message"] != "Oportunidade aprovada com sucesso" || body["data"].(map[string]any)["register"] == "" {
+		t.Fatalf("approve: %d %v", code, body)
+	}
+	if code, _ := rep.call("PATCH", "/api/opportunity/"+id, map[string]any{"status": "disapproved", "reason": "x"}); code != 409 {
+		t.Errorf("disapprove an approved one: %d", code)
+	}
+	if code, body := rep.call("PATCH", "/api/opportunity/"+id2, map[string]any{"status": "disapproved", "reason": ""}); code != 400 {
+		t.Errorf("disapprove without reason: %d %v", code, body)
+	}
+	if code, _ := rep.call("PATCH", "/api/opportunity", map[string]any{"id": id, "probabilityClosing": 75}); code != 200 {
+		t.Errorf("probability update: %d", code)
+	}
+	renewal := map[string]any{"reason": "x", "probabilityClosing": 50, "projectStillInScope": "Sim", "lastVisitDate": "2026-01-01"}
+	if code, _ := seller.call("PATCH", "/api/opportunity/renovation/"+id+"/request", renewal); code != 409 {
+		t.Errorf("renewal while approved: %d", code)
+	}
+	if code, _ := seller2.call("PATCH", "/api/opportunity/renovation/"+id+"/request", renewal); code != 403 {
+		t.Errorf("renewal by another seller: %d", code)
+	}
+
+	// History: the user name is for representatives.
+	code, body = rep.call("GET", "/api/history/getByTypeId?typeId="+id, nil)
+	if code != 200 || body["total"] != 3.0 {
+		t.Fatalf("history: %d %v", code, body)
+	}
+	if row := body["result"].([]any)[0].(map[string]any); row["username"] != "Renata Almeida" || row["actionType"] != "update" {
+		t.Errorf("newest history row %v", row)
+	}
+	_, body = seller.call("GET", "/api/history/getByTypeId?typeId="+id, nil)
+	if row := body["result"].([]any)[0].(map[string]any); row["username"] != "" {
+		t.Errorf("seller sees the user name: %v", row)
+	}
+	if code, _ := seller2.call("GET", "/api/history/getByTypeId?typeId="+id, nil); code != 403 {
+		t.Errorf("another seller read the history: %d", code)
+	}
+}
