@@ -213,6 +213,34 @@ func TestOpportunityAPIEnforcesRolesOwnershipAndTransitions(t *testing.T) {
 		t.Errorf("renewal by another seller: %d", code)
 	}
 
+	// Dashboard (staff only) and name search (own records for sellers).
+	code, body = rep.call("GET", "/api/dashboard/status?brand=nordata", nil)
+	if code != 200 {
+		t.Fatalf("dashboard: %d %v", code, body)
+	}
+	dash := body["data"].(map[string]any)
+	approved, analysis := dash["approved"].(map[string]any), dash["analysis"].(map[string]any)
+	if approved["total"] != 1.0 || approved["thisMonth"] != 1.0 || analysis["total"] != 1.0 ||
+		len(dash["months"].([]any)) != int(time.Now().Month()) || len(dash["recent"].([]any)) != 2 {
+		t.Errorf("dashboard %v", dash)
+	}
+	last := dash["months"].([]any)[len(dash["months"].([]any))-1].(map[string]any)
+	if last["approved"] != 1.0 {
+		t.Errorf("this month's point %v", last)
+	}
+	if code, _ := seller.call("GET", "/api/dashboard/status?brand=nordata", nil); code != 403 {
+		t.Errorf("seller read the dashboard: %d", code)
+	}
+	if code, _ := rep.call("GET", "/api/dashboard/status?brand=yep", nil); code != 403 {
+		t.Errorf("dashboard of another brand: %d", code)
+	}
+	if _, body := seller2.call("GET", "/api/opportunity/name?company=nordata&name=oportunidade", nil); len(body["data"].([]any)) != 1 {
+		t.Errorf("seller2 name search: %v", body)
+	}
+	if _, body := rep.call("GET", "/api/opportunity/name?company=nordata&name=armaz", nil); len(body["data"].([]any)) != 1 {
+		t.Errorf("representative name search: %v", body)
+	}
+
 	// History: the user name is for representatives.
 	code, body = rep.call("GET", "/api/history/getByTypeId?typeId="+id, nil)
 	if code != 200 || body["total"] != 3.0 {

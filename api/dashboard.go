@@ -1,0 +1,150 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"oportuna/auth"
+	"oportuna/internal/respond"
+)
+
+// monthLabels are the chart's month names.
+var monthLabels = []string{"Jan", "Fev", "Mar", "Abr", "Mai", "Jun", "Jul", "Ago", "Set", "Out", "Nov", "Dez"}
+
+type monthPoint struct {
+	Month       int    `json:"month"`
+	Label       string `json:"label"`
+	Approved    int    `json:"approved"`
+	Disapproved int    `json:"disapproved"`
+}
+
+type statusTotal struct {
+	Total     int `json:"total"`
+	ThisMonth int `json:"thisMonth"`
+}
+
+// handleDashboard answers GET /dashboard/status?brand=: approved and disapproved
+// per month from January to the current month (Brazil's calendar), the totals
+// by status with the current month's count, and the last 11 opportunities.
+func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
+	c := auth.FromContext(r.Context())
+	if b := r.URL.Query().Get("brand"); b != "" && !strings.EqualFold(b, c.Brand) {
+		respond.Error(w, http.StatusForbidden, auth.MsgCompanyMismatch)
+		return
+	}
+	loc, err := time.LoadLocation("America/Sao_Paulo")
+	if err != nil {
+		loc = time.FixedZone("BRT", -3*3600)
+	}
+	now := time.Now().In(loc)
+	yearStart := time.Date(now.Year(), 1, 1, 0, 0, 0, 0, loc)
+	monthStart := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc)
+	months := make([]monthPoint, int(now.Month()))
+	for i := range months {
+		months[i] = monthPoint{Month: i + 1, Label: monthLabels[i]}
+	}
+	// Approvals by approval date; refusals (terminal) by their last change.
+	rows, _ := s.DB.Query(r.Context(), `
+		SELECT status, extract(month FROM (CASE WHEN status = 'approved' THEN approve_date ELSE updated_at END) AT TIME ZONE 'America/Sao_Paulo')::int, count(*)
+		FROM opportunities
+		WHERE brand = $1 AND status IN ('approved', 'disapproved')
+			AND (CASE WHEN status = 'approved' THEN approve_date ELSE updated_at END) >= $2
+		GROUP BY 1, 2`, c.Brand, yearStart)
+	type bucket struct {
+		Status string
+		Month  int
+		N      int
+	}
+	buckets, err := pgx.CollectRows(rows, pgx.RowToStructByPos[bucket])
+	if err != nil {
+		respond.Internal(w, r, err)
+		return
+	}
+	for _, b := range buckets {
+		if b.Month < 1 || b.Month > len(months) {
+			continue
+		}
+		if b.Status == "approved" {
+			months[b.Month-1].Approved = b.N
+		} else {
+			months[b.Month-1].Disapproved = b.N
+		}
+	}
+	totals := map[string]*statusTotal{"approved": {}, "disapproved": {}, "analysis": {}}
+	err = s.DB.QueryRow(r.Context(), `SELECT
+			count(*) FILTER (WHERE status = 'approved'),
+			count(*) FILTER (WHERE status = 'approved' AND approve_date >= $2),
+			count(*) FILTER (WHERE status = 'disapproved'),
+			count(*) FILTER (WHERE status = 'disapproved' AND updated_at >= $2),
+			count(*) FILTER (WHERE status = 'analysis'),
+			count(*) FILTER (WHERE status = 'analysis' AND created_at >= $2)
+		FROM opportunities WHERE brand = $1`, c.Brand, monthStart).Scan(
+		&totals["approved"].Total, &totals["approved"].ThisMonth, &totals["disapproved"].Total,
+		&totals["disapproved"].ThisMonth, &totals["analysis"].Total, &totals["analysis"].ThisMonth)
+	if err != nil {
+		respond.Internal(w, r, err)
+		return
+	}
+	rows, _ = s.DB.Query(r.Context(), `SELECT o.id::text AS id, o.status, o.name, o.cnpj, o.fantasy_name, o.corporate_name, o.contact,
+			o.email, o.state, o.city, o.probability_closing, o.estimated::text AS estimated, o.register, o.seller,
+			COALESCE(s.corporate_name, '') AS resale, o.approve_date, o.valid_until, o.created_at
+		FROM opportunities o LEFT JOIN resales s ON s.id = o.resale_id
+		WHERE o.brand = $1 ORDER BY o.created_at DESC LIMIT 11`, c.Brand)
+	recent, err := pgx.CollectRows(rows, pgx.RowToStructByPos[listRow])
+	if err != nil {
+		respond.Internal(w, r, err)
+		return
+	}
+	if recent == nil {
+		recent = []listRow{}
+	}
+	respond.JSON(w, http.StatusOK, map[string]any{"data": map[string]any{
+		"months": months, "approved": totals["approved"], "disapproved": totals["disapproved"], "analysis": totals["analysis"],
+		"recent": recent,
+	}})
+}
+
+// handleOpportunityNames answers GET /opportunity/name?company=&name=: the
+// brand's opportunities whose name contains the text (at most 20).
+func (s *Server) handleOpportunityNames(w http.ResponseWriter, r *http.Request) {
+	c := auth.FromContext(r.Context())
+	q := r.URL.Query()
+	if b := q.Get("company"); b != "" && !strings.EqualFold(b, c.Brand) {
+		respond.Error(w, http.StatusForbidden, auth.MsgCompanyMismatch)
+		return
+	}
+	name := strings.TrimSpace(q.Get("name"))
+	if name == "" {
+		respond.JSON(w, http.StatusOK, map[string]any{"data": []any{}})
+		return
+	}
+	type hit struct {
+		ID     string `json:"id"`
+		Name   string `json:"name"`
+		Status string `json:"status"`
+	}
+	actor, err := s.actorOf(r.Context(), c)
+	if err != nil {
+		respond.Internal(w, r, err)
+		return
+	}
+	// Resellers and sellers see only their own, as in the lists.
+	rows, _ := s.DB.Query(r.Context(), `SELECT id::text, name, status FROM opportunities
+		WHERE brand = $1 AND name ILIKE $2
+			AND ($3 OR ($4 AND resale_id = $5::uuid) OR ($6 AND user_id = $7::uuid))
+		ORDER BY created_at DESC LIMIT 20`,
+		c.Brand, "%"+strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(name)+"%",
+		c.Has(auth.Representative, auth.Support), c.Has(auth.Resale), nilIfEmpty(actor.ResaleID), c.Has(auth.Seller), c.Subject)
+	hits, err := pgx.CollectRows(rows, pgx.RowToStructByPos[hit])
+	if err != nil {
+		respond.Internal(w, r, err)
+		return
+	}
+	if hits == nil {
+		hits = []hit{}
+	}
+	respond.JSON(w, http.StatusOK, map[string]any{"data": hits})
+}
