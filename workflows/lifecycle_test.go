@@ -3,11 +3,14 @@ package workflows_test
 import (
 	"context"
 	"errors"
+	"os"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/temporalproto"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
@@ -98,6 +101,7 @@ func TestOpportunityLifecycleSurvivesAWorkerRestart(t *testing.T) {
 	req := workflows.RegisterRequest{Actor: seller, ResaleCNPJ: seed.ResaleCNPJ(0), Record: opportunity.Record{
 		Name: "Oportunidade Yep", CNPJ: "11222333000181", Contact: "Ana", Email: "ana@cliente.com.br", ProbabilityClosing: 25,
 		Products: []opportunity.Product{{PartNumber: "P-1", Description: "Coletor", Amount: 3, Price: 150050}}}}
+	var firstRun string
 	register := func() activities.Registered {
 		op := c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{ID: wfID, TaskQueue: workflows.TaskQueue,
 			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING}, workflows.Opportunity,
@@ -112,6 +116,7 @@ func TestOpportunityLifecycleSurvivesAWorkerRestart(t *testing.T) {
 		if err := h.Get(ctx, &out); err != nil {
 			t.Fatal(err)
 		}
+		firstRun = h.RunID()
 		return out
 	}
 	first := register()
@@ -180,4 +185,29 @@ func TestOpportunityLifecycleSurvivesAWorkerRestart(t *testing.T) {
 	if err := db.QueryRow(ctx, `SELECT count(*) FROM notifications n JOIN users u ON u.id = n.user_id WHERE u.email = 'vendedor1@yep.demo'`).Scan(&notes); err != nil || notes < 4 {
 		t.Errorf("owner notifications = %d (%v)", notes, err)
 	}
+	if os.Getenv("OPORTUNA_RECORD_HISTORIES") != "" {
+		recordHistory(t, c, wfID, firstRun, "testdata/histories/opportunity-full-cycle.json")
+	}
+}
+
+// recordHistory writes a run's history for the replay tests (run the test with
+// OPORTUNA_RECORD_HISTORIES=1 after a deliberate change of the workflow).
+func recordHistory(t *testing.T, c client.Client, wfID, runID, path string) {
+	it := c.GetWorkflowHistory(context.Background(), wfID, runID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	hist := &historypb.History{}
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		hist.Events = append(hist.Events, ev)
+	}
+	b, err := temporalproto.CustomJSONMarshalOptions{Indent: "  "}.Marshal(hist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("recorded %d events in %s", len(hist.Events), path)
 }
