@@ -1,13 +1,19 @@
 package seed_test
 
 import (
+	"context"
+	"fmt"
 	"testing"
+	"time"
 
+	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/cnpj"
+	"oportuna/crm"
 	"oportuna/internal/testenv"
 	"oportuna/seed"
+	"oportuna/worker"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -73,5 +79,53 @@ func TestSeedCreatesEveryBrandsDemoUsersAndIsIdempotent(t *testing.T) {
 		if !cnpj.Valid(seed.ResaleCNPJ(i)) {
 			t.Errorf("demo CNPJ %s is not valid", seed.ResaleCNPJ(i))
 		}
+	}
+}
+
+func TestDemoOpportunitiesReachEveryStatusThroughTheirWorkflows(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := testenv.Context(t)
+	c := testenv.TemporalClient(t)
+	brands, _ := brand.Parse([]byte(`[{"slug":"codexa","name":"Codexa"}]`))
+	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
+		t.Fatal(err)
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	acts := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{}, Mailer: activities.LogMailer{},
+		Durations: activities.Durations{Validity: 2160 * time.Hour, RenewalWindow: 360 * time.Hour, ApprovalSLA: 48 * time.Hour, ExpiredRetention: 4320 * time.Hour}}
+	go func() { done <- worker.Run(wctx, c, "default", acts) }()
+	defer func() { cancel(); <-done }()
+
+	n, err := seed.Opportunities(ctx, db, c, brands)
+	if err != nil || n != 8 {
+		t.Fatalf("created %d, err %v", n, err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		rows, _ := db.Query(ctx, `SELECT status, count(*) FROM opportunities GROUP BY 1`)
+		got := map[string]int{}
+		for rows.Next() {
+			var s string
+			var k int
+			_ = rows.Scan(&s, &k)
+			got[s] = k
+		}
+		want := map[string]int{"analysis": 2, "approved": 2, "disapproved": 1, "renovation": 1, "expired": 1, "awaiting_renovation": 1}
+		if fmt.Sprint(got) == fmt.Sprint(want) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("statuses %v, want %v", got, want)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if n, err := seed.Opportunities(ctx, db, c, brands); err != nil || n != 0 {
+		t.Errorf("second run created %d (%v)", n, err)
+	}
+	var conflicts int
+	_ = db.QueryRow(ctx, `SELECT count(*) FROM opportunities WHERE cardinality(conflicts) > 0`).Scan(&conflicts)
+	if conflicts == 0 {
+		t.Error("the demo shows no conflicting registrations")
 	}
 }

@@ -137,9 +137,34 @@ func seedDemo(ctx context.Context, cfg config.Config) error {
 		return err
 	}
 	defer db.Close()
-	res, err := seed.Run(ctx, db, brand.MustLoad(), cfg.DemoPassword)
-	slog.Info("demo data", "resales_created", res.Resales, "users_created", res.Users)
+	brands := brand.MustLoad()
+	res, err := seed.Run(ctx, db, brands, cfg.DemoPassword)
+	slog.Info("demo accounts", "resales_created", res.Resales, "users_created", res.Users)
+	if err != nil {
+		return err
+	}
+	// Opportunities go through their workflows: run a worker while seeding.
+	tc, err := dialTemporal(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer tc.Close()
+	wctx, stopWorker := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- worker.Run(wctx, tc, cfg.TemporalNamespace, newActivities(db, brands, cfg)) }()
+	n, err := seed.Opportunities(ctx, db, tc, brands)
+	stopWorker()
+	if werr := <-done; err == nil {
+		err = werr
+	}
+	slog.Info("demo opportunities", "created", n)
 	return err
+}
+
+func newActivities(db *pgxpool.Pool, brands *brand.Registry, cfg config.Config) *activities.Activities {
+	return &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{}, Mailer: activities.LogMailer{},
+		Durations: activities.Durations{Validity: cfg.OpportunityValidity, RenewalWindow: cfg.OpportunityRenewalWindow,
+			ApprovalSLA: cfg.ApprovalSLA, ExpiredRetention: cfg.OpportunityExpiredRetention}}
 }
 
 // dialTemporal waits up to a minute for the Temporal frontend.
@@ -176,9 +201,7 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 		return err
 	}
 	defer tc.Close()
-	acts := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{}, Mailer: activities.LogMailer{},
-		Durations: activities.Durations{Validity: cfg.OpportunityValidity, RenewalWindow: cfg.OpportunityRenewalWindow,
-			ApprovalSLA: cfg.ApprovalSLA, ExpiredRetention: cfg.OpportunityExpiredRetention}}
+	acts := newActivities(db, brands, cfg)
 	if withWorker {
 		g.Go(func() error { return worker.Run(ctx, tc, cfg.TemporalNamespace, acts) })
 	}
