@@ -262,3 +262,86 @@ func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
 	}
 	respond.JSON(w, http.StatusOK, map[string]any{"result": list, "total": total})
 }
+
+// handleCreateHistory records a change the client made (POST /history/create).
+// Who and when come from the token and the clock, never from the body; the
+// caller must be allowed to see the record.
+func (s *Server) handleCreateHistory(w http.ResponseWriter, r *http.Request) {
+	c := auth.FromContext(r.Context())
+	var body struct {
+		TypeID        string          `json:"typeId"`
+		Type          string          `json:"type"`
+		ActionType    string          `json:"actionType"`
+		Modifications json.RawMessage `json:"modifications"`
+	}
+	if err := respond.Decode(r, &body); err != nil {
+		respond.BadBody(w)
+		return
+	}
+	// The history screen names types by route ('Opportunities', 'Resales', 'Users').
+	body.Type = map[string]string{"opportunity": "opportunity", "opportunities": "opportunity", "resale": "resale",
+		"resales": "resale", "user": "user", "users": "user"}[strings.ToLower(strings.TrimSpace(body.Type))]
+	if !validUUID(body.TypeID) || (body.Type != "opportunity" && body.Type != "resale" && body.Type != "user") ||
+		(body.ActionType != "create" && body.ActionType != "update") {
+		respond.Error(w, http.StatusBadRequest, "Histórico inválido: informe typeId, type (opportunity, resale ou user) e actionType (create ou update).")
+		return
+	}
+	var mods []struct {
+		Attribute string `json:"attribute"`
+		OldValue  any    `json:"oldValue"`
+		NewValue  any    `json:"newValue"`
+	}
+	if len(body.Modifications) > 0 {
+		if err := json.Unmarshal(body.Modifications, &mods); err != nil {
+			respond.Error(w, http.StatusBadRequest, "Histórico inválido: modifications deve ser uma lista de {attribute, oldValue, newValue}.")
+			return
+		}
+	}
+	switch body.Type {
+	case "opportunity":
+		if _, _, ok := s.loadVisible(w, r, body.TypeID); !ok {
+			return
+		}
+	case "resale":
+		var ok bool
+		_ = s.DB.QueryRow(r.Context(), `SELECT EXISTS (SELECT 1 FROM resales WHERE id = $1 AND brand = $2)`, body.TypeID, c.Brand).Scan(&ok)
+		if !ok || !c.Has(auth.Representative, auth.Support) {
+			respond.Error(w, http.StatusForbidden, auth.MsgForbidden)
+			return
+		}
+	case "user":
+		var ok bool
+		_ = s.DB.QueryRow(r.Context(), `SELECT EXISTS (SELECT 1 FROM users u JOIN user_roles ur ON ur.user_id = u.id
+			WHERE u.id = $1 AND ur.brand IN ($2, 'all')
+				AND ($3 OR u.id = $4::uuid OR ($5 AND u.resale_id = (SELECT resale_id FROM users WHERE id = $4::uuid))))`,
+			body.TypeID, c.Brand, c.Has(auth.Representative, auth.Support), c.Subject, c.Has(auth.Resale)).Scan(&ok)
+		if !ok {
+			respond.Error(w, http.StatusForbidden, auth.MsgForbidden)
+			return
+		}
+	}
+	changes := make([]map[string]string, 0, len(mods))
+	for _, m := range mods {
+		if m.Attribute == "" {
+			respond.Error(w, http.StatusBadRequest, "Histórico inválido: cada modificação precisa de attribute.")
+			return
+		}
+		changes = append(changes, map[string]string{"attribute": m.Attribute, "oldValue": fmt.Sprint(orEmpty(m.OldValue)), "newValue": fmt.Sprint(orEmpty(m.NewValue))})
+	}
+	mj, _ := json.Marshal(changes)
+	var id int64
+	err := s.DB.QueryRow(r.Context(), `INSERT INTO history (type, type_id, brand, user_id, username, action_type, modifications)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, body.Type, body.TypeID, c.Brand, c.Subject, c.Name, body.ActionType, mj).Scan(&id)
+	if err != nil {
+		respond.Internal(w, r, err)
+		return
+	}
+	respond.JSON(w, http.StatusCreated, map[string]any{"id": id})
+}
+
+func orEmpty(v any) any {
+	if v == nil {
+		return ""
+	}
+	return v
+}

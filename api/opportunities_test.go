@@ -253,6 +253,22 @@ func TestOpportunityAPIEnforcesRolesOwnershipAndTransitions(t *testing.T) {
 	if row := body["result"].([]any)[0].(map[string]any); row["username"] != "" {
 		t.Errorf("seller sees the user name: %v", row)
 	}
+	// Client-side history rows: the author comes from the token.
+	code, body = rep.call("POST", "/api/history/create", map[string]any{"typeId": id, "type": "Opportunities", "actionType": "update",
+		"userId": "forged", "username": "Forjado", "modifications": []any{map[string]any{"attribute": "name", "oldValue": "a", "newValue": "b"}}})
+	if code != 201 {
+		t.Errorf("history create: %d %v", code, body)
+	}
+	_, body = rep.call("GET", "/api/history/getByTypeId?typeId="+id, nil)
+	if row := body["result"].([]any)[0].(map[string]any); row["username"] != "Renata Almeida" || body["total"] != 4.0 {
+		t.Errorf("client history row %v", row)
+	}
+	if code, _ := seller2.call("POST", "/api/history/create", map[string]any{"typeId": id, "type": "opportunity", "actionType": "update"}); code != 403 {
+		t.Errorf("history create on an invisible record: %d", code)
+	}
+	if code, _ := rep.call("POST", "/api/history/create", map[string]any{"typeId": id, "type": "x", "actionType": "update"}); code != 400 {
+		t.Errorf("bad history type: %d", code)
+	}
 	if code, _ := seller2.call("GET", "/api/history/getByTypeId?typeId="+id, nil); code != 403 {
 		t.Errorf("another seller read the history: %d", code)
 	}
