@@ -171,4 +171,3 @@ func BenchmarkDashboard(b *testing.B) {
 	h, tok, _ := benchServer(b)
 	benchGet(b, h, tok, "/api/dashboard/status?brand=nordata")
 }
-
