@@ -498,14 +498,19 @@ func (wf *opportunityWorkflow) disapprove(ctx workflow.Context, req DisapproveRe
 	if err := wf.validateDisapprove(ctx, req); err != nil {
 		return wf.st, err
 	}
-	reason := strings.TrimSpace(req.Reason)
-	if err := wf.apply(ctx, activities.Event{Actor: &req.Actor, Status: opportunity.Disapproved, Reason: &reason,
+	return wf.refuse(ctx, req.Actor, req.Reason, "disapproved")
+}
+
+// refuse ends the opportunity as disapproved (a refusal in analysis or of a renewal).
+func (wf *opportunityWorkflow) refuse(ctx workflow.Context, actor activities.Actor, reason, kind string) (OpportunityState, error) {
+	reason = strings.TrimSpace(reason)
+	if err := wf.apply(ctx, activities.Event{Actor: &actor, Status: opportunity.Disapproved, Reason: &reason,
 		Changes: []activities.Change{{Attribute: "status", OldValue: string(wf.st.Status), NewValue: string(opportunity.Disapproved)},
 			{Attribute: "reason", OldValue: "", NewValue: reason}}}); err != nil {
 		return wf.st, err
 	}
 	wf.st.Status = opportunity.Disapproved
-	wf.notify(ctx, "disapproved", false, true, reason)
+	wf.notify(ctx, kind, false, true, reason)
 	return wf.st, nil
 }
 
@@ -619,15 +624,7 @@ func (wf *opportunityWorkflow) decideRenewal(ctx workflow.Context, req RenewalDe
 		return wf.st, err
 	}
 	if !req.Approve {
-		reason := strings.TrimSpace(req.Reason)
-		if err := wf.apply(ctx, activities.Event{Actor: &req.Actor, Status: opportunity.Disapproved, Reason: &reason,
-			Changes: []activities.Change{{Attribute: "status", OldValue: string(wf.st.Status), NewValue: string(opportunity.Disapproved)},
-				{Attribute: "reason", OldValue: "", NewValue: reason}}}); err != nil {
-			return wf.st, err
-		}
-		wf.st.Status = opportunity.Disapproved
-		wf.notify(ctx, "renewal-refused", false, true, reason)
-		return wf.st, nil
+		return wf.refuse(ctx, req.Actor, req.Reason, "renewal-refused")
 	}
 	now := workflow.Now(ctx)
 	valid := now.Add(wf.d.Validity)
