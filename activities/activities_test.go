@@ -37,7 +37,7 @@ func setup(t *testing.T) (*activities.Activities, *mailbox, activities.Actor) {
 		t.Fatal(err)
 	}
 	mb := &mailbox{}
-	a := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{}, Mailer: mb}
+	a := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{DB: db}, Mailer: mb}
 	var seller activities.Actor
 	if err := db.QueryRow(ctx, `SELECT id::text, name, resale_id::text FROM users WHERE email = 'vendedor1@yep.demo'`).Scan(&seller.UserID, &seller.Name, &seller.ResaleID); err != nil {
 		t.Fatal(err)

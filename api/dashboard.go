@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"oportuna/auth"
+	"oportuna/crm"
 	"oportuna/internal/respond"
 )
 
@@ -147,4 +148,21 @@ func (s *Server) handleOpportunityNames(w http.ResponseWriter, r *http.Request) 
 		hits = []hit{}
 	}
 	respond.JSON(w, http.StatusOK, map[string]any{"data": hits})
+}
+
+// MsgSellersUnavailable is spec §8's CRM seller lookup failure.
+const MsgSellersUnavailable = "Não foi possivel recuperar os vendedores no Salesforce"
+
+// handleCRMSellers answers GET /opportunity/getSellersOnSalesforce with the CRM's sellers of the brand.
+func (s *Server) handleCRMSellers(w http.ResponseWriter, r *http.Request) {
+	c := auth.FromContext(r.Context())
+	list, err := s.Acts.CRM.Sellers(r.Context(), c.Brand)
+	if err != nil {
+		respond.Error(w, http.StatusBadGateway, MsgSellersUnavailable)
+		return
+	}
+	if list == nil {
+		list = []crm.Seller{}
+	}
+	respond.JSON(w, http.StatusOK, list)
 }

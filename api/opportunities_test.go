@@ -35,7 +35,7 @@ func newStack(t *testing.T) *stack {
 	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
 		t.Fatal(err)
 	}
-	acts := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{}, Mailer: activities.LogMailer{},
+	acts := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{DB: db}, Mailer: activities.LogMailer{},
 		Durations: activities.Durations{Validity: 2160 * time.Hour, RenewalWindow: 360 * time.Hour, ApprovalSLA: 48 * time.Hour, ExpiredRetention: time.Hour}}
 	wctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -93,6 +93,21 @@ func (s *session) call(method, path string, body any, headers ...string) (int, m
 	}
 	defer res.Body.Close()
 	out := map[string]any{}
+	_ = json.NewDecoder(res.Body).Decode(&out)
+	return res.StatusCode, out
+}
+
+func (s *session) callList(method, path string) (int, []map[string]any) {
+	s.st.t.Helper()
+	req, _ := http.NewRequest(method, s.st.srv.URL+path, nil)
+	req.Header.Set("Authorization", "Bearer "+s.token)
+	req.Header.Set("company", s.company)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.st.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out []map[string]any
 	_ = json.NewDecoder(res.Body).Decode(&out)
 	return res.StatusCode, out
 }
@@ -253,6 +268,15 @@ func TestOpportunityAPIEnforcesRolesOwnershipAndTransitions(t *testing.T) {
 	if row := body["result"].([]any)[0].(map[string]any); row["username"] != "" {
 		t.Errorf("seller sees the user name: %v", row)
 	}
+	// The seller picker: the CRM's sellers of the brand.
+	code, list := seller.callList("GET", "/api/opportunity/getSellersOnSalesforce")
+	if code != 200 || len(list) != 2 || list[0]["company"] == "" || list[0]["user_id"] == "" {
+		t.Errorf("CRM sellers: %d %v", code, list)
+	}
+	if code, _ := sup.call("GET", "/api/opportunity/getSellersOnSalesforce", nil); code != 403 {
+		t.Errorf("support read the seller picker: %d", code)
+	}
+
 	// Client-side history rows: the author comes from the token.
 	code, body = rep.call("POST", "/api/history/create", map[string]any{"typeId": id, "type": "Opportunities", "actionType": "update",
 		"userId": "forged", "username": "Forjado", "modifications": []any{map[string]any{"attribute": "name", "oldValue": "a", "newValue": "b"}}})

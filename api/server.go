@@ -72,6 +72,7 @@ func (s *Server) Handler() (http.Handler, error) {
 			r.Get("/history/getByTypeId", s.handleHistory)
 			r.Post("/history/create", s.handleCreateHistory)
 			r.Get("/opportunity/name", s.handleOpportunityNames)
+			r.With(auth.Require(auth.Resale, auth.Seller, auth.Representative)).Get("/opportunity/getSellersOnSalesforce", s.handleCRMSellers)
 			r.With(auth.Require(auth.Representative, auth.Support)).Get("/dashboard/status", s.handleDashboard)
 		})
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {

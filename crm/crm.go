@@ -7,6 +7,9 @@ import (
 	"context"
 	"errors"
 	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Errors the workflow and the API act on.
@@ -28,14 +31,37 @@ type Opportunity struct {
 	CustomerDoc string // the customer's CNPJ
 }
 
-// Client upserts opportunities in the CRM and returns the CRM's record id.
+// Seller is an entry of the seller picker (spec §3 "Seller-picker entry").
+type Seller struct {
+	Name    string `json:"name"`
+	UserID  string `json:"user_id"`
+	Company string `json:"company"`
+}
+
+// Client upserts opportunities in the CRM and lists the sellers it holds.
 type Client interface {
 	UpsertOpportunity(ctx context.Context, o Opportunity) (string, error)
+	Sellers(ctx context.Context, brand string) ([]Seller, error)
 }
 
 // Local is the stand-in CRM of development and tests: it accepts every
-// upsert and answers a stable record id derived from ours.
-type Local struct{}
+// upsert and answers a stable record id derived from ours; its sellers are the
+// portal's active sellers of the brand.
+type Local struct {
+	DB *pgxpool.Pool
+}
+
+// Sellers lists the brand's active SELLER users with their company.
+func (l Local) Sellers(ctx context.Context, brand string) ([]Seller, error) {
+	if l.DB == nil {
+		return nil, ErrUnavailable
+	}
+	rows, _ := l.DB.Query(ctx, `SELECT u.name, u.id::text, COALESCE(s.corporate_name, '')
+		FROM users u JOIN user_roles r ON r.user_id = u.id AND r.role = 'SELLER' AND r.brand IN ($1, 'all')
+		LEFT JOIN resales s ON s.id = u.resale_id
+		WHERE u.active ORDER BY u.name`, brand)
+	return pgx.CollectRows(rows, pgx.RowToStructByPos[Seller])
+}
 
 // UpsertOpportunity returns "LOCAL-" and the first 12 hexadecimal digits of the id.
 func (Local) UpsertOpportunity(_ context.Context, o Opportunity) (string, error) {

@@ -92,7 +92,7 @@ func TestDemoOpportunitiesReachEveryStatusThroughTheirWorkflows(t *testing.T) {
 	}
 	wctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
-	acts := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{}, Mailer: activities.LogMailer{},
+	acts := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{DB: db}, Mailer: activities.LogMailer{},
 		Durations: activities.Durations{Validity: 2160 * time.Hour, RenewalWindow: 360 * time.Hour, ApprovalSLA: 48 * time.Hour, ExpiredRetention: 4320 * time.Hour}}
 	go func() { done <- worker.Run(wctx, c, "default", acts) }()
 	defer func() { cancel(); <-done }()

@@ -27,13 +27,17 @@ import (
 
 func TestMain(m *testing.M) { testenv.Main(m) }
 
-type flakyCRM struct{ fail bool }
+// flakyCRM is the local CRM that can be told to refuse the customer.
+type flakyCRM struct {
+	crm.Local
+	fail bool
+}
 
 func (f *flakyCRM) UpsertOpportunity(ctx context.Context, o crm.Opportunity) (string, error) {
 	if f.fail {
 		return "", crm.ErrCustomerNotFound
 	}
-	return crm.Local{}.UpsertOpportunity(ctx, o)
+	return f.Local.UpsertOpportunity(ctx, o)
 }
 
 func actor(t *testing.T, db *pgxpool.Pool, email string, roles ...auth.Role) activities.Actor {
@@ -78,7 +82,7 @@ func TestOpportunityLifecycleSurvivesAWorkerRestart(t *testing.T) {
 	if _, err := worker.EnsureSearchAttributes(ctx, c, "default"); err != nil {
 		t.Fatal(err)
 	}
-	crmStub := &flakyCRM{fail: true}
+	crmStub := &flakyCRM{Local: crm.Local{DB: db}, fail: true}
 	acts := &activities.Activities{DB: db, Brands: brands, CRM: crmStub, Mailer: activities.LogMailer{},
 		Durations: activities.Durations{Validity: 6 * time.Second, RenewalWindow: 3 * time.Second, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}}
 	startWorker := func() (stop func()) {

@@ -162,7 +162,7 @@ func seedDemo(ctx context.Context, cfg config.Config) error {
 }
 
 func newActivities(db *pgxpool.Pool, brands *brand.Registry, cfg config.Config) *activities.Activities {
-	return &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{}, Mailer: activities.LogMailer{},
+	return &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{DB: db}, Mailer: activities.LogMailer{},
 		Durations: activities.Durations{Validity: cfg.OpportunityValidity, RenewalWindow: cfg.OpportunityRenewalWindow,
 			ApprovalSLA: cfg.ApprovalSLA, ExpiredRetention: cfg.OpportunityExpiredRetention}}
 }
