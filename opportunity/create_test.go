@@ -43,7 +43,9 @@ func payload(t *testing.T, edit func(m map[string]any)) CreatePayload {
 }
 
 func project(m map[string]any) map[string]any { return m["projects"].([]any)[0].(map[string]any) }
-func product(m map[string]any, i int) map[string]any { return m["products"].([]any)[i].(map[string]any) }
+func product(m map[string]any, i int) map[string]any {
+	return m["products"].([]any)[i].(map[string]any)
+}
 
 func TestValidPayloadBecomesARecord(t *testing.T) {
 	rec, errs := payload(t, nil).Check("nordata", now)
@@ -76,19 +78,22 @@ func TestEachRuleOfTheForm(t *testing.T) {
 		brand string
 		want  string
 	}{
-		"contact":          {func(m map[string]any) { m["contact"] = " " }, "", "contact=" + MsgRequired},
-		"zero phone":       {func(m map[string]any) { m["phone"] = "(00) 0000-0000" }, "", "phone=" + MsgInvalidPhone},
-		"short phone":      {func(m map[string]any) { m["phone"] = "119876" }, "", "phone=" + MsgInvalidPhone},
-		"email tld":        {func(m map[string]any) { m["email"] = "ana@cliente.comercial" }, "", "email=" + MsgInvalidEmail},
-		"cnpj digits":      {func(m map[string]any) { m["cnpj"] = "11.222.333/0001-82" }, "", "cnpj=" + MsgInvalidCNPJ},
-		"terms":            {func(m map[string]any) { m["acceptedTerm"] = "false" }, "", "acceptedTerm=" + MsgRequired},
-		"seller":           {func(m map[string]any) { m["seller"] = "" }, "", "seller=" + MsgRequired},
-		"seller yep":       {func(m map[string]any) { m["seller"] = "" }, "yep", ""},
-		"partner owner":    {func(m map[string]any) { project(m)["partnerOwner"] = "" }, "", "partnerOwner=" + MsgRequired},
-		"partner name":     {func(m map[string]any) { project(m)["partnerName"] = "" }, "", "partnerName=" + MsgRequired},
-		"no partner":       {func(m map[string]any) { project(m)["partner"] = false; project(m)["partnerOwner"] = "" }, "", ""},
-		"agency status":    {func(m map[string]any) { project(m)["opportunityTypeStatus"] = "" }, "", "opportunityTypeStatus=" + MsgRequired},
-		"private agency":   {func(m map[string]any) { project(m)["opportunityType"] = "private"; project(m)["opportunityTypeStatus"] = "" }, "", ""},
+		"contact":       {func(m map[string]any) { m["contact"] = " " }, "", "contact=" + MsgRequired},
+		"zero phone":    {func(m map[string]any) { m["phone"] = "(00) 0000-0000" }, "", "phone=" + MsgInvalidPhone},
+		"short phone":   {func(m map[string]any) { m["phone"] = "119876" }, "", "phone=" + MsgInvalidPhone},
+		"email tld":     {func(m map[string]any) { m["email"] = "ana@cliente.comercial" }, "", "email=" + MsgInvalidEmail},
+		"cnpj digits":   {func(m map[string]any) { m["cnpj"] = "11.222.333/0001-82" }, "", "cnpj=" + MsgInvalidCNPJ},
+		"terms":         {func(m map[string]any) { m["acceptedTerm"] = "false" }, "", "acceptedTerm=" + MsgRequired},
+		"seller":        {func(m map[string]any) { m["seller"] = "" }, "", "seller=" + MsgRequired},
+		"seller yep":    {func(m map[string]any) { m["seller"] = "" }, "yep", ""},
+		"partner owner": {func(m map[string]any) { project(m)["partnerOwner"] = "" }, "", "partnerOwner=" + MsgRequired},
+		"partner name":  {func(m map[string]any) { project(m)["partnerName"] = "" }, "", "partnerName=" + MsgRequired},
+		"no partner":    {func(m map[string]any) { project(m)["partner"] = false; project(m)["partnerOwner"] = "" }, "", ""},
+		"agency status": {func(m map[string]any) { project(m)["opportunityTypeStatus"] = "" }, "", "opportunityTypeStatus=" + MsgRequired},
+		"private agency": {func(m map[string]any) {
+			project(m)["opportunityType"] = "private"
+			project(m)["opportunityTypeStatus"] = ""
+		}, "", ""},
 		"past conclusion":  {func(m map[string]any) { project(m)["conclusionDate"] = "21/11/26" }, "", "conclusionDate=" + MsgConclusionDate},
 		"today conclusion": {func(m map[string]any) { project(m)["conclusionDate"] = "2026-11-22" }, "", "conclusionDate=" + MsgConclusionDate},
 		"zero day":         {func(m map[string]any) { project(m)["conclusionDate"] = "00/01/27" }, "", "conclusionDate=" + MsgConclusionDate},
