@@ -47,13 +47,14 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
 	for i := range months {
 		months[i] = monthPoint{Month: i + 1, Label: monthLabels[i]}
 	}
-	// Approvals by approval date; refusals (terminal) by their last change.
+	// Approvals by approval date; refusals (terminal) by their last change. Each
+	// part and each count below walks one index (see migrations/0003).
 	rows, _ := s.DB.Query(r.Context(), `
-		SELECT status, extract(month FROM (CASE WHEN status = 'approved' THEN approve_date ELSE updated_at END) AT TIME ZONE 'America/Sao_Paulo')::int, count(*)
-		FROM opportunities
-		WHERE brand = $1 AND status IN ('approved', 'disapproved')
-			AND (CASE WHEN status = 'approved' THEN approve_date ELSE updated_at END) >= $2
-		GROUP BY 1, 2`, c.Brand, yearStart)
+		SELECT 'approved', extract(month FROM approve_date AT TIME ZONE 'America/Sao_Paulo')::int, count(*)
+		FROM opportunities WHERE brand = $1 AND status = 'approved' AND approve_date >= $2 GROUP BY 2
+		UNION ALL
+		SELECT 'disapproved', extract(month FROM updated_at AT TIME ZONE 'America/Sao_Paulo')::int, count(*)
+		FROM opportunities WHERE brand = $1 AND status = 'disapproved' AND updated_at >= $2 GROUP BY 2`, c.Brand, yearStart)
 	type bucket struct {
 		Status string
 		Month  int
@@ -76,13 +77,13 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
 	}
 	totals := map[string]*statusTotal{"approved": {}, "disapproved": {}, "analysis": {}}
 	err = s.DB.QueryRow(r.Context(), `SELECT
-			count(*) FILTER (WHERE status = 'approved'),
-			count(*) FILTER (WHERE status = 'approved' AND approve_date >= $2),
-			count(*) FILTER (WHERE status = 'disapproved'),
-			count(*) FILTER (WHERE status = 'disapproved' AND updated_at >= $2),
-			count(*) FILTER (WHERE status = 'analysis'),
-			count(*) FILTER (WHERE status = 'analysis' AND created_at >= $2)
-		FROM opportunities WHERE brand = $1`, c.Brand, monthStart).Scan(
+			(SELECT count(*) FROM opportunities WHERE brand = $1 AND status = 'approved'),
+			(SELECT count(*) FROM opportunities WHERE brand = $1 AND status = 'approved' AND approve_date >= $2),
+			(SELECT count(*) FROM opportunities WHERE brand = $1 AND status = 'disapproved'),
+			(SELECT count(*) FROM opportunities WHERE brand = $1 AND status = 'disapproved' AND updated_at >= $2),
+			(SELECT count(*) FROM opportunities WHERE brand = $1 AND status = 'analysis'),
+			(SELECT count(*) FROM opportunities WHERE brand = $1 AND status = 'analysis' AND created_at >= $2)`,
+		c.Brand, monthStart).Scan(
 		&totals["approved"].Total, &totals["approved"].ThisMonth, &totals["disapproved"].Total,
 		&totals["disapproved"].ThisMonth, &totals["analysis"].Total, &totals["analysis"].ThisMonth)
 	if err != nil {
