@@ -234,12 +234,7 @@ func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
 		respond.Error(w, http.StatusNotFound, "Sem Histórico")
 		return
 	}
-	if kind == "opportunity" {
-		if _, _, ok := s.loadVisible(w, r, typeID); !ok {
-			return
-		}
-	} else if !c.Has(auth.Representative, auth.Support, auth.Resale) {
-		respond.Error(w, http.StatusForbidden, auth.MsgForbidden)
+	if !s.mayAccessRecord(w, r, kind, typeID) {
 		return
 	}
 	var total int
@@ -297,28 +292,8 @@ func (s *Server) handleCreateHistory(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	switch body.Type {
-	case "opportunity":
-		if _, _, ok := s.loadVisible(w, r, body.TypeID); !ok {
-			return
-		}
-	case "resale":
-		var ok bool
-		_ = s.DB.QueryRow(r.Context(), `SELECT EXISTS (SELECT 1 FROM resales WHERE id = $1 AND brand = $2)`, body.TypeID, c.Brand).Scan(&ok)
-		if !ok || !c.Has(auth.Representative, auth.Support) {
-			respond.Error(w, http.StatusForbidden, auth.MsgForbidden)
-			return
-		}
-	case "user":
-		var ok bool
-		_ = s.DB.QueryRow(r.Context(), `SELECT EXISTS (SELECT 1 FROM users u JOIN user_roles ur ON ur.user_id = u.id
-			WHERE u.id = $1 AND ur.brand IN ($2, 'all')
-				AND ($3 OR u.id = $4::uuid OR ($5 AND u.resale_id = (SELECT resale_id FROM users WHERE id = $4::uuid))))`,
-			body.TypeID, c.Brand, c.Has(auth.Representative, auth.Support), c.Subject, c.Has(auth.Resale)).Scan(&ok)
-		if !ok {
-			respond.Error(w, http.StatusForbidden, auth.MsgForbidden)
-			return
-		}
+	if !s.mayAccessRecord(w, r, body.Type, body.TypeID) {
+		return
 	}
 	changes := make([]map[string]string, 0, len(mods))
 	for _, m := range mods {
@@ -344,4 +319,37 @@ func orEmpty(v any) any {
 		return ""
 	}
 	return v
+}
+
+// mayAccessRecord applies the read rules of a history's record and answers 403
+// (or the opportunity's 404) when they fail: an opportunity as its detail; a
+// reseller company for staff or its own RESALE users; a user for staff of the brand,
+// the user, or the reseller the user belongs to.
+func (s *Server) mayAccessRecord(w http.ResponseWriter, r *http.Request, kind, id string) bool {
+	c := auth.FromContext(r.Context())
+	if kind == "opportunity" {
+		_, _, ok := s.loadVisible(w, r, id)
+		return ok
+	}
+	staff := c.Has(auth.Representative, auth.Support)
+	var ok bool
+	var err error
+	switch kind {
+	case "resale":
+		err = s.DB.QueryRow(r.Context(), `SELECT EXISTS (SELECT 1 FROM resales WHERE id = $1 AND brand = $2
+			AND ($3 OR ($5 AND id = (SELECT resale_id FROM users WHERE id = $4::uuid))))`, id, c.Brand, staff, c.Subject, c.Has(auth.Resale)).Scan(&ok)
+	case "user":
+		err = s.DB.QueryRow(r.Context(), `SELECT EXISTS (SELECT 1 FROM users u JOIN user_roles ur ON ur.user_id = u.id
+			WHERE u.id = $1 AND ur.brand IN ($2, 'all')
+				AND ($3 OR u.id = $4::uuid OR ($5 AND u.resale_id = (SELECT resale_id FROM users WHERE id = $4::uuid))))`,
+			id, c.Brand, staff, c.Subject, c.Has(auth.Resale)).Scan(&ok)
+	}
+	if err != nil {
+		respond.Internal(w, r, err)
+		return false
+	}
+	if !ok {
+		respond.Error(w, http.StatusForbidden, auth.MsgForbidden)
+	}
+	return ok
 }

@@ -12,6 +12,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/brand"
@@ -24,6 +26,7 @@ import (
 type stack struct {
 	t   *testing.T
 	srv *httptest.Server
+	db  *pgxpool.Pool
 }
 
 func newStack(t *testing.T) *stack {
@@ -49,7 +52,7 @@ func newStack(t *testing.T) *stack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := &stack{t: t, srv: httptest.NewServer(h)}
+	st := &stack{t: t, srv: httptest.NewServer(h), db: db}
 	t.Cleanup(st.srv.Close)
 	return st
 }
@@ -289,6 +292,24 @@ func TestOpportunityAPIEnforcesRolesOwnershipAndTransitions(t *testing.T) {
 	}
 	if code, _ := seller2.call("POST", "/api/history/create", map[string]any{"typeId": id, "type": "opportunity", "actionType": "update"}); code != 403 {
 		t.Errorf("history create on an invisible record: %d", code)
+	}
+	var seller2ID, resaleID string
+	_ = st.db.QueryRow(context.Background(), `SELECT id::text, resale_id::text FROM users WHERE email = 'vendedor2@nordata.demo'`).Scan(&seller2ID, &resaleID)
+	for _, c := range []struct {
+		who      *session
+		kind, id string
+		want     int
+	}{
+		{seller, "Users", seller2ID, 403}, {resale, "Users", seller2ID, 201}, {seller2, "Users", seller2ID, 201},
+		{rep, "Users", seller2ID, 201}, {yepRep, "Users", seller2ID, 403},
+		{rep, "Resales", resaleID, 201}, {seller, "Resales", resaleID, 403}, {resale, "Resales", resaleID, 201},
+	} {
+		if code, _ := c.who.call("POST", "/api/history/create", map[string]any{"typeId": c.id, "type": c.kind, "actionType": "update"}); code != c.want {
+			t.Errorf("history create on %s by %s: %d, want %d", c.kind, c.who.token[:12], code, c.want)
+		}
+	}
+	if code, _ := seller.call("GET", "/api/history/getByTypeId?typeId="+seller2ID, nil); code != 403 {
+		t.Errorf("a seller read another seller's history: %d", code)
 	}
 	if code, _ := rep.call("POST", "/api/history/create", map[string]any{"typeId": id, "type": "x", "actionType": "update"}); code != 400 {
 		t.Errorf("bad history type: %d", code)
