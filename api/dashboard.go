@@ -90,11 +90,7 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
 		respond.Internal(w, r, err)
 		return
 	}
-	rows, _ = s.DB.Query(r.Context(), `SELECT o.id::text AS id, o.status, o.name, o.cnpj, o.fantasy_name, o.corporate_name, o.contact,
-			o.email, o.state, o.city, o.probability_closing, o.estimated::text AS estimated, o.register, o.seller,
-			COALESCE(s.corporate_name, '') AS resale, o.approve_date, o.valid_until, o.created_at
-		FROM opportunities o LEFT JOIN resales s ON s.id = o.resale_id
-		WHERE o.brand = $1 ORDER BY o.created_at DESC LIMIT 11`, c.Brand)
+	rows, _ = s.DB.Query(r.Context(), listRowSelect+` WHERE o.brand = $1 ORDER BY o.created_at DESC LIMIT 11`, c.Brand)
 	recent, err := pgx.CollectRows(rows, pgx.RowToStructByPos[listRow])
 	if err != nil {
 		respond.Internal(w, r, err)

@@ -49,6 +49,12 @@ type listRow struct {
 	CreatedAt          time.Time          `json:"createdAt"`
 }
 
+// listRowSelect reads listRow's columns, in order; callers add WHERE and ORDER BY.
+const listRowSelect = `SELECT o.id::text, o.status, o.name, o.cnpj, o.fantasy_name, o.corporate_name, o.contact,
+		o.email, o.state, o.city, o.probability_closing, o.estimated::text, o.register, o.seller,
+		COALESCE(s.corporate_name, ''), o.approve_date, o.valid_until, o.created_at
+	FROM opportunities o LEFT JOIN resales s ON s.id = o.resale_id`
+
 func pageParams(r *http.Request) (amount, page int, msg string) {
 	q := r.URL.Query()
 	amount, page = 10, 1
@@ -178,11 +184,7 @@ func (s *Server) handleListOpportunities(scope listScope) http.HandlerFunc {
 			return
 		}
 		args = append(args, amount, (page-1)*amount)
-		rows, _ := s.DB.Query(r.Context(), `SELECT o.id::text AS id, o.status, o.name, o.cnpj, o.fantasy_name, o.corporate_name, o.contact,
-				o.email, o.state, o.city, o.probability_closing, o.estimated::text AS estimated, o.register, o.seller,
-				COALESCE(s.corporate_name, '') AS resale, o.approve_date, o.valid_until, o.created_at
-			FROM opportunities o LEFT JOIN resales s ON s.id = o.resale_id
-			WHERE `+cond+` ORDER BY `+order+fmt.Sprintf(` LIMIT $%d OFFSET $%d`, len(args)-1, len(args)), args...)
+		rows, _ := s.DB.Query(r.Context(), listRowSelect+` WHERE `+cond+` ORDER BY `+order+fmt.Sprintf(` LIMIT $%d OFFSET $%d`, len(args)-1, len(args)), args...)
 		list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[listRow])
 		if err != nil {
 			respond.Internal(w, r, err)

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"net/http"
@@ -59,17 +58,10 @@ func (s *Server) actorOf(ctx context.Context, c *auth.Claims) (activities.Actor,
 // opportunityID derives a stable id from a client request id, so a retried
 // create lands on the same workflow; without one, a random id.
 func opportunityID(brandSlug, userID, requestID string) string {
-	var b [16]byte
 	if requestID == "" {
-		h := sha256.Sum256([]byte(fmt.Sprintf("%s/%s/%d", brandSlug, userID, time.Now().UnixNano())))
-		copy(b[:], h[:16])
-	} else {
-		h := sha256.Sum256([]byte(brandSlug + "/" + userID + "/" + requestID))
-		copy(b[:], h[:16])
+		return opportunity.NewID()
 	}
-	b[6] = b[6]&0x0f | 0x50 // version 5-like, name based
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+	return opportunity.DerivedID(brandSlug + "/" + userID + "/" + requestID)
 }
 
 func (s *Server) handleCreateOpportunity(w http.ResponseWriter, r *http.Request) {

@@ -2,7 +2,6 @@ package seed
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"time"
 
@@ -49,10 +48,7 @@ var demoPlan = []demoOpportunity{
 
 // demoID is the stable id of a brand's n-th demo opportunity.
 func demoID(slug string, n int) string {
-	h := sha256.Sum256([]byte(fmt.Sprintf("oportuna-demo/%s/%d", slug, n)))
-	h[6] = h[6]&0x0f | 0x50
-	h[8] = h[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
+	return opportunity.DerivedID(fmt.Sprintf("oportuna-demo/%s/%d", slug, n))
 }
 
 func customerCNPJ(i int) string {

@@ -13,6 +13,20 @@ export interface PasswordFieldsProps {
   disabled?: boolean;
 }
 
+/** The eye button that shows or hides a password field. */
+export function PasswordVisibilityToggle({ visible, onToggle }: { visible: boolean; onToggle: () => void }) {
+  return (
+    <Button
+      variant="minimal"
+      icon={visible ? <EyeOffIcon /> : <EyeOpenIcon />}
+      aria-label={visible ? 'Ocultar senha' : 'Mostrar senha'}
+      aria-pressed={visible}
+      data-testid="toggle-password"
+      onClick={onToggle}
+    />
+  );
+}
+
 /** A new password and its confirmation, with the spec §5 messages under each field. */
 export function PasswordFields({
   password,
@@ -26,15 +40,7 @@ export function PasswordFields({
   const [visible, setVisible] = useState(false);
   const ruleBroken = password !== '' && !isValidPassword(password);
   const mismatch = confirmation !== '' && confirmation !== password;
-  const toggle = (
-    <Button
-      variant="minimal"
-      icon={visible ? <EyeOffIcon /> : <EyeOpenIcon />}
-      aria-label={visible ? 'Ocultar senha' : 'Mostrar senha'}
-      aria-pressed={visible}
-      onClick={() => setVisible((v) => !v)}
-    />
-  );
+  const toggle = <PasswordVisibilityToggle visible={visible} onToggle={() => setVisible((v) => !v)} />;
   return (
     <>
       <FormGroup

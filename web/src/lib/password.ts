@@ -4,6 +4,9 @@ export const PASSWORD_RULE = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[@$!%*?&])[A-Z
 export const PASSWORD_RULE_MESSAGE =
   'A senha deve conter no mínimo 8 caracteres, incluindo ao menos uma letra maiúscula, um caracter especial e um número.';
 export const PASSWORD_MISMATCH_MESSAGE = 'As senhas não conferem!';
+/** Spec §8 "Password update". */
+export const PASSWORD_UPDATED = 'Senha atualizada com sucesso';
+export const PASSWORD_UPDATE_ERROR = 'Erro ao atualizar a senha';
 
 export function isValidPassword(password: string): boolean {
   return PASSWORD_RULE.test(password);

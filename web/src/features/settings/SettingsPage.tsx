@@ -6,10 +6,8 @@ import { PasswordFields } from '../../components/PasswordFields';
 import { SuccessModal } from '../../components/SuccessModal';
 import * as authApi from '../../lib/authApi';
 import { PANEL_BASE } from '../../lib/guards';
-import { passwordError } from '../../lib/password';
+import { PASSWORD_UPDATED, PASSWORD_UPDATE_ERROR, passwordError } from '../../lib/password';
 
-export const PASSWORD_UPDATED = 'Senha atualizada com sucesso';
-export const PASSWORD_UPDATE_ERROR = 'Erro ao atualizar a senha';
 
 /** Settings (spec §2 "Settings", §5 "Password", §8 "Password update"). */
 export function SettingsPage() {

@@ -1,8 +1,8 @@
 import { Button, Callout, Checkbox, FormGroup, H1, InputGroup, Intent } from '@blueprintjs/core';
-import { EyeOffIcon, EyeOpenIcon } from '@blueprintjs/icons';
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { ErrorModal } from '../../../components/ErrorModal';
+import { PasswordVisibilityToggle } from '../../../components/PasswordFields';
 import { signIn } from '../../../lib/auth';
 import { useBrand } from '../../../lib/brand';
 import { firstLanding, hasValidSession, type GuardDenial } from '../../../lib/guards';
@@ -81,16 +81,7 @@ export function LoginPage() {
             value={password}
             onValueChange={setPassword}
             size="large"
-            rightElement={
-              <Button
-                variant="minimal"
-                icon={showPassword ? <EyeOffIcon /> : <EyeOpenIcon />}
-                aria-label={showPassword ? 'Ocultar senha' : 'Mostrar senha'}
-                aria-pressed={showPassword}
-                data-testid="toggle-password"
-                onClick={() => setShowPassword((v) => !v)}
-              />
-            }
+            rightElement={<PasswordVisibilityToggle visible={showPassword} onToggle={() => setShowPassword((v) => !v)} />}
           />
         </FormGroup>
         <div className="login-options">

@@ -5,10 +5,8 @@ import { ErrorModal } from '../../../components/ErrorModal';
 import { PasswordFields } from '../../../components/PasswordFields';
 import { SuccessModal } from '../../../components/SuccessModal';
 import * as authApi from '../../../lib/authApi';
-import { passwordError } from '../../../lib/password';
+import { PASSWORD_UPDATED, PASSWORD_UPDATE_ERROR, passwordError } from '../../../lib/password';
 
-export const PASSWORD_UPDATED = 'Senha atualizada com sucesso';
-export const PASSWORD_UPDATE_ERROR = 'Erro ao atualizar a senha';
 export const INVALID_LINK = 'Link de redefinição inválido ou expirado.';
 
 /** `/reset-password?token=…`: the page the recovery e-mail links to. */
