@@ -6,9 +6,7 @@ package activities
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -90,27 +88,6 @@ type Notice struct {
 	ToOwner           bool   `json:"toOwner"`
 	Detail            string `json:"detail,omitempty"`
 }
-
-// Mailer sends an e-mail; the mailer issue supplies the real one.
-type Mailer interface {
-	Send(ctx context.Context, b *brand.Brand, to []string, subject, text string) error
-}
-
-// LogMailer writes e-mails to the log.
-type LogMailer struct{}
-
-// Send logs the message.
-func (LogMailer) Send(ctx context.Context, b *brand.Brand, to []string, subject, _ string) error {
-	slog.InfoContext(ctx, "e-mail", "brand", b.Slug, "to", to, "subject", subject)
-	return nil
-}
-
-// Error types the workflow's callers act on.
-const (
-	ErrTypeCRMNotFound    = "CRMCustomerNotFound"
-	ErrTypeCRMLocked      = "CRMLocked"
-	ErrTypeCRMUnavailable = "CRMUnavailable"
-)
 
 // Durations of the opportunity lifecycle, configured on the worker.
 type Durations struct {
@@ -239,85 +216,6 @@ func (a *Activities) Apply(ctx context.Context, ev Event) error {
 		}
 		return insertHistory(ctx, tx, ev.Key, ev.OpportunityID, ev.Brand, ev.Actor, "update", ev.Changes, ev.At)
 	})
-}
-
-// SyncCRM upserts the opportunity in the CRM and returns its CRM id; the CRM's
-// refusals become typed, non-retryable errors, its outages retryable ones.
-func (a *Activities) SyncCRM(ctx context.Context, in CRMInput) (string, error) {
-	var doc string
-	if err := a.DB.QueryRow(ctx, `SELECT cnpj FROM opportunities WHERE id = $1`, in.OpportunityID).Scan(&doc); err != nil {
-		return "", err
-	}
-	id, err := a.CRM.UpsertOpportunity(ctx, crm.Opportunity{ID: in.OpportunityID, Brand: in.Brand, Name: in.Name,
-		Probability: in.Probability, CustomerDoc: doc})
-	switch {
-	case errors.Is(err, crm.ErrCustomerNotFound):
-		return "", temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeCRMNotFound, err)
-	case errors.Is(err, crm.ErrLocked):
-		return "", temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeCRMLocked, err)
-	case err != nil:
-		return "", temporal.NewApplicationErrorWithCause(err.Error(), ErrTypeCRMUnavailable, err)
-	}
-	return id, nil
-}
-
-// noticeTitles are the in-app texts of each kind of notice.
-var noticeTitles = map[string]string{
-	"registered":          "Nova oportunidade aguardando análise",
-	"approval-reminder":   "Oportunidade aguardando análise há mais tempo que o previsto",
-	"approved":            "Oportunidade aprovada",
-	"disapproved":         "Oportunidade reprovada",
-	"renewal-open":        "Renovação disponível: a validade da oportunidade está terminando",
-	"expired":             "Oportunidade expirada",
-	"expired-in-analysis": "Oportunidade expirada sem decisão",
-	"renewal-requested":   "Renovação solicitada",
-	"renewal-approved":    "Renovação aprovada",
-	"renewal-refused":     "Renovação reprovada",
-}
-
-// Notify stores the in-app notification of every recipient and e-mails those
-// who had not been notified yet (a retry sends nothing twice).
-func (a *Activities) Notify(ctx context.Context, n Notice) error {
-	title := noticeTitles[n.Kind]
-	if title == "" {
-		title = n.Kind
-	}
-	var name string
-	if err := a.DB.QueryRow(ctx, `SELECT name FROM opportunities WHERE id = $1`, n.OpportunityID).Scan(&name); err != nil {
-		return err
-	}
-	if name != "" {
-		title += ": " + name
-	}
-	rows, _ := a.DB.Query(ctx, `WITH recipients AS (
-			SELECT u.id, u.email FROM users u JOIN user_roles r ON r.user_id = u.id
-				WHERE $1 AND u.active AND r.role = 'REPRESENTATIVE' AND r.brand IN ($2, 'all')
-			UNION
-			SELECT u.id, u.email FROM users u JOIN opportunities o ON o.user_id = u.id
-				WHERE $3 AND u.active AND o.id = $4
-		), inserted AS (
-			INSERT INTO notifications (notice_key, user_id, brand, kind, title, link)
-			SELECT $5, id, $2, $6, $7, $8 FROM recipients
-			ON CONFLICT (notice_key, user_id) DO NOTHING RETURNING user_id
-		)
-		SELECT r.email FROM recipients r JOIN inserted i ON i.user_id = r.id ORDER BY 1`,
-		n.ToRepresentatives, n.Brand, n.ToOwner, n.OpportunityID, n.Key, n.Kind, title, "/Painel/Opportunities/"+n.OpportunityID)
-	emails, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return err
-	}
-	if len(emails) == 0 {
-		return nil
-	}
-	b, ok := a.Brands.BySlug(n.Brand)
-	if !ok {
-		return temporal.NewNonRetryableApplicationError("unknown brand "+n.Brand, "NotFound", nil)
-	}
-	text := title
-	if n.Detail != "" {
-		text += "\n\n" + n.Detail
-	}
-	return a.Mailer.Send(ctx, b, emails, title, text)
 }
 
 // Load reads an opportunity with its owner's name and e-mail and its reseller's name.

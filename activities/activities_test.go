@@ -11,6 +11,7 @@ import (
 	"oportuna/brand"
 	"oportuna/crm"
 	"oportuna/internal/testenv"
+	"oportuna/mailer"
 	"oportuna/opportunity"
 	"oportuna/seed"
 )
@@ -22,12 +23,14 @@ type mailbox struct {
 	sent [][]string
 }
 
-func (m *mailbox) Send(_ context.Context, _ *brand.Brand, to []string, _, _ string) error {
+func (m *mailbox) Send(_ context.Context, msg mailer.Message) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.sent = append(m.sent, to)
+	m.sent = append(m.sent, msg.To)
 	return nil
 }
+
+func (m *mailbox) Portal(b *brand.Brand) string { return "http://" + b.Slug + ".localhost:8080" }
 
 func setup(t *testing.T) (*activities.Activities, *mailbox, activities.Actor) {
 	db := testenv.DB(t)
@@ -110,10 +113,10 @@ func TestApplyAndNotifyHappenOncePerKey(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// yep's representatives (representante, multi) and the owner, once each, one e-mail.
+	// yep's representatives (representante, multi) and the owner, once each, one e-mail each.
 	var notes int
 	_ = a.DB.QueryRow(ctx, `SELECT count(*) FROM notifications WHERE notice_key = $1`, n.Key).Scan(&notes)
-	if notes != 3 || len(mb.sent) != 1 || len(mb.sent[0]) != 3 {
+	if notes != 3 || len(mb.sent) != 3 || len(mb.sent[0]) != 1 || len(mb.sent[1]) != 1 || len(mb.sent[2]) != 1 {
 		t.Errorf("notifications = %d, e-mails = %v", notes, mb.sent)
 	}
 	if err := a.Apply(ctx, activities.Event{Key: "x/0/9", OpportunityID: "55555555-5555-4555-8555-555555555555", Brand: "yep", Status: opportunity.Expired, At: time.Now()}); err == nil {

@@ -6,12 +6,17 @@ import (
 	"strings"
 )
 
-// Normalize keeps the letters and digits of s, upper-cased ("12.ABC.345/01DE-35" → "12ABC34501DE35").
+// Normalize keeps the ASCII letters and digits of s, upper-cased
+// ("12.abc.345/01DE-35" → "12ABC34501DE35"); everything else is dropped (also
+// letters that only upper-case into ASCII, such as 'ſ' or 'ı').
 func Normalize(s string) string {
 	var b strings.Builder
-	for _, c := range strings.ToUpper(s) {
-		if (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') {
-			b.WriteRune(c)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9', c >= 'A' && c <= 'Z':
+			b.WriteByte(c)
+		case c >= 'a' && c <= 'z':
+			b.WriteByte(c - 'a' + 'A')
 		}
 	}
 	return b.String()

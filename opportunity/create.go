@@ -9,12 +9,14 @@ import (
 	"time"
 
 	"oportuna/cnpj"
+	"oportuna/geo"
 )
 
 // Messages of the create form (spec §5, §8).
 const (
 	MsgMissingFields = "Campos obrigatórios ausentes!"
 	MsgInvalidPhone  = "Numero inválido"
+	MsgInvalidCEP    = "CEP inválido"
 	MsgInvalidCNPJ   = "CNPJ inválido! Por favor digite um CNPJ válido!"
 	MsgInvalidEmail  = "Email inválido"
 	MsgInvalidPrice  = "Preço inválido"
@@ -137,7 +139,13 @@ func (p CreatePayload) Check(brandSlug string, now time.Time) (Record, []FieldEr
 	req("street", "Endereço", p.Street)
 	req("city", "Cidade", p.City)
 	req("state", "Estado", p.State)
-	req("cep", "CEP", string(p.CEP))
+	cep, cepOK := geo.ParseCEP(string(p.CEP))
+	switch {
+	case strings.TrimSpace(string(p.CEP)) == "":
+		errs = append(errs, FieldError{"cep", "CEP", MsgRequired})
+	case !cepOK:
+		errs = append(errs, FieldError{"cep", "CEP", MsgInvalidCEP})
+	}
 
 	phone := digits(string(p.Phone))
 	switch {
@@ -276,7 +284,7 @@ func (p CreatePayload) Check(brandSlug string, now time.Time) (Record, []FieldEr
 		Name: name, CNPJ: doc, Contact: strings.TrimSpace(p.Contact), Phone: phone, Email: email,
 		Network: p.Network, FantasyName: fantasy, CorporateName: strings.TrimSpace(p.CorporateName),
 		Street: strings.TrimSpace(p.Street), State: strings.TrimSpace(p.State), City: strings.TrimSpace(p.City),
-		CEP: digits(string(p.CEP)), Country: "Brasil", ProbabilityClosing: prob, Seller: strings.TrimSpace(p.Seller),
+		CEP: cep, Country: "Brasil", ProbabilityClosing: prob, Seller: strings.TrimSpace(p.Seller),
 		SellerSalesforceID: strings.TrimSpace(p.SellerSalesforceID), AcceptedTerm: true,
 		Projects: []Project{project}, Products: products, Estimated: Estimated(products),
 	}, nil

@@ -52,7 +52,7 @@ func TestValidPayloadBecomesARecord(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatalf("errors: %v", errs)
 	}
-	if rec.CNPJ != "11222333000181" || rec.Phone != "11987654321" || rec.Email != "ana@cliente.com.br" || rec.CEP != "1310100" || rec.Country != "Brasil" {
+	if rec.CNPJ != "11222333000181" || rec.Phone != "11987654321" || rec.Email != "ana@cliente.com.br" || rec.CEP != "01310100" || rec.Country != "Brasil" {
 		t.Errorf("record %+v", rec)
 	}
 	// 3 × 1500,50 + 2 × 100 (accessory counts); the competitor's line does not.

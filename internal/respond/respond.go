@@ -2,6 +2,7 @@
 package respond
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -36,8 +37,18 @@ func Error(w http.ResponseWriter, status int, msg string) {
 	JSON(w, status, Message{Message: msg})
 }
 
-// Internal logs err and answers 500 with the generic pt-BR message.
+// StatusClientClosed is recorded for a request whose client went away before
+// the answer (nginx's 499): not a fault of ours, so neither an error log nor a 5xx.
+const StatusClientClosed = 499
+
+// Internal logs err and answers 500 with the generic pt-BR message; when the
+// client has already gone (its request context is cancelled) it only notes it.
 func Internal(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(r.Context().Err(), context.Canceled) {
+		slog.InfoContext(r.Context(), "client closed the request", "method", r.Method, "path", r.URL.Path, "err", err)
+		Error(w, StatusClientClosed, Generic)
+		return
+	}
 	slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	Error(w, http.StatusInternalServerError, Generic)
 }

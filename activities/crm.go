@@ -1,0 +1,163 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"go.temporal.io/sdk/temporal"
+
+	"oportuna/cnpj"
+	"oportuna/crm"
+	"oportuna/opportunity"
+)
+
+// Error types of SyncCRM the workflow's callers act on (the API maps them to
+// the spec's messages).
+const (
+	ErrTypeCRMNotFound        = "CRMCustomerNotFound" // 422 CUSTOMER_NOT_FOUND
+	ErrTypeCRMLocked          = "CRMLocked"           // 423
+	ErrTypeCRMUnavailable     = "CRMUnavailable"      // 502 CRM_COMMUNICATION_ERROR
+	ErrTypeCRMMultipleMatches = "CRMMultipleMatches"  // several CRM records for one customer or opportunity
+)
+
+// CRMSyncInput is SyncCRM's input: the opportunity, the name and probability
+// being decided, and the status the CRM must show. It embeds CRMInput, so the
+// inputs recorded before Status existed still decode.
+type CRMSyncInput struct {
+	CRMInput
+	// Status is the status the CRM record shows (its stage comes from the
+	// stage map). Empty, as in an approval recorded before it existed: the
+	// read model's status, an opportunity in analysis being sent as approved.
+	Status opportunity.Status `json:"status,omitempty"`
+	// Reopen: a renewal approval, which may reopen the CRM record the portal
+	// closed at the expiry (crm.Opportunity.Reopen).
+	Reopen bool `json:"reopen,omitempty"`
+}
+
+// SyncCRM upserts the opportunity in the CRM, built from the read model with
+// the name, probability and status being decided, and returns its CRM id. The
+// CRM's refusals become typed, non-retryable errors; its outages, timeouts and
+// rate limits retryable ones (CRMUnavailable), left to the workflow's retry policy.
+func (a *Activities) SyncCRM(ctx context.Context, in CRMSyncInput) (string, error) {
+	rec, err := a.Load(ctx, in.OpportunityID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", temporal.NewNonRetryableApplicationError("opportunity not found: "+in.OpportunityID, "NotFound", nil)
+	}
+	if err != nil {
+		return "", err
+	}
+	id, err := a.CRM.UpsertOpportunity(ctx, CRMOpportunity(rec, in, time.Now(), a.Durations.Validity))
+	switch {
+	case err == nil:
+		return id, nil
+	case errors.Is(err, crm.ErrCustomerNotFound):
+		return "", temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeCRMNotFound, err)
+	case errors.Is(err, crm.ErrMultipleMatches):
+		return "", temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeCRMMultipleMatches, err)
+	case errors.Is(err, crm.ErrLocked):
+		return "", temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeCRMLocked, err)
+	case errors.Is(err, crm.ErrUnavailable):
+		return "", temporal.NewApplicationErrorWithCause(err.Error(), ErrTypeCRMUnavailable, err)
+	default:
+		// A refusal no retry can fix (configuration, validation rule, missing
+		// product): the caller hears of a communication error at once.
+		slog.ErrorContext(ctx, "crm refused the opportunity", "opportunity", in.OpportunityID, "err", err)
+		return "", temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeCRMUnavailable, err)
+	}
+}
+
+// CRMOpportunity is what the CRM receives of a registration, with the status
+// the workflow is deciding (in.Status). Without one, the read model's status,
+// an opportunity in analysis being sent as approved (SyncCRM runs while a
+// representative approves). The expected close of an open opportunity is the
+// project's conclusion date, else the end of the validity that starts now; an
+// expired or disapproved one closes today.
+func CRMOpportunity(r opportunity.Record, in CRMSyncInput, now time.Time, validity time.Duration) crm.Opportunity {
+	status := in.Status
+	if status == "" {
+		status = r.Status
+	}
+	if status == opportunity.Analysis || status == "" {
+		status = opportunity.Approved
+	}
+	closed := status == opportunity.Expired || status == opportunity.Disapproved
+	name := strings.TrimSpace(in.Name)
+	if name == "" {
+		name = r.Name
+	}
+	prob := in.Probability
+	if prob == 0 {
+		prob = r.ProbabilityClosing
+	}
+	brandSlug := r.Brand
+	if brandSlug == "" {
+		brandSlug = in.Brand
+	}
+	if validity <= 0 {
+		validity = 2160 * time.Hour
+	}
+	closeDate := now.Add(validity)
+	var project opportunity.Project
+	if len(r.Projects) > 0 {
+		project = r.Projects[0]
+		if d, ok := opportunity.ParseDate(project.ConclusionDate); ok {
+			closeDate = d
+		}
+	}
+	if closed {
+		closeDate = now
+	}
+	o := crm.Opportunity{
+		ID: r.ID, Brand: brandSlug, Name: name, Status: status, Probability: prob,
+		CustomerDoc: cnpj.Normalize(r.CNPJ), CustomerName: r.CorporateName, Amount: opportunity.Estimated(r.Products),
+		CloseDate: closeDate, SellerCRMID: strings.TrimSpace(r.SellerSalesforceID), SellerName: r.Seller, Reseller: r.Resale,
+		Reopen: in.Reopen && status == opportunity.Approved,
+	}
+	var competitors []string
+	for _, p := range r.Products {
+		if p.Competition {
+			competitors = append(competitors, strings.TrimSpace(fmt.Sprintf("%s %s (%d × %s)", p.PartNumber, p.Description, p.Amount, p.Price.BRL())))
+			continue
+		}
+		o.Lines = append(o.Lines, crm.LineItem{PartNumber: p.PartNumber, Description: p.Description, Quantity: p.Amount,
+			UnitPrice: p.Price, Accessory: p.Accessory})
+	}
+	var b strings.Builder
+	line := func(label, v string) {
+		if v = strings.TrimSpace(v); v != "" {
+			fmt.Fprintf(&b, "%s: %s\n", label, v)
+		}
+	}
+	fmt.Fprintf(&b, "Registro de oportunidade do portal (marca %s), id %s.\n", brandSlug, r.ID)
+	line("Revenda", r.Resale)
+	line("Vendedor", r.Seller)
+	line("Registrado por", strings.TrimSpace(r.UserName+" "+angle(r.UserEmail)))
+	customer := r.CorporateName
+	if r.FantasyName != "" && r.FantasyName != "N/C" {
+		customer += " (" + r.FantasyName + ")"
+	}
+	line("Cliente", customer+" — CNPJ "+cnpj.Format(r.CNPJ))
+	line("Endereço", strings.Trim(strings.Join([]string{r.Street, r.City, r.State, r.CEP}, ", "), ", "))
+	line("Contato", strings.Trim(strings.Join([]string{r.Contact, r.Email, r.Phone}, " — "), " —"))
+	line("Aplicação", project.Aplication)
+	line("Especificação", project.Specification)
+	line("Origem", project.OpportunityOrigin)
+	line("Justificativa", project.Justification)
+	line("Informações adicionais", project.AdditionalInformation)
+	line("Concorrentes", strings.Join(competitors, "; "))
+	line("Valor estimado", o.Amount.BRL())
+	o.Description = strings.TrimSpace(b.String())
+	return o
+}
+
+func angle(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "<" + s + ">"
+}

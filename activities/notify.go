@@ -1,0 +1,220 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"oportuna/brand"
+	"oportuna/cnpj"
+	"oportuna/mailer"
+	"oportuna/opportunity"
+)
+
+// Mailer delivers e-mails, once per message key, and knows the address of each
+// brand's portal for their links: *mailer.Mailer (outbox + SMTP), or LogMailer.
+type Mailer interface {
+	Send(ctx context.Context, m mailer.Message) error
+	Portal(b *brand.Brand) string
+}
+
+// LogMailer writes e-mails to the log instead of sending them (tools and tests
+// that do not look at e-mails).
+type LogMailer struct{}
+
+// Send logs the message.
+func (LogMailer) Send(ctx context.Context, m mailer.Message) error {
+	slog.InfoContext(ctx, "e-mail", "key", m.Key, "brand", m.Brand, "to", m.To, "subject", m.Subject)
+	return nil
+}
+
+// Portal is the default portal address (mailer.DefaultPortalURL).
+func (LogMailer) Portal(b *brand.Brand) string { return mailer.Config{}.Portal(b) }
+
+// ErrTypeMailInvalid is an e-mail that can never be sent (bad address, unknown
+// key): retrying it is pointless.
+const ErrTypeMailInvalid = "MailInvalid"
+
+// SendMail delivers one e-mail through the mailer, once per key: a retry after
+// a delivery sends nothing. A message with only a key delivers the e-mail
+// recorded under it (workflows.MailDispatcher records first, so addresses and
+// links stay out of the workflow's history). It heartbeats while the SMTP
+// conversation lasts, so a crashed worker's attempt is retried elsewhere.
+func (a *Activities) SendMail(ctx context.Context, m mailer.Message) error {
+	defer heartbeat(ctx)()
+	err := a.Mailer.Send(ctx, m)
+	if errors.Is(err, mailer.ErrInvalid) || errors.Is(err, mailer.ErrNotRecorded) {
+		return temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeMailInvalid, err)
+	}
+	return err
+}
+
+// heartbeat records heartbeats of the running activity (when it has a heartbeat
+// timeout) until the returned function is called.
+func heartbeat(ctx context.Context) func() {
+	if !activity.IsActivity(ctx) || activity.GetInfo(ctx).HeartbeatTimeout <= 0 {
+		return func() {}
+	}
+	every := max(activity.GetInfo(ctx).HeartbeatTimeout/3, 100*time.Millisecond)
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				activity.RecordHeartbeat(ctx)
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// noticeTitles are the in-app texts of each kind of notice.
+var noticeTitles = map[string]string{
+	"registered":          "Nova oportunidade aguardando análise",
+	"approval-reminder":   "Oportunidade aguardando análise há mais tempo que o previsto",
+	"approved":            "Oportunidade aprovada",
+	"disapproved":         "Oportunidade reprovada",
+	"renewal-open":        "Renovação disponível: a validade da oportunidade está terminando",
+	"expired":             "Oportunidade expirada",
+	"expired-in-analysis": "Oportunidade expirada sem decisão",
+	"renewal-requested":   "Renovação solicitada",
+	"renewal-approved":    "Renovação aprovada",
+	"renewal-refused":     "Renovação reprovada",
+}
+
+type noticeRecipient struct {
+	UserID string
+	Email  string
+	Name   string
+}
+
+// Notify stores the in-app notification of every recipient (once per notice
+// key) and e-mails each recipient once: one e-mail per person, so nobody sees
+// another's address, keyed notice/<notice key>/<user id> in the outbox. A retry
+// after a failed delivery e-mails only those not e-mailed yet.
+func (a *Activities) Notify(ctx context.Context, n Notice) error {
+	title := noticeTitles[n.Kind]
+	if title == "" {
+		title = n.Kind
+	}
+	var name string
+	if err := a.DB.QueryRow(ctx, `SELECT name FROM opportunities WHERE id = $1`, n.OpportunityID).Scan(&name); err != nil {
+		return err
+	}
+	if name != "" {
+		title += ": " + name
+	}
+	if _, err := a.DB.Exec(ctx, `WITH recipients AS (
+			SELECT u.id FROM users u JOIN user_roles r ON r.user_id = u.id
+				WHERE $1 AND u.active AND r.role = 'REPRESENTATIVE' AND r.brand IN ($2, 'all')
+			UNION
+			SELECT u.id FROM users u JOIN opportunities o ON o.user_id = u.id
+				WHERE $3 AND u.active AND o.id = $4
+		)
+		INSERT INTO notifications (notice_key, user_id, brand, kind, title, link)
+		SELECT $5, id, $2, $6, $7, $8 FROM recipients
+		ON CONFLICT (notice_key, user_id) DO NOTHING`,
+		n.ToRepresentatives, n.Brand, n.ToOwner, n.OpportunityID, n.Key, n.Kind, title, "/Painel/Opportunities/"+n.OpportunityID); err != nil {
+		return err
+	}
+	rows, _ := a.DB.Query(ctx, `SELECT n.user_id::text, u.email, u.name FROM notifications n JOIN users u ON u.id = n.user_id
+		WHERE n.notice_key = $1 AND n.emailed_at IS NULL AND u.active ORDER BY u.email`, n.Key)
+	pending, err := pgx.CollectRows(rows, pgx.RowToStructByPos[noticeRecipient])
+	if err != nil || len(pending) == 0 {
+		return err
+	}
+	b, ok := a.Brands.BySlug(n.Brand)
+	if !ok {
+		return temporal.NewNonRetryableApplicationError("unknown brand "+n.Brand, "NotFound", nil)
+	}
+	rec, err := a.Load(ctx, n.OpportunityID)
+	if err != nil {
+		return err
+	}
+	tpl := mailer.Templates{Brand: b, Portal: a.Mailer.Portal(b)}
+	var errs []error
+	for _, r := range pending {
+		c, err := a.noticeMail(tpl, n, rec, title, r.Name)
+		if err != nil {
+			return err
+		}
+		err = a.Mailer.Send(ctx, c.Message("notice/"+n.Key+"/"+r.UserID, b.Slug, r.Email))
+		if errors.Is(err, mailer.ErrInvalid) {
+			// An address no server would take: the in-app notification stays, the e-mail is given up.
+			slog.WarnContext(ctx, "notice e-mail not sendable", "notice", n.Key, "user", r.UserID, "err", err)
+		} else if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if _, err := a.DB.Exec(ctx, `UPDATE notifications SET emailed_at = now() WHERE notice_key = $1 AND user_id = $2`,
+			n.Key, r.UserID); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// noticeMail renders the e-mail of a notice kind for one recipient.
+func (a *Activities) noticeMail(t mailer.Templates, n Notice, r opportunity.Record, title, recipient string) (mailer.Content, error) {
+	o := mailer.Opportunity{Recipient: recipient, Name: r.Name, Customer: r.FantasyName, CNPJ: cnpj.Format(r.CNPJ),
+		Resale: r.Resale, Owner: r.UserName, Estimated: r.Estimated.BRL(),
+		Link: strings.TrimRight(t.Portal, "/") + "/Painel/Opportunities/" + r.ID}
+	if strings.TrimSpace(o.Customer) == "" {
+		o.Customer = r.CorporateName
+	}
+	var validUntil time.Time
+	if r.ValidUntil != nil {
+		validUntil = *r.ValidUntil
+	}
+	reason := n.Detail
+	if reason == "" {
+		reason = r.Reason
+	}
+	switch n.Kind {
+	case "registered":
+		return t.OpportunityRegistered(mailer.OpportunityRegistered{Opportunity: o})
+	case "approval-reminder":
+		count, _ := strconv.Atoi(n.Detail)
+		return t.SLAReminder(mailer.SLAReminder{Opportunity: o, Since: r.CreatedAt, Reminder: count})
+	case "approved":
+		return t.OpportunityApproved(mailer.OpportunityApproved{Opportunity: o, ValidUntil: validUntil})
+	case "disapproved":
+		return t.OpportunityDisapproved(mailer.OpportunityDisapproved{Opportunity: o, Reason: reason})
+	case "renewal-open":
+		o.Link += "?renovation=true" // opens the renewal dialog (spec §3, opportunity details)
+		return t.RenewalOpen(mailer.RenewalOpen{Opportunity: o, ValidUntil: validUntil})
+	case "expired":
+		var renewable time.Time
+		if !validUntil.IsZero() && a.Durations.ExpiredRetention > 0 {
+			renewable = validUntil.Add(a.Durations.ExpiredRetention)
+		}
+		return t.OpportunityExpired(mailer.OpportunityExpired{Opportunity: o, RenewableUntil: renewable})
+	case "expired-in-analysis":
+		return t.OpportunityExpired(mailer.OpportunityExpired{Opportunity: o, InAnalysis: true})
+	case "renewal-requested":
+		visit := r.LastVisitDate
+		if d, ok := opportunity.ParseDate(visit); ok {
+			visit = d.Format("02/01/2006") // a calendar day, no time zone
+		}
+		return t.RenewalRequested(mailer.RenewalRequested{Opportunity: o, Reason: reason,
+			ProjectStillInScope: r.ProjectStillInScope, LastVisitDate: visit})
+	case "renewal-approved":
+		return t.RenewalDecided(mailer.RenewalDecided{Opportunity: o, Approved: true, ValidUntil: validUntil})
+	case "renewal-refused":
+		return t.RenewalDecided(mailer.RenewalDecided{Opportunity: o, Reason: reason})
+	}
+	return t.Notice(mailer.Notice{Recipient: recipient, Title: title, Detail: n.Detail, Link: o.Link})
+}

@@ -1,0 +1,159 @@
+package cnpj
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"oportuna/auth"
+	"oportuna/internal/respond"
+)
+
+// Answers of GET /cnpj/{digits} (spec §8 "Company lookup").
+const (
+	MsgInvalid     = "CNPJ inválido! Por favor digite um CNPJ válido!"
+	MsgTooMany     = "É permitido somente 3 consultas por minuto"
+	MsgUnavailable = "Não foi possível consultar o CNPJ agora. Tente novamente em instantes."
+)
+
+// Finder is what the handler needs of a Lookup.
+type Finder interface {
+	Find(ctx context.Context, cnpj string) (Company, error)
+}
+
+// Handler answers GET /cnpj/{digits}: public (the reseller sign-up uses it before
+// any login), limited to Limit lookups per Window per caller across replicas.
+//
+//	200 the Company; 400 invalid number and 404 unknown company, both MsgInvalid;
+//	429 MsgTooMany (with Retry-After); 502 MsgUnavailable when the provider fails.
+//
+// The caller is the signed-in user when the request carries a valid session
+// (claims already in the context, or a bearer token Signer accepts), else the
+// client address plus the brand. Every lookup of a valid number counts, cache
+// hits included; a number with wrong check digits is refused without counting.
+type Handler struct {
+	lookup  Finder
+	limiter *limiter
+
+	// Signer, when set, reads the session token of a signed-in caller (the route
+	// is outside the authenticated group). An invalid token counts as anonymous.
+	Signer *auth.Signer
+	// BrandOf names the brand of an anonymous request (e.g. from the host); it
+	// should answer one of a fixed set so a client cannot multiply its keys.
+	BrandOf func(*http.Request) string
+	// Now is the limiter's clock (tests move it).
+	Now func() time.Time
+}
+
+// NewHandler builds the handler; db holds the limiter's table.
+func NewHandler(db *pgxpool.Pool, lookup Finder) *Handler {
+	return &Handler{lookup: lookup, limiter: &limiter{db: db}}
+}
+
+func (h *Handler) now() time.Time {
+	if h.Now != nil {
+		return h.Now()
+	}
+	return time.Now()
+}
+
+// ServeHTTP reads the number from the chi URL parameter "digits".
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	raw := chi.URLParam(r, "digits")
+	if un, err := url.PathUnescape(raw); err == nil {
+		raw = un
+	}
+	n := Normalize(raw)
+	if !Valid(n) {
+		respond.Error(w, http.StatusBadRequest, MsgInvalid)
+		return
+	}
+	ok, wait, err := h.limiter.allow(r.Context(), h.caller(r), h.now())
+	if err != nil {
+		respond.Internal(w, r, err)
+		return
+	}
+	if !ok {
+		tooMany(w, wait)
+		return
+	}
+	c, err := h.lookup.Find(r.Context(), n)
+	switch {
+	case err == nil:
+		respond.JSON(w, http.StatusOK, c)
+	case errors.Is(err, ErrInvalid):
+		respond.Error(w, http.StatusBadRequest, MsgInvalid)
+	case errors.Is(err, ErrNotFound):
+		respond.Error(w, http.StatusNotFound, MsgInvalid)
+	case errors.Is(err, ErrRateLimited):
+		slog.WarnContext(r.Context(), "cnpj provider rate limit", "err", err)
+		tooMany(w, Window)
+	default:
+		slog.ErrorContext(r.Context(), "cnpj lookup failed", "cnpj", n, "err", err)
+		respond.Error(w, http.StatusBadGateway, MsgUnavailable)
+	}
+}
+
+func tooMany(w http.ResponseWriter, wait time.Duration) {
+	secs := int(math.Ceil(wait.Seconds()))
+	if secs < 1 {
+		secs = 1
+	}
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	respond.Error(w, http.StatusTooManyRequests, MsgTooMany)
+}
+
+// caller is the key the limit counts under.
+func (h *Handler) caller(r *http.Request) string {
+	if c := auth.FromContext(r.Context()); c != nil && c.Subject != "" {
+		return "user:" + c.Subject
+	}
+	if h.Signer != nil {
+		if tok := bearerToken(r); tok != "" {
+			if c, err := h.Signer.Parse(tok); err == nil {
+				return "user:" + c.Subject
+			}
+		}
+	}
+	brand := ""
+	if h.BrandOf != nil {
+		brand = h.BrandOf(r)
+	}
+	return "ip:" + clientIP(r) + "|" + brand
+}
+
+func bearerToken(r *http.Request) string {
+	v := r.Header.Get("Authorization")
+	if len(v) > 7 && strings.EqualFold(v[:7], "bearer ") {
+		return strings.TrimSpace(v[7:])
+	}
+	return ""
+}
+
+// clientIP is the address the connection came from (RemoteAddr; behind a
+// trusted proxy, put chi's middleware.RealIP in front to have it rewritten).
+// IPv6 addresses count by their /64 network, which one subscriber usually holds whole.
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip := net.ParseIP(host)
+	if ip == nil {
+		return host
+	}
+	if ip.To4() != nil {
+		return ip.String()
+	}
+	return (&net.IPNet{IP: ip.Mask(net.CIDRMask(64, 128)), Mask: net.CIDRMask(64, 128)}).String()
+}

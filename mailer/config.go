@@ -1,0 +1,150 @@
+package mailer
+
+import (
+	"fmt"
+	"net/mail"
+	"strconv"
+	"strings"
+	"time"
+
+	gomail "github.com/wneessen/go-mail"
+
+	"oportuna/brand"
+)
+
+// TLS modes of SMTP_TLS.
+const (
+	TLSStartTLS = "starttls" // plain connection upgraded with STARTTLS (mandatory), port 587 by default
+	TLSImplicit = "tls"      // TLS from the first byte (SMTPS), port 465 by default
+	TLSNone     = "none"     // no encryption (a relay on the same host or network), port 25 by default
+)
+
+// Defaults of the settings, also quoted by docs/integrations-mail.md.
+const (
+	DefaultTimeout = 30 * time.Second
+	// DefaultPortalURL is where e-mailed links point when PORTAL_URL is not set:
+	// each brand's local host on the HTTP port (the brand registry always knows
+	// "<slug>.localhost").
+	DefaultPortalURL = "http://{brand}.localhost:8080"
+)
+
+// Config is the mail configuration, read once at start by ConfigFromEnv.
+type Config struct {
+	SMTPHost     string        // SMTP_HOST; empty: e-mails are only recorded in the outbox (make run)
+	SMTPPort     int           // SMTP_PORT; default 587, 465 or 25 by SMTP_TLS
+	SMTPUsername string        // SMTP_USERNAME; empty: no authentication
+	SMTPPassword string        // SMTP_PASSWORD
+	SMTPAuth     string        // SMTP_AUTH: plain (default), login or cram-md5
+	SMTPTLS      string        // SMTP_TLS: starttls (default), tls or none
+	From         string        // SMTP_FROM: the sender address; the display name is the brand's name
+	Timeout      time.Duration // SMTP_TIMEOUT: bound of one delivery (connect to QUIT), default 30s
+	// PortalURL is the base of every link in an e-mail, "{brand}" standing for the
+	// brand's slug: PORTAL_URL, e.g. "https://parceiros.{brand}.example".
+	PortalURL string
+	// Mailbox serves the dev mailbox (/mailbox): MAILBOX=on. Never in production.
+	Mailbox bool
+}
+
+// ConfigFromEnv reads the mail settings through getenv (os.Getenv in main).
+// Without SMTP_HOST nothing is delivered: e-mails are recorded in the outbox
+// and shown by the dev mailbox.
+func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	c := Config{
+		SMTPHost:     strings.TrimSpace(getenv("SMTP_HOST")),
+		SMTPUsername: getenv("SMTP_USERNAME"),
+		SMTPPassword: getenv("SMTP_PASSWORD"),
+		SMTPAuth:     strings.ToLower(strings.TrimSpace(getenv("SMTP_AUTH"))),
+		SMTPTLS:      strings.ToLower(strings.TrimSpace(getenv("SMTP_TLS"))),
+		From:         strings.TrimSpace(getenv("SMTP_FROM")),
+		Timeout:      DefaultTimeout,
+		PortalURL:    strings.TrimSpace(getenv("PORTAL_URL")),
+	}
+	if c.PortalURL == "" {
+		c.PortalURL = DefaultPortalURL
+		if p := strings.TrimSpace(getenv("PORT")); p != "" {
+			c.PortalURL = "http://{brand}.localhost:" + p
+		}
+	}
+	switch v := strings.ToLower(strings.TrimSpace(getenv("MAILBOX"))); v {
+	case "", "off", "false", "0":
+	case "on", "true", "1":
+		c.Mailbox = true
+	default:
+		return c, fmt.Errorf("MAILBOX: %q is not on or off", v)
+	}
+	if p := strings.TrimSpace(getenv("SMTP_PORT")); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > 65535 {
+			return c, fmt.Errorf("SMTP_PORT: %q is not a port number", p)
+		}
+		c.SMTPPort = n
+	}
+	if t := strings.TrimSpace(getenv("SMTP_TIMEOUT")); t != "" {
+		d, err := time.ParseDuration(t)
+		if err != nil || d <= 0 {
+			return c, fmt.Errorf("SMTP_TIMEOUT: %q is not a positive duration (e.g. 30s)", t)
+		}
+		c.Timeout = d
+	}
+	return c, c.Validate()
+}
+
+// Validate checks the settings and fills the defaults that depend on others.
+func (c *Config) Validate() error {
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.PortalURL == "" {
+		c.PortalURL = DefaultPortalURL
+	}
+	if !strings.HasPrefix(c.PortalURL, "http://") && !strings.HasPrefix(c.PortalURL, "https://") {
+		return fmt.Errorf("PORTAL_URL: %q must start with http:// or https://", c.PortalURL)
+	}
+	if c.SMTPTLS == "" {
+		c.SMTPTLS = TLSStartTLS
+	}
+	if c.SMTPAuth == "" {
+		c.SMTPAuth = "plain"
+	}
+	if c.SMTPHost == "" {
+		return nil
+	}
+	switch c.SMTPTLS {
+	case TLSStartTLS, TLSImplicit, TLSNone:
+	default:
+		return fmt.Errorf("SMTP_TLS: %q is not starttls, tls or none", c.SMTPTLS)
+	}
+	if _, ok := authTypes[c.SMTPAuth]; !ok {
+		return fmt.Errorf("SMTP_AUTH: %q is not plain, login or cram-md5", c.SMTPAuth)
+	}
+	if c.SMTPPort == 0 {
+		c.SMTPPort = map[string]int{TLSStartTLS: 587, TLSImplicit: 465, TLSNone: 25}[c.SMTPTLS]
+	}
+	if c.From == "" {
+		return fmt.Errorf("SMTP_FROM: required with SMTP_HOST (the sender address, e.g. nao-responda@empresa.com.br)")
+	}
+	a, err := mail.ParseAddress(c.From)
+	if err != nil {
+		return fmt.Errorf("SMTP_FROM: %q is not an e-mail address", c.From)
+	}
+	c.From = a.Address
+	return nil
+}
+
+var authTypes = map[string]gomail.SMTPAuthType{
+	"plain":    gomail.SMTPAuthPlain,
+	"login":    gomail.SMTPAuthLogin,
+	"cram-md5": gomail.SMTPAuthCramMD5,
+}
+
+// Delivers reports whether an SMTP server is configured.
+func (c Config) Delivers() bool { return c.SMTPHost != "" }
+
+// Portal is the base URL of a brand's portal, without a trailing slash.
+func (c Config) Portal(b *brand.Brand) string {
+	p := c.PortalURL
+	if p == "" {
+		p = DefaultPortalURL
+	}
+	return strings.TrimRight(strings.ReplaceAll(p, "{brand}", b.Slug), "/")
+}

@@ -1,0 +1,277 @@
+// Package mailer sends the portal's e-mails: pt-BR HTML in the brand's colours
+// with a plain-text part (templates.go), recorded in a PostgreSQL outbox once per
+// idempotency key and delivered over SMTP when a server is configured (smtp.go);
+// the spec's send call at /mailer and the dev mailbox at /mailbox (http.go).
+//
+// Delivery is at least once towards the SMTP server and never twice after a
+// recorded success: a retried Send of a key already sent delivers nothing. Only a
+// crash between the server's acceptance and the outbox update can repeat an
+// e-mail; its Message-ID, derived from the key, lets mail clients fold the copy.
+package mailer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"oportuna/brand"
+)
+
+// Message is one e-mail. Key makes it idempotent: the outbox keeps the first
+// message recorded under a key and delivers it once.
+type Message struct {
+	Key     string   `json:"key"`
+	Brand   string   `json:"brand"`
+	To      []string `json:"to,omitempty"`
+	ReplyTo string   `json:"replyTo,omitempty"`
+	Subject string   `json:"subject,omitempty"`
+	HTML    string   `json:"html,omitempty"`
+	Text    string   `json:"text,omitempty"`
+}
+
+// KeyOnly reports whether the message names a recorded e-mail by its key alone
+// (what MailDispatcher hands the SendEmail workflow, so no content or address
+// lands in Temporal's history).
+func (m Message) KeyOnly() bool {
+	return len(m.To) == 0 && m.Subject == "" && m.HTML == "" && m.Text == "" && m.ReplyTo == ""
+}
+
+// Limits of a message.
+const (
+	MaxKey        = 200
+	MaxRecipients = 50
+	MaxSubject    = 300
+	MaxBody       = 1 << 20 // HTML plus text
+)
+
+var (
+	// ErrInvalid is a message that can never be sent (wrapped with the reason); not worth a retry.
+	ErrInvalid = errors.New("mailer: invalid message")
+	// ErrNotRecorded is a key-only message whose key the outbox does not hold.
+	ErrNotRecorded = errors.New("mailer: no e-mail recorded under this key")
+	// ErrInFlight is a key another attempt is delivering right now; retry later.
+	ErrInFlight = errors.New("mailer: another attempt is delivering this e-mail")
+)
+
+// Outbox statuses (mail_outbox.status).
+const (
+	StatusPending = "pending"
+	StatusSending = "sending"
+	StatusSent    = "sent"
+	StatusFailed  = "failed"
+	StatusStored  = "stored"
+)
+
+// Mailer records e-mails in the outbox and, with an SMTP server configured,
+// delivers them. It is safe for concurrent use by any number of processes.
+type Mailer struct {
+	DB     *pgxpool.Pool
+	Brands *brand.Registry
+	Config Config
+}
+
+// Portal is the base URL of the brand's links (Config.Portal).
+func (m *Mailer) Portal(b *brand.Brand) string { return m.Config.Portal(b) }
+
+// Templates renders the brand's e-mails with links to its portal.
+func (m *Mailer) Templates(b *brand.Brand) Templates {
+	return Templates{Brand: b, Portal: m.Portal(b)}
+}
+
+// Send records the message (once per key) and delivers it. A key-only message
+// delivers what was recorded under the key (ErrNotRecorded when nothing was).
+func (m *Mailer) Send(ctx context.Context, msg Message) error {
+	if !msg.KeyOnly() {
+		if err := m.Record(ctx, msg); err != nil {
+			return err
+		}
+	}
+	return m.Deliver(ctx, msg.Key)
+}
+
+// Record validates the message and stores it in the outbox as pending; a key
+// already recorded keeps its first message.
+func (m *Mailer) Record(ctx context.Context, msg Message) error {
+	msg, err := m.normalize(msg)
+	if err != nil {
+		return err
+	}
+	_, err = m.DB.Exec(ctx, `INSERT INTO mail_outbox (key, brand, recipients, reply_to, subject, html, text)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (key) DO NOTHING`,
+		msg.Key, msg.Brand, msg.To, msg.ReplyTo, msg.Subject, msg.HTML, msg.Text)
+	if err != nil {
+		return fmt.Errorf("mailer: record %s: %w", msg.Key, err)
+	}
+	return nil
+}
+
+// lease is how long an attempt holds a message: a delivery is cut at
+// Config.Timeout, so after the lease no earlier attempt can still be sending.
+func (m *Mailer) lease() time.Duration { return m.Config.Timeout + 10*time.Second }
+
+// Deliver sends the e-mail recorded under key, unless it was sent already.
+// Without an SMTP server the e-mail is marked stored (dev mailbox only).
+func (m *Mailer) Deliver(ctx context.Context, key string) error {
+	if key == "" {
+		return fmt.Errorf("%w: empty key", ErrInvalid)
+	}
+	if !m.Config.Delivers() {
+		tag, err := m.DB.Exec(ctx, `UPDATE mail_outbox SET status = 'stored', lease_until = NULL
+			WHERE key = $1 AND status IN ('pending', 'failed')`, key)
+		if err != nil {
+			return fmt.Errorf("mailer: store %s: %w", key, err)
+		}
+		if tag.RowsAffected() == 0 {
+			_, err := m.status(ctx, key)
+			return err
+		}
+		return nil
+	}
+	var r outboxRow
+	err := m.DB.QueryRow(ctx, `UPDATE mail_outbox SET status = 'sending', attempts = attempts + 1,
+			lease_until = now() + make_interval(secs => $2)
+		WHERE key = $1 AND (status IN ('pending', 'failed') OR (status = 'sending' AND lease_until < now()))
+		RETURNING key, brand, recipients, reply_to, subject, html, text`, key, m.lease().Seconds()).
+		Scan(&r.Key, &r.Brand, &r.To, &r.ReplyTo, &r.Subject, &r.HTML, &r.Text)
+	if errors.Is(err, pgx.ErrNoRows) {
+		switch st, err := m.status(ctx, key); {
+		case err != nil:
+			return err
+		case st == StatusSending:
+			return fmt.Errorf("%w: %s", ErrInFlight, key)
+		default: // sent, or stored while no server was configured
+			return nil
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("mailer: claim %s: %w", key, err)
+	}
+	var sendErr error
+	if b, ok := m.Brands.BySlug(r.Brand); ok {
+		sendErr = m.smtpSend(ctx, b, Message(r))
+	} else {
+		sendErr = fmt.Errorf("%w: unknown brand %q", ErrInvalid, r.Brand)
+	}
+	// Record the outcome even when ctx ended meanwhile: a delivered e-mail must
+	// be marked sent, or a retry would deliver it again.
+	mctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if sendErr != nil {
+		if _, err := m.DB.Exec(mctx, `UPDATE mail_outbox SET status = 'failed', last_error = $2, lease_until = NULL
+			WHERE key = $1`, key, truncate(sendErr.Error(), 2000)); err != nil {
+			return errors.Join(sendErr, err)
+		}
+		return fmt.Errorf("mailer: deliver %s: %w", key, sendErr)
+	}
+	if _, err := m.DB.Exec(mctx, `UPDATE mail_outbox SET status = 'sent', sent_at = now(), last_error = '', lease_until = NULL
+		WHERE key = $1`, key); err != nil {
+		return fmt.Errorf("mailer: mark %s sent: %w", key, err)
+	}
+	return nil
+}
+
+type outboxRow struct {
+	Key     string
+	Brand   string
+	To      []string
+	ReplyTo string
+	Subject string
+	HTML    string
+	Text    string
+}
+
+// status reads a recorded e-mail's status; ErrNotRecorded when there is none.
+func (m *Mailer) status(ctx context.Context, key string) (string, error) {
+	var st string
+	err := m.DB.QueryRow(ctx, `SELECT status FROM mail_outbox WHERE key = $1`, key).Scan(&st)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", fmt.Errorf("%w: %s", ErrNotRecorded, key)
+	}
+	return st, err
+}
+
+// normalize checks a message and returns it with trimmed, lower-case addresses.
+func (m *Mailer) normalize(msg Message) (Message, error) {
+	bad := func(format string, args ...any) (Message, error) {
+		return msg, fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
+	}
+	switch {
+	case msg.Key == "" || len(msg.Key) > MaxKey || strings.IndexFunc(msg.Key, unicode.IsControl) >= 0:
+		return bad("key must have 1 to %d printable characters", MaxKey)
+	case len(msg.To) == 0 || len(msg.To) > MaxRecipients:
+		return bad("1 to %d recipients", MaxRecipients)
+	}
+	b, ok := m.Brands.BySlug(msg.Brand)
+	if !ok {
+		return bad("unknown brand %q", msg.Brand)
+	}
+	msg.Brand = b.Slug
+	to := make([]string, 0, len(msg.To))
+	seen := map[string]bool{}
+	for _, addr := range msg.To {
+		a, err := ParseAddress(addr)
+		if err != nil {
+			return bad("recipient %q is not an e-mail address", addr)
+		}
+		if !seen[a] {
+			seen[a] = true
+			to = append(to, a)
+		}
+	}
+	msg.To = to
+	if strings.TrimSpace(msg.ReplyTo) != "" {
+		a, err := ParseAddress(msg.ReplyTo)
+		if err != nil {
+			return bad("reply-to %q is not an e-mail address", msg.ReplyTo)
+		}
+		msg.ReplyTo = a
+	} else {
+		msg.ReplyTo = ""
+	}
+	msg.Subject = strings.TrimSpace(msg.Subject)
+	switch {
+	case msg.Subject == "" || utf8.RuneCountInString(msg.Subject) > MaxSubject:
+		return bad("subject must have 1 to %d characters", MaxSubject)
+	case strings.ContainsAny(msg.Subject, "\r\n"):
+		return bad("subject has a line break")
+	case strings.TrimSpace(msg.HTML) == "" && strings.TrimSpace(msg.Text) == "":
+		return bad("no content")
+	case len(msg.HTML)+len(msg.Text) > MaxBody:
+		return bad("content larger than %d bytes", MaxBody)
+	case !utf8.ValidString(msg.Subject + msg.HTML + msg.Text):
+		return bad("content is not UTF-8")
+	}
+	return msg, nil
+}
+
+// ParseAddress accepts one bare e-mail address ("ana@empresa.com.br", no display
+// name) and returns it trimmed and in lower case.
+func ParseAddress(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Name != "" || a.Address != s {
+		return "", fmt.Errorf("not a bare e-mail address: %q", s)
+	}
+	if at := strings.LastIndexByte(s, '@'); at < 1 || !strings.Contains(s[at+1:], ".") {
+		return "", fmt.Errorf("e-mail address without a domain: %q", s)
+	}
+	return strings.ToLower(s), nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
