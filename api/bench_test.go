@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
 	"strconv"
 	"testing"
 	"testing/fstest"
@@ -170,4 +171,54 @@ func BenchmarkOpportunityDetail(b *testing.B) {
 func BenchmarkDashboard(b *testing.B) {
 	h, tok, _ := benchServer(b)
 	benchGet(b, h, tok, "/api/dashboard/status?brand=nordata")
+}
+
+// BenchmarkExport writes 100,000 opportunities to an .xlsx and reports the
+// peak heap growth while doing it (the stream writer must keep it flat).
+func BenchmarkExport(b *testing.B) {
+	pool, _ := openBenchDB(b)
+	s := &Server{DB: pool}
+	oq := opportunityQuery{cond: "true", order: "o.created_at DESC LIMIT 100000"}
+	var peak uint64
+	b.ReportAllocs()
+	for b.Loop() {
+		runtime.GC()
+		var base runtime.MemStats
+		runtime.ReadMemStats(&base)
+		stop := make(chan struct{})
+		sampled := make(chan uint64)
+		go func() {
+			var max uint64
+			var m runtime.MemStats
+			for {
+				runtime.ReadMemStats(&m)
+				if m.HeapInuse > max {
+					max = m.HeapInuse
+				}
+				select {
+				case <-stop:
+					sampled <- max
+					return
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+		}()
+		var size countingWriter
+		if err := s.writeExport(context.Background(), &size, oq); err != nil {
+			b.Fatal(err)
+		}
+		close(stop)
+		if max := <-sampled; max > base.HeapInuse && max-base.HeapInuse > peak {
+			peak = max - base.HeapInuse
+		}
+		b.ReportMetric(float64(size), "xlsx-bytes")
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+}
+
+type countingWriter int64
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	*c += countingWriter(len(p))
+	return len(p), nil
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -126,7 +127,7 @@ func (s *Server) handleOpportunityNames(w http.ResponseWriter, r *http.Request) 
 	}
 	actor, err := s.actorOf(r.Context(), c)
 	if err != nil {
-		respond.Internal(w, r, err)
+		failRequest(w, r, err)
 		return
 	}
 	// Resellers and sellers see only their own, as in the lists.
@@ -155,6 +156,7 @@ func (s *Server) handleCRMSellers(w http.ResponseWriter, r *http.Request) {
 	c := auth.FromContext(r.Context())
 	list, err := s.Acts.CRM.Sellers(r.Context(), c.Brand)
 	if err != nil {
+		slog.ErrorContext(r.Context(), "crm: seller lookup failed", "brand", c.Brand, "err", err)
 		respond.Error(w, http.StatusBadGateway, MsgSellersUnavailable)
 		return
 	}

@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -55,6 +56,10 @@ const listRowSelect = `SELECT o.id::text, o.status, o.name, o.cnpj, o.fantasy_na
 		COALESCE(s.corporate_name, ''), o.approve_date, o.valid_until, o.created_at
 	FROM opportunities o LEFT JOIN resales s ON s.id = o.resale_id`
 
+// pageParams reads amount (1..MaxPageSize, default 10) and page (from 1,
+// default 1); msg is a pt-BR message for a 400. A page whose offset
+// ((page-1)*amount) would pass math.MaxInt32 is refused: no list is that long,
+// and the product could overflow into a negative OFFSET.
 func pageParams(r *http.Request) (amount, page int, msg string) {
 	q := r.URL.Query()
 	amount, page = 10, 1
@@ -72,6 +77,9 @@ func pageParams(r *http.Request) (amount, page int, msg string) {
 		}
 		page = n
 	}
+	if page-1 > math.MaxInt32/amount {
+		return 0, 0, "Parâmetro page inválido: a página pedida é grande demais."
+	}
 	return amount, page, ""
 }
 
@@ -86,6 +94,92 @@ func sortDir(v string) (string, bool) {
 	return "", false
 }
 
+// opportunityQuery is a list's WHERE clause, its arguments and its ORDER BY,
+// read from the list's query parameters (shared by the lists and the export).
+type opportunityQuery struct {
+	cond  string
+	args  []any
+	order string
+}
+
+// parseOpportunityQuery reads the filters and the sort of a list request; msg
+// is a pt-BR message for a 400 when a parameter is invalid.
+func (s *Server) parseOpportunityQuery(r *http.Request, c *auth.Claims, scope listScope) (oq opportunityQuery, msg string, err error) {
+	q := r.URL.Query()
+	where := []string{"o.brand = $1"}
+	args := []any{c.Brand}
+	add := func(cond string, v any) {
+		args = append(args, v)
+		where = append(where, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
+	}
+	switch scope {
+	case listByResale:
+		actor, err := s.actorOf(r.Context(), c)
+		if err != nil {
+			return oq, "", err
+		}
+		add("o.resale_id = ?::uuid", nilIfEmpty(actor.ResaleID))
+	case listByUser:
+		add("o.user_id = ?::uuid", c.Subject)
+	}
+	if v := q.Get("status"); v != "" {
+		var sts []string
+		for _, st := range strings.Split(v, ",") {
+			st = strings.TrimSpace(st)
+			if !opportunity.Status(st).Valid() {
+				return oq, "Status inválido: " + st, nil
+			}
+			sts = append(sts, st)
+		}
+		add("o.status = ANY(?)", sts)
+	}
+	like := func(v string) string {
+		return "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.TrimSpace(v)) + "%"
+	}
+	for _, f := range []struct{ param, column string }{
+		{"name", "o.name"}, {"client", "o.fantasy_name"}, {"fantasyName", "o.fantasy_name"},
+		{"register", "o.register"}, {"email", "o.email"},
+	} {
+		if v := q.Get(f.param); v != "" {
+			add(f.column+" ILIKE ?", like(v))
+		}
+	}
+	if v := q.Get("cnpj"); v != "" {
+		add("o.cnpj LIKE ?", cnpj.Normalize(v)+"%")
+	}
+	if v := q.Get("state"); v != "" {
+		add("o.state = ?", strings.TrimSpace(v))
+	}
+	if v := q.Get("city"); v != "" {
+		add("o.city = ?", strings.TrimSpace(v))
+	}
+	if v := q.Get("date"); v != "" {
+		d, ok := opportunity.ParseDate(v)
+		if !ok {
+			return oq, "Data inválida: use dd/mm/aaaa.", nil
+		}
+		// The day in Brazil's time.
+		add("o.created_at >= (?::date)::timestamp AT TIME ZONE 'America/Sao_Paulo'", d.Format("2006-01-02"))
+		add("o.created_at < ((?::date) + 1)::timestamp AT TIME ZONE 'America/Sao_Paulo'", d.Format("2006-01-02"))
+	}
+	oq.order = "o.created_at DESC"
+	if v := q.Get("estimated"); v != "" {
+		dir, ok := sortDir(v)
+		if !ok {
+			return oq, "Ordenação inválida: use asc ou desc.", nil
+		}
+		oq.order = "o.estimated " + dir + ", o.created_at DESC"
+	} else if v := q.Get("createdAt"); v != "" {
+		dir, ok := sortDir(v)
+		if !ok {
+			return oq, "Ordenação inválida: use asc ou desc.", nil
+		}
+		oq.order = "o.created_at " + dir
+	}
+	oq.cond, oq.args = strings.Join(where, " AND "), args
+	return oq, "", nil
+}
+
 func (s *Server) handleListOpportunities(scope listScope) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		c := auth.FromContext(r.Context())
@@ -94,97 +188,22 @@ func (s *Server) handleListOpportunities(scope listScope) http.HandlerFunc {
 			respond.Error(w, http.StatusBadRequest, msg)
 			return
 		}
-		q := r.URL.Query()
-		where := []string{"o.brand = $1"}
-		args := []any{c.Brand}
-		add := func(cond string, v any) {
-			args = append(args, v)
-			where = append(where, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
+		oq, msg, err := s.parseOpportunityQuery(r, c, scope)
+		if err != nil {
+			failRequest(w, r, err)
+			return
 		}
-		switch scope {
-		case listByResale:
-			actor, err := s.actorOf(r.Context(), c)
-			if err != nil {
-				respond.Internal(w, r, err)
-				return
-			}
-			add("o.resale_id = ?::uuid", nilIfEmpty(actor.ResaleID))
-		case listByUser:
-			add("o.user_id = ?::uuid", c.Subject)
+		if msg != "" {
+			respond.Error(w, http.StatusBadRequest, msg)
+			return
 		}
-		if v := q.Get("status"); v != "" {
-			var sts []string
-			for _, st := range strings.Split(v, ",") {
-				st = strings.TrimSpace(st)
-				if !opportunity.Status(st).Valid() {
-					respond.Error(w, http.StatusBadRequest, "Status inválido: "+st)
-					return
-				}
-				sts = append(sts, st)
-			}
-			add("o.status = ANY(?)", sts)
-		}
-		like := func(v string) string {
-			return "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.TrimSpace(v)) + "%"
-		}
-		if v := q.Get("name"); v != "" {
-			add("o.name ILIKE ?", like(v))
-		}
-		if v := q.Get("client"); v != "" {
-			add("o.fantasy_name ILIKE ?", like(v))
-		}
-		if v := q.Get("fantasyName"); v != "" {
-			add("o.fantasy_name ILIKE ?", like(v))
-		}
-		if v := q.Get("register"); v != "" {
-			add("o.register ILIKE ?", like(v))
-		}
-		if v := q.Get("email"); v != "" {
-			add("o.email ILIKE ?", like(v))
-		}
-		if v := q.Get("cnpj"); v != "" {
-			add("o.cnpj LIKE ?", cnpj.Normalize(v)+"%")
-		}
-		if v := q.Get("state"); v != "" {
-			add("o.state = ?", strings.TrimSpace(v))
-		}
-		if v := q.Get("city"); v != "" {
-			add("o.city = ?", strings.TrimSpace(v))
-		}
-		if v := q.Get("date"); v != "" {
-			d, ok := opportunity.ParseDate(v)
-			if !ok {
-				respond.Error(w, http.StatusBadRequest, "Data inválida: use dd/mm/aaaa.")
-				return
-			}
-			// The day in Brazil's time.
-			add("o.created_at >= (?::date)::timestamp AT TIME ZONE 'America/Sao_Paulo'", d.Format("2006-01-02"))
-			add("o.created_at < ((?::date) + 1)::timestamp AT TIME ZONE 'America/Sao_Paulo'", d.Format("2006-01-02"))
-		}
-		order := "o.created_at DESC"
-		if v := q.Get("estimated"); v != "" {
-			dir, ok := sortDir(v)
-			if !ok {
-				respond.Error(w, http.StatusBadRequest, "Ordenação inválida: use asc ou desc.")
-				return
-			}
-			order = "o.estimated " + dir + ", o.created_at DESC"
-		} else if v := q.Get("createdAt"); v != "" {
-			dir, ok := sortDir(v)
-			if !ok {
-				respond.Error(w, http.StatusBadRequest, "Ordenação inválida: use asc ou desc.")
-				return
-			}
-			order = "o.created_at " + dir
-		}
-		cond := strings.Join(where, " AND ")
 		var total int
-		if err := s.DB.QueryRow(r.Context(), `SELECT count(*) FROM opportunities o WHERE `+cond, args...).Scan(&total); err != nil {
+		if err := s.DB.QueryRow(r.Context(), `SELECT count(*) FROM opportunities o WHERE `+oq.cond, oq.args...).Scan(&total); err != nil {
 			respond.Internal(w, r, err)
 			return
 		}
-		args = append(args, amount, (page-1)*amount)
-		rows, _ := s.DB.Query(r.Context(), listRowSelect+` WHERE `+cond+` ORDER BY `+order+fmt.Sprintf(` LIMIT $%d OFFSET $%d`, len(args)-1, len(args)), args...)
+		args := append(oq.args, amount, (page-1)*amount)
+		rows, _ := s.DB.Query(r.Context(), listRowSelect+` WHERE `+oq.cond+` ORDER BY `+oq.order+fmt.Sprintf(` LIMIT $%d OFFSET $%d`, len(args)-1, len(args)), args...)
 		list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[listRow])
 		if err != nil {
 			respond.Internal(w, r, err)

@@ -17,6 +17,7 @@ import (
 
 	"oportuna/activities"
 	"oportuna/auth"
+	"oportuna/crm"
 	"oportuna/internal/respond"
 	"oportuna/opportunity"
 	"oportuna/workflows"
@@ -38,14 +39,33 @@ const (
 	MsgRenewalRefused   = "Renovação reprovada com sucesso"
 )
 
-// updateTimeout bounds a decision's wait for the workflow (CRM retries included).
-const updateTimeout = 90 * time.Second
+// updateTimeout bounds a decision's wait for the workflow. The workflow gives
+// the CRM step of a decision a budget that ends well before (workflows.CRMBudget),
+// so a slow CRM is answered with the spec's communication error, not a timeout.
+const updateTimeout = workflows.DecisionWait
+
+// errSessionEnded: the token's user was deactivated or removed after the token
+// was issued (auth.Service.RequireActive answers that first; this covers the race).
+var errSessionEnded = errors.New("api: the session's user is no longer active")
+
+// failRequest answers an error of the request's own data: 401 when the session's
+// user is gone, else the logged 500.
+func failRequest(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, errSessionEnded) {
+		respond.Error(w, http.StatusUnauthorized, auth.MsgSessionRequired)
+		return
+	}
+	respond.Internal(w, r, err)
+}
 
 // actorOf reads the caller from the token and the users table (name, company).
 func (s *Server) actorOf(ctx context.Context, c *auth.Claims) (activities.Actor, error) {
 	a := activities.Actor{UserID: c.Subject, Name: c.Name, Roles: c.Roles}
 	var resale *string
 	err := s.DB.QueryRow(ctx, `SELECT resale_id::text FROM users WHERE id = $1 AND active`, c.Subject).Scan(&resale)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return a, errSessionEnded
+	}
 	if err != nil {
 		return a, err
 	}
@@ -86,7 +106,7 @@ func (s *Server) handleCreateOpportunity(w http.ResponseWriter, r *http.Request)
 	}
 	actor, err := s.actorOf(r.Context(), c)
 	if err != nil {
-		respond.Internal(w, r, err)
+		failRequest(w, r, err)
 		return
 	}
 	var resaleCNPJ string
@@ -100,11 +120,10 @@ func (s *Server) handleCreateOpportunity(w http.ResponseWriter, r *http.Request)
 	id := opportunityID(c.Brand, c.Subject, requestID)
 	ctx, cancel := context.WithTimeout(r.Context(), updateTimeout)
 	defer cancel()
-	op := s.Temporal.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
-		ID: workflows.OpportunityWorkflowID(id), TaskQueue: workflows.TaskQueue,
-		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-	}, workflows.Opportunity, workflows.OpportunityInput{ID: id, Brand: c.Brand})
+	start := workflows.OpportunityStart(id, c.Brand)
+	start.WorkflowIDConflictPolicy = enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING
+	start.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE
+	op := s.Temporal.NewWithStartWorkflowOperation(start, workflows.Opportunity, workflows.OpportunityInput{ID: id, Brand: c.Brand})
 	h, err := s.Temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
 		StartWorkflowOperation: op,
 		UpdateOptions: client.UpdateWorkflowOptions{UpdateID: "register", UpdateName: workflows.UpdateRegister,
@@ -133,6 +152,7 @@ func (s *Server) handleCreateOpportunity(w http.ResponseWriter, r *http.Request)
 func (s *Server) updateError(w http.ResponseWriter, r *http.Request, err error) {
 	var app *temporal.ApplicationError
 	var notFound *serviceerror.NotFound
+	var timeout *temporal.TimeoutError
 	switch {
 	case errors.As(err, &notFound):
 		respond.Error(w, http.StatusNotFound, MsgNotFound)
@@ -150,9 +170,15 @@ func (s *Server) updateError(w http.ResponseWriter, r *http.Request, err error) 
 			respond.JSON(w, http.StatusUnprocessableEntity, map[string]string{"message": MsgCRMCustomer, "code": "CUSTOMER_NOT_FOUND"})
 		case activities.ErrTypeCRMUnavailable:
 			respond.JSON(w, http.StatusBadGateway, map[string]string{"message": MsgCRMCommunication, "code": "CRM_COMMUNICATION_ERROR"})
+		case activities.ErrTypeCRMMultipleMatches:
+			respond.JSON(w, http.StatusUnprocessableEntity, map[string]string{"message": crm.MsgMultipleMatches, "code": "CRM_MULTIPLE_MATCHES"})
 		default:
 			respond.Internal(w, r, err)
 		}
+	case errors.As(err, &timeout):
+		// An activity's timeout with no typed cause: only the CRM step of a
+		// decision has a budget that can run out (workflows.CRMBudget).
+		respond.JSON(w, http.StatusBadGateway, map[string]string{"message": MsgCRMCommunication, "code": "CRM_COMMUNICATION_ERROR"})
 	case errors.Is(err, context.DeadlineExceeded):
 		respond.Error(w, http.StatusGatewayTimeout, "O sistema demorou a responder. Tente novamente em instantes.")
 	default:
@@ -166,7 +192,7 @@ func (s *Server) loadVisible(w http.ResponseWriter, r *http.Request, id string) 
 	c := auth.FromContext(r.Context())
 	actor, err := s.actorOf(r.Context(), c)
 	if err != nil {
-		respond.Internal(w, r, err)
+		failRequest(w, r, err)
 		return opportunity.Record{}, actor, false
 	}
 	rec, err := s.Acts.Load(r.Context(), id)

@@ -18,6 +18,7 @@ import (
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/crm"
+	"oportuna/crm/crmsim"
 	"oportuna/internal/testenv"
 	"oportuna/seed"
 	"oportuna/worker"
@@ -38,7 +39,17 @@ func newStack(t *testing.T) *stack {
 	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
 		t.Fatal(err)
 	}
-	acts := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{DB: db}, Mailer: activities.LogMailer{},
+	// The CRM is the Salesforce client talking to its stand-in over HTTP.
+	sim := crmsim.New(db, crmsim.Options{Brands: brands})
+	simURL, err := sim.Start(ctx, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sf, err := crm.NewSalesforce(sim.ClientConfig(simURL), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acts := &activities.Activities{DB: db, Brands: brands, CRM: sf, Mailer: activities.LogMailer{},
 		Durations: activities.Durations{Validity: 2160 * time.Hour, RenewalWindow: 360 * time.Hour, ApprovalSLA: 48 * time.Hour, ExpiredRetention: time.Hour}}
 	wctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -271,9 +282,9 @@ func TestOpportunityAPIEnforcesRolesOwnershipAndTransitions(t *testing.T) {
 	if row := body["result"].([]any)[0].(map[string]any); row["username"] != "" {
 		t.Errorf("seller sees the user name: %v", row)
 	}
-	// The seller picker: the CRM's sellers of the brand.
+	// The seller picker: the CRM's sellers of the brand (the stand-in holds 3 per brand).
 	code, list := seller.callList("GET", "/api/opportunity/getSellersOnSalesforce")
-	if code != 200 || len(list) != 2 || list[0]["company"] == "" || list[0]["user_id"] == "" {
+	if code != 200 || len(list) != 3 || list[0]["company"] == "" || list[0]["user_id"] == "" {
 		t.Errorf("CRM sellers: %d %v", code, list)
 	}
 	if code, _ := sup.call("GET", "/api/opportunity/getSellersOnSalesforce", nil); code != 403 {

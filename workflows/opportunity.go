@@ -1,10 +1,12 @@
 package workflows
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -26,6 +28,23 @@ const (
 
 // OpportunityWorkflowID is the workflow id of an opportunity.
 func OpportunityWorkflowID(id string) string { return "opportunity/" + id }
+
+// OpportunityStart are the start options of an opportunity's workflow, with the
+// summary the Temporal UI shows (no personal data); callers add the id policies.
+func OpportunityStart(id, brand string) client.StartWorkflowOptions {
+	return client.StartWorkflowOptions{ID: OpportunityWorkflowID(id), TaskQueue: TaskQueue,
+		StaticSummary: "Oportunidade " + id + " · marca " + brand,
+		StaticDetails: "Registro de oportunidade (deal registration): análise → aprovada (validade) → renovação → expirada. " +
+			"No portal: /Painel/Opportunities/" + id + ". O estado atual está em Current details."}
+}
+
+// timerSummaries name, in the Temporal UI, what an opportunity's timer waits for in each status.
+var timerSummaries = map[opportunity.Status]string{
+	opportunity.Analysis:   "Próximo lembrete ou fim do prazo de análise",
+	opportunity.Approved:   "Abertura da renovação ou fim da validade",
+	opportunity.Renovation: "Fim da validade",
+	opportunity.Expired:    "Fim do prazo para pedir renovação",
+}
 
 // Error types the API maps to HTTP statuses.
 const (
@@ -143,8 +162,16 @@ type opportunityWorkflow struct {
 	d          Durations
 	registered bool
 	busy       bool // a handler or timer is applying a change
-	inFlight   int  // notifications still being sent
+	inFlight   int  // notifications and background CRM syncs still running
 	renewed    bool // a renewal was approved: continue as new
+	crmLater   *backgroundSync
+}
+
+// backgroundSync is a CRM sync retrying in the background (expiry, renewal
+// refusal); a later sync cancels it first, so the CRM ends with the newest state.
+type backgroundSync struct {
+	cancel workflow.CancelFunc
+	done   workflow.Future
 }
 
 var a *activities.Activities
@@ -246,6 +273,7 @@ func (wf *opportunityWorkflow) run(ctx workflow.Context, in OpportunityInput) (O
 				wf.timerTransition(ctx, opportunity.Expired, "expired", false, true)
 			}
 		case opportunity.AwaitingRenovation:
+			wf.details(ctx, time.Time{})
 			_ = workflow.Await(ctx, func() bool { return wf.st.Status != cur || wf.renewed })
 		case opportunity.Expired:
 			// Renewal may still be requested; after the retention the workflow ends.
@@ -273,7 +301,9 @@ func (wf *opportunityWorkflow) waitUntil(ctx workflow.Context, t time.Time, cur 
 	wf.details(ctx, t)
 	changed := func() bool { return wf.st.Status != cur || wf.renewed }
 	if d := t.Sub(workflow.Now(ctx)); d > 0 {
-		if ok, _ := workflow.AwaitWithTimeout(ctx, d, changed); ok {
+		// The timer's summary names what it waits for in the Temporal UI.
+		opts := workflow.AwaitOptions{Timeout: d, TimerOptions: workflow.TimerOptions{Summary: timerSummaries[cur]}}
+		if ok, _ := workflow.AwaitWithOptions(ctx, opts, changed); ok {
 			return false
 		}
 	}
@@ -300,15 +330,108 @@ func dbOptions(ctx workflow.Context) workflow.Context {
 	})
 }
 
-// CRMRetryAttempts bounds the CRM retries before the caller hears of a communication error.
-const CRMRetryAttempts = 5
+// The CRM step of a decision a person waits for (approval, edit of an
+// opportunity in the CRM, renewal approval) has CRMBudget in all, attempts
+// included, each attempt at most CRMAttemptTimeout, so that the API, which
+// waits DecisionWait, always hears the outcome: the spec's communication error
+// when the CRM is down or slow, and never an approval landing after it.
+const (
+	CRMRetryAttempts  = 5
+	CRMAttemptTimeout = 15 * time.Second
+	CRMBudget         = 45 * time.Second
+	// DecisionWait is how long the API waits for a decision's answer.
+	DecisionWait = 90 * time.Second
+	// decisionMargin is kept, after the CRM step, for recording the decision.
+	decisionMargin = 15 * time.Second
+	// minCRMBudget: with less time than this left, a decision that waited for
+	// its turn fails without calling the CRM.
+	minCRMBudget = 5 * time.Second
+)
 
-func crmOptions(ctx workflow.Context) workflow.Context {
+// Change ids of workflow.GetVersion (docs/opportunity-lifecycle.md).
+const (
+	changeDecisionDeadline = "decision-deadline"        // a decision too late for its caller does not call the CRM
+	changeCRMOnEdit        = "crm-sync-edit"            // an edit of an opportunity in the CRM is written there first
+	changeCRMOnRenewal     = "crm-sync-renewal"         // a renewal approval is written to the CRM first
+	changeCRMOnExpiry      = "crm-sync-expiry"          // an expiry is written to the CRM in the background
+	changeCRMOnRefusal     = "crm-sync-renewal-refusal" // a renewal refusal is written to the CRM in the background
+)
+
+func crmOptions(ctx workflow.Context, budget time.Duration) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 30 * time.Second,
+		StartToCloseTimeout:    min(CRMAttemptTimeout, budget),
+		ScheduleToCloseTimeout: budget,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2,
-			MaximumInterval: 10 * time.Second, MaximumAttempts: CRMRetryAttempts},
+			MaximumInterval: 5 * time.Second, MaximumAttempts: CRMRetryAttempts},
 	})
+}
+
+// crmUnavailable is the CRM communication error the API answers with 502.
+func crmUnavailable(msg string, cause error) error {
+	return temporal.NewNonRetryableApplicationError(msg, activities.ErrTypeCRMUnavailable, cause)
+}
+
+// syncCRM writes the opportunity to the CRM for a decision received at
+// received, within what is left of the caller's wait (at most CRMBudget). It
+// returns the CRM's record id, or an error the API maps to the spec's messages:
+// the CRM's typed refusals as they are, a timeout as CRMUnavailable.
+func (wf *opportunityWorkflow) syncCRM(ctx workflow.Context, received time.Time, in activities.CRMSyncInput) (string, error) {
+	in.OpportunityID, in.Brand = wf.st.ID, wf.st.Brand
+	budget := min(CRMBudget, DecisionWait-decisionMargin-workflow.Now(ctx).Sub(received))
+	if budget < minCRMBudget {
+		if workflow.GetVersion(ctx, changeDecisionDeadline, workflow.DefaultVersion, 1) >= 1 {
+			return "", crmUnavailable("crm: the decision waited too long for its turn", nil)
+		}
+		budget = minCRMBudget // replaying a history from before the deadline: options are not replayed
+	}
+	var id string
+	err := workflow.ExecuteActivity(crmOptions(ctx, budget), a.SyncCRM, in).Get(ctx, &id)
+	var app *temporal.ApplicationError
+	var timeout *temporal.TimeoutError
+	if err != nil && !errors.As(err, &app) && errors.As(err, &timeout) {
+		// Every attempt hit its cap, or the budget ran out: the CRM is too slow.
+		return "", crmUnavailable("crm: no answer within "+budget.String(), err)
+	}
+	return id, err
+}
+
+// syncCRMLater writes a status the CRM must show without holding anything up
+// (timers, refusals): it retries in the background for a day, like the
+// notifications, and logs a failure. A later sync supersedes it.
+func (wf *opportunityWorkflow) syncCRMLater(ctx workflow.Context, status opportunity.Status) {
+	wf.stopCRMLater(ctx)
+	in := activities.CRMSyncInput{CRMInput: activities.CRMInput{OpportunityID: wf.st.ID, Brand: wf.st.Brand,
+		Name: wf.st.Name, Probability: wf.st.Probability}, Status: status}
+	cctx, cancel := workflow.WithCancel(ctx)
+	actx := workflow.WithActivityOptions(cctx, workflow.ActivityOptions{
+		StartToCloseTimeout:    CRMAttemptTimeout,
+		ScheduleToCloseTimeout: 24 * time.Hour,
+		WaitForCancellation:    true, // a superseding sync starts after this one's last attempt ended
+		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Minute},
+	})
+	bg := &backgroundSync{cancel: cancel, done: workflow.ExecuteActivity(actx, a.SyncCRM, in)}
+	wf.crmLater = bg
+	wf.inFlight++
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		defer func() { wf.inFlight-- }()
+		err := bg.done.Get(ctx, nil)
+		if wf.crmLater == bg {
+			wf.crmLater = nil
+		}
+		var canceled *temporal.CanceledError
+		if err != nil && !errors.As(err, &canceled) {
+			workflow.GetLogger(ctx).Error("CRM not updated", "status", status, "err", err)
+		}
+	})
+}
+
+// stopCRMLater cancels a background CRM sync and waits for its attempt to end.
+func (wf *opportunityWorkflow) stopCRMLater(ctx workflow.Context) {
+	if bg := wf.crmLater; bg != nil {
+		bg.cancel()
+		_ = bg.done.Get(ctx, nil)
+		wf.crmLater = nil
+	}
 }
 
 // apply records an event in the read model and history (idempotent by key).
@@ -326,9 +449,12 @@ func (wf *opportunityWorkflow) notify(ctx workflow.Context, kind string, reps, o
 	wf.inFlight++
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		defer func() { wf.inFlight-- }()
+		// A mail server may be down for hours: keep trying for a day (each
+		// recipient's e-mail is sent once; the in-app notice is stored first).
 		actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-			StartToCloseTimeout: 30 * time.Second,
-			RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 10, MaximumInterval: time.Minute},
+			StartToCloseTimeout:    30 * time.Second,
+			ScheduleToCloseTimeout: 24 * time.Hour,
+			RetryPolicy:            &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Minute},
 		})
 		if err := workflow.ExecuteActivity(actx, a.Notify, n).Get(ctx, nil); err != nil {
 			workflow.GetLogger(ctx).Error("notification not delivered", "kind", kind, "err", err)
@@ -345,6 +471,9 @@ func (wf *opportunityWorkflow) timerTransition(ctx workflow.Context, to opportun
 	}
 	wf.st.Status = to
 	wf.notify(ctx, kind, reps, owner, "")
+	if to == opportunity.Expired && wf.st.Register != "" && workflow.GetVersion(ctx, changeCRMOnExpiry, workflow.DefaultVersion, 1) >= 1 {
+		wf.syncCRMLater(ctx, opportunity.Expired)
+	}
 }
 
 func (wf *opportunityWorkflow) remind(ctx workflow.Context) {
@@ -444,6 +573,7 @@ func (wf *opportunityWorkflow) validateApprove(ctx workflow.Context, req Approve
 }
 
 func (wf *opportunityWorkflow) approve(ctx workflow.Context, req ApproveRequest) (OpportunityState, error) {
+	received := workflow.Now(ctx)
 	defer wf.lock(ctx)()
 	if err := wf.validateApprove(ctx, req); err != nil {
 		return wf.st, err // the state moved while this update waited its turn
@@ -453,10 +583,9 @@ func (wf *opportunityWorkflow) approve(ctx workflow.Context, req ApproveRequest)
 	if prob == 0 {
 		prob = wf.st.Probability
 	}
-	var register string
-	if err := workflow.ExecuteActivity(crmOptions(ctx), a.SyncCRM, activities.CRMInput{
-		OpportunityID: wf.st.ID, Brand: wf.st.Brand, Name: name, Probability: prob,
-	}).Get(ctx, &register); err != nil {
+	register, err := wf.syncCRM(ctx, received, activities.CRMSyncInput{
+		CRMInput: activities.CRMInput{Name: name, Probability: prob}, Status: opportunity.Approved})
+	if err != nil {
 		return wf.st, err // state unchanged; the API maps the CRM error to the spec's message
 	}
 	now := workflow.Now(ctx)
@@ -511,6 +640,9 @@ func (wf *opportunityWorkflow) refuse(ctx workflow.Context, actor activities.Act
 	}
 	wf.st.Status = opportunity.Disapproved
 	wf.notify(ctx, kind, false, true, reason)
+	if kind == "renewal-refused" && wf.st.Register != "" && workflow.GetVersion(ctx, changeCRMOnRefusal, workflow.DefaultVersion, 1) >= 1 {
+		wf.syncCRMLater(ctx, opportunity.Disapproved)
+	}
 	return wf.st, nil
 }
 
@@ -540,6 +672,7 @@ func (wf *opportunityWorkflow) validateEdit(ctx workflow.Context, req EditReques
 }
 
 func (wf *opportunityWorkflow) edit(ctx workflow.Context, req EditRequest) (OpportunityState, error) {
+	received := workflow.Now(ctx)
 	defer wf.lock(ctx)()
 	if err := wf.validateEdit(ctx, req); err != nil {
 		return wf.st, err
@@ -556,10 +689,26 @@ func (wf *opportunityWorkflow) edit(ctx workflow.Context, req EditRequest) (Oppo
 	if len(changes) == 0 {
 		return wf.st, nil
 	}
-	if err := wf.apply(ctx, activities.Event{Actor: &req.Actor, Status: wf.st.Status, Name: &name, Probability: &prob, Changes: changes}); err != nil {
+	register := wf.st.Register
+	if register != "" && workflow.GetVersion(ctx, changeCRMOnEdit, workflow.DefaultVersion, 1) >= 1 {
+		// The CRM holds the opportunity: it takes the change first; a refusal
+		// (a locked record: 423) leaves the opportunity as it was.
+		wf.stopCRMLater(ctx)
+		id, err := wf.syncCRM(ctx, received, activities.CRMSyncInput{
+			CRMInput: activities.CRMInput{Name: name, Probability: prob}, Status: wf.st.Status})
+		if err != nil {
+			return wf.st, err
+		}
+		register = id
+	}
+	ev := activities.Event{Actor: &req.Actor, Status: wf.st.Status, Name: &name, Probability: &prob, Changes: changes}
+	if register != wf.st.Register {
+		ev.Register = &register
+	}
+	if err := wf.apply(ctx, ev); err != nil {
 		return wf.st, err
 	}
-	wf.st.Name, wf.st.Probability = name, prob
+	wf.st.Name, wf.st.Probability, wf.st.Register = name, prob, register
 	return wf.st, nil
 }
 
@@ -619,6 +768,7 @@ func (wf *opportunityWorkflow) validateDecideRenewal(ctx workflow.Context, req R
 }
 
 func (wf *opportunityWorkflow) decideRenewal(ctx workflow.Context, req RenewalDecision) (OpportunityState, error) {
+	received := workflow.Now(ctx)
 	defer wf.lock(ctx)()
 	if err := wf.validateDecideRenewal(ctx, req); err != nil {
 		return wf.st, err
@@ -626,13 +776,30 @@ func (wf *opportunityWorkflow) decideRenewal(ctx workflow.Context, req RenewalDe
 	if !req.Approve {
 		return wf.refuse(ctx, req.Actor, req.Reason, "renewal-refused")
 	}
+	register := wf.st.Register
+	if workflow.GetVersion(ctx, changeCRMOnRenewal, workflow.DefaultVersion, 1) >= 1 {
+		// The CRM takes the renewed approval first (reopening the record closed
+		// at the expiry; creating it for an opportunity that expired in
+		// analysis); a refusal leaves the opportunity awaiting the decision.
+		wf.stopCRMLater(ctx)
+		id, err := wf.syncCRM(ctx, received, activities.CRMSyncInput{CRMInput: activities.CRMInput{Name: wf.st.Name,
+			Probability: wf.st.Probability}, Status: opportunity.Approved, Reopen: true})
+		if err != nil {
+			return wf.st, err
+		}
+		register = id
+	}
 	now := workflow.Now(ctx)
 	valid := now.Add(wf.d.Validity)
-	if err := wf.apply(ctx, activities.Event{Actor: &req.Actor, Status: opportunity.Approved, ApprovedAt: &now, ValidUntil: &valid,
-		Changes: []activities.Change{{Attribute: "status", OldValue: string(wf.st.Status), NewValue: string(opportunity.Approved)}}}); err != nil {
+	ev := activities.Event{Actor: &req.Actor, Status: opportunity.Approved, ApprovedAt: &now, ValidUntil: &valid,
+		Changes: []activities.Change{{Attribute: "status", OldValue: string(wf.st.Status), NewValue: string(opportunity.Approved)}}}
+	if register != wf.st.Register {
+		ev.Register = &register
+	}
+	if err := wf.apply(ctx, ev); err != nil {
 		return wf.st, err
 	}
-	wf.st.Status, wf.st.ValidUntil, wf.st.Reminders = opportunity.Approved, valid, 0
+	wf.st.Status, wf.st.ValidUntil, wf.st.Reminders, wf.st.Register = opportunity.Approved, valid, 0, register
 	wf.st.Cycle++
 	wf.renewed = true
 	wf.notify(ctx, "renewal-approved", false, true, "")

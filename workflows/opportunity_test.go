@@ -37,6 +37,10 @@ type harness struct {
 	notices []activities.Notice
 	crmErr  error
 	d       Durations
+	// crm, when set, answers SyncCRM instead of crmErr; crmCalls lists its inputs.
+	crm      func(activities.CRMSyncInput) (string, error)
+	crmDelay time.Duration // how long (workflow time) the next SyncCRM takes
+	crmCalls []activities.CRMSyncInput
 }
 
 func newHarness(t *testing.T) *harness {
@@ -62,13 +66,37 @@ func newHarness(t *testing.T) *harness {
 		h.notices = append(h.notices, n)
 		return nil
 	})
-	h.env.OnActivity(a.SyncCRM, mock.Anything, mock.Anything).Return(func(context.Context, activities.CRMInput) (string, error) {
+	h.env.OnActivity(a.SyncCRM, mock.Anything, mock.Anything).AfterFn(func() time.Duration {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		d := h.crmDelay
+		h.crmDelay = 0
+		return d
+	}).Return(func(_ context.Context, in activities.CRMSyncInput) (string, error) {
+		h.mu.Lock()
+		h.crmCalls = append(h.crmCalls, in)
+		fn := h.crm
+		h.mu.Unlock()
+		if fn != nil {
+			return fn(in)
+		}
 		if h.crmErr != nil {
 			return "", h.crmErr
 		}
 		return "006CRM0001", nil
 	})
 	return h
+}
+
+// crmStatuses lists the statuses SyncCRM was asked to write, in order.
+func (h *harness) crmStatuses() []opportunity.Status {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]opportunity.Status, len(h.crmCalls))
+	for i, c := range h.crmCalls {
+		out[i] = c.Status
+	}
+	return out
 }
 
 // at schedules an update at a moment of the workflow's life; the result lands in *err.
@@ -204,6 +232,9 @@ func TestAnalysisSendsRemindersEverySLAThenExpires(t *testing.T) {
 	if last := h.events[len(h.events)-1]; last.Status != opportunity.Expired || last.Actor != nil {
 		t.Errorf("last event = %+v", last)
 	}
+	if len(h.crmCalls) != 0 {
+		t.Errorf("an opportunity that never reached the CRM was synced at its expiry: %+v", h.crmCalls)
+	}
 }
 
 func TestDisapprovalEndsTheWorkflow(t *testing.T) {
@@ -320,6 +351,171 @@ func TestEditRecordsOldAndNewValues(t *testing.T) {
 	}
 	if h.events[0].Actor == nil || h.events[0].Actor.UserID != rep.UserID {
 		t.Error("the editor is not recorded")
+	}
+}
+
+func TestEditOfAnOpportunityInTheCRMIsWrittenThereFirst(t *testing.T) {
+	h := newHarness(t)
+	var inAnalysis, approve, edit, locked error
+	h.at(30*time.Minute, UpdateEdit, EditRequest{Actor: rep, Probability: ptr(50)}, &inAnalysis)
+	h.at(time.Hour, UpdateApprove, ApproveRequest{Actor: rep, Name: "Projeto"}, &approve)
+	h.at(2*time.Hour, UpdateEdit, EditRequest{Actor: rep, Name: ptr("Projeto Novo"), Probability: ptr(75)}, &edit)
+	h.env.RegisterDelayedCallback(func() {
+		h.crmErr = temporal.NewNonRetryableApplicationError("crm: opportunity locked", activities.ErrTypeCRMLocked, nil)
+	}, 3*time.Hour)
+	h.at(4*time.Hour, UpdateEdit, EditRequest{Actor: rep, Probability: ptr(100)}, &locked)
+	h.env.RegisterDelayedCallback(func() {
+		if st := h.state(); st.Probability != 75 || st.Name != "Projeto Novo" || st.Status != opportunity.Approved {
+			t.Errorf("after the locked edit: %+v", st)
+		}
+	}, 4*time.Hour+time.Minute)
+	h.env.RegisterDelayedCallback(func() { h.env.CancelWorkflow() }, 5*time.Hour)
+	_ = h.run()
+	if inAnalysis != nil || approve != nil || edit != nil {
+		t.Fatalf("edit in analysis %v, approve %v, edit %v", inAnalysis, approve, edit)
+	}
+	if errType(locked) != activities.ErrTypeCRMLocked {
+		t.Errorf("edit of a locked CRM record: %v, want %s", locked, activities.ErrTypeCRMLocked)
+	}
+	// The edit in analysis does not reach the CRM (no record there yet); the
+	// approval and the edit of the approved opportunity do, with the new values.
+	if len(h.crmCalls) != 3 {
+		t.Fatalf("CRM calls %+v, want approval, edit, locked edit", h.crmCalls)
+	}
+	if c := h.crmCalls[1]; c.Name != "Projeto Novo" || c.Probability != 75 || c.Status != opportunity.Approved || c.OpportunityID != "op-1" {
+		t.Errorf("edit sent %+v", c)
+	}
+	if c := h.crmCalls[2]; c.Probability != 100 {
+		t.Errorf("locked edit sent %+v", c)
+	}
+	// edit in analysis, approval, edit: the refused edit records nothing.
+	if len(h.events) != 3 || h.events[2].Name == nil || *h.events[2].Name != "Projeto Novo" {
+		t.Errorf("events %+v", h.events)
+	}
+}
+
+func TestRenewalApprovalReopensTheCRMRecordAndSupersedesTheExpirySync(t *testing.T) {
+	h := newHarness(t)
+	var expiredCalls, afterDecision int
+	decided := false
+	h.crm = func(in activities.CRMSyncInput) (string, error) {
+		if decided && in.Status == opportunity.Expired {
+			afterDecision++
+		}
+		if in.Status == opportunity.Expired {
+			expiredCalls++
+			return "", temporal.NewApplicationError("crm: unavailable", activities.ErrTypeCRMUnavailable)
+		}
+		if decided {
+			return "006CRM0002", nil // the record was recreated in the CRM meanwhile
+		}
+		return "006CRM0001", nil
+	}
+	var approveErr, renewErr, decideErr error
+	h.at(time.Hour, UpdateApprove, ApproveRequest{Actor: rep, Name: "Projeto", Probability: 50}, &approveErr)
+	// The expiry does not wait for the CRM, which keeps failing.
+	h.statusAt(time.Hour+90*day+time.Minute, opportunity.Expired)
+	// The renewal is decided while the expiry's sync waits for its next try
+	// (minutes apart by then): the decision cancels it, so the CRM ends approved.
+	expiry := time.Hour + 90*day
+	h.at(expiry+2*time.Minute, UpdateRequestRenewal, RenewalRequest{Actor: seller, Renewal: opportunity.RenewalRequest{
+		Reason: "Cliente retomou", ProbabilityClosing: 75, ProjectStillInScope: "Sim", LastVisitDate: "2026-01-01"}}, &renewErr)
+	h.env.RegisterDelayedCallback(func() { decided = true }, expiry+4*time.Minute-time.Second)
+	h.at(expiry+4*time.Minute, UpdateDecideRenewal, RenewalDecision{Actor: rep, Approve: true}, &decideErr)
+	err := h.run()
+	if approveErr != nil || renewErr != nil || decideErr != nil {
+		t.Fatalf("approve %v, renewal %v, decision %v", approveErr, renewErr, decideErr)
+	}
+	var can *workflow.ContinueAsNewError
+	if !errors.As(err, &can) {
+		t.Fatalf("workflow ended with %v, want continue-as-new", err)
+	}
+	if expiredCalls < 5 {
+		t.Errorf("the expiry was synced %d times in 4 minutes: not retried in the background", expiredCalls)
+	}
+	if afterDecision > 0 {
+		t.Errorf("the expiry sync kept retrying after the renewal decision (%d calls)", afterDecision)
+	}
+	last := h.crmCalls[len(h.crmCalls)-1]
+	if last.Status != opportunity.Approved || !last.Reopen || last.Name != "Projeto" || last.Probability != 75 {
+		t.Errorf("last CRM call %+v, want the renewal's approval reopening the record", last)
+	}
+	ev := h.events[len(h.events)-1]
+	if ev.Status != opportunity.Approved || ev.Register == nil || *ev.Register != "006CRM0002" {
+		t.Errorf("renewal event %+v, want the CRM id recorded", ev)
+	}
+}
+
+func TestExpiryAndRenewalRefusalReachTheCRMInTheBackground(t *testing.T) {
+	h := newHarness(t)
+	failures := 3
+	h.crm = func(in activities.CRMSyncInput) (string, error) {
+		if in.Status == opportunity.Expired && failures > 0 {
+			failures--
+			return "", temporal.NewApplicationError("crm: unavailable", activities.ErrTypeCRMUnavailable)
+		}
+		return "006CRM0001", nil
+	}
+	var errs [4]error
+	h.at(time.Hour, UpdateApprove, ApproveRequest{Actor: rep, Name: "Projeto"}, &errs[0])
+	h.statusAt(time.Hour+90*day+time.Second, opportunity.Expired)
+	h.env.RegisterDelayedCallback(func() {
+		if got := h.crmStatuses(); len(got) != 5 || got[4] != opportunity.Expired || failures != 0 {
+			t.Errorf("CRM calls a day after the expiry: %v (failures left %d)", got, failures)
+		}
+	}, time.Hour+91*day)
+	h.at(time.Hour+92*day, UpdateRequestRenewal, RenewalRequest{Actor: seller, Renewal: opportunity.RenewalRequest{
+		Reason: "Cliente retomou", ProbabilityClosing: 75, ProjectStillInScope: "Sim", LastVisitDate: "2026-01-01"}}, &errs[1])
+	h.env.RegisterDelayedCallback(func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.crmErr = temporal.NewNonRetryableApplicationError("crm: opportunity locked", activities.ErrTypeCRMLocked, nil)
+		h.crm = nil
+	}, time.Hour+93*day-time.Minute)
+	h.at(time.Hour+93*day, UpdateDecideRenewal, RenewalDecision{Actor: rep, Approve: true}, &errs[2])
+	h.statusAt(time.Hour+93*day+time.Minute, opportunity.AwaitingRenovation)
+	h.at(time.Hour+94*day, UpdateDecideRenewal, RenewalDecision{Actor: rep, Reason: "Sem orçamento"}, &errs[3])
+	if err := h.run(); err != nil {
+		t.Fatalf("workflow: %v", err)
+	}
+	if errs[0] != nil || errs[1] != nil || errType(errs[2]) != activities.ErrTypeCRMLocked || errs[3] != nil {
+		t.Fatalf("approve %v, renewal %v, locked renewal approval %v, refusal %v", errs[0], errs[1], errs[2], errs[3])
+	}
+	want := []opportunity.Status{opportunity.Approved, opportunity.Expired, opportunity.Expired, opportunity.Expired, opportunity.Expired,
+		opportunity.Approved, opportunity.Disapproved}
+	got := h.crmStatuses()
+	if len(got) != len(want) {
+		t.Fatalf("CRM calls %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("CRM calls %v, want %v", got, want)
+		}
+	}
+	var st OpportunityState
+	if err := h.env.GetWorkflowResult(&st); err != nil || st.Status != opportunity.Disapproved {
+		t.Errorf("result %+v %v", st, err)
+	}
+}
+
+func TestADecisionTooLateForItsCallerDoesNotCallTheCRM(t *testing.T) {
+	h := newHarness(t)
+	h.crmErr = temporal.NewNonRetryableApplicationError("crm: unavailable", activities.ErrTypeCRMUnavailable, nil)
+	h.crmDelay = 72 * time.Second // the first approval holds the opportunity while the CRM is slow
+	var first, second error
+	h.at(time.Hour, UpdateApprove, ApproveRequest{Actor: rep, Name: "Projeto"}, &first)
+	h.at(time.Hour+time.Second, UpdateApprove, ApproveRequest{Actor: rep, Name: "Projeto"}, &second)
+	h.statusAt(time.Hour+5*time.Minute, opportunity.Analysis)
+	h.env.RegisterDelayedCallback(func() { h.env.CancelWorkflow() }, 2*time.Hour)
+	_ = h.run()
+	if errType(first) != activities.ErrTypeCRMUnavailable || errType(second) != activities.ErrTypeCRMUnavailable {
+		t.Fatalf("first %v, second %v: want both CRM communication errors", first, second)
+	}
+	if len(h.crmCalls) != 1 {
+		t.Errorf("CRM calls %d: the second approval, past its caller's wait, must not reach the CRM", len(h.crmCalls))
+	}
+	if len(h.events) != 0 {
+		t.Errorf("events %+v", h.events)
 	}
 }
 

@@ -7,21 +7,48 @@ import { RecoveryPage } from './features/auth/recovery/RecoveryPage';
 import { ResetPasswordPage } from './features/auth/recovery/ResetPasswordPage';
 import { Guard } from './features/panel/Guard';
 import { PanelLayout } from './features/panel/PanelLayout';
-import { ContactPage, RegistrationPage } from './features/placeholders/PublicPlaceholder';
-import { ScreenPlaceholder } from './features/placeholders/ScreenPlaceholder';
-import { UserDetailsPlaceholder } from './features/placeholders/UserDetailsPlaceholder';
+import { ContactPage } from './features/contact/ContactPage';
+import { RegistrationPage } from './features/registration/RegistrationPage';
+import { DashboardPage } from './features/dashboard/DashboardPage';
+import { HistoryPage } from './features/history/HistoryPage';
+import { OpportunityDetailsPage } from './features/opportunities/details/OpportunityDetailsPage';
+import { OpportunitiesPage } from './features/opportunities/list/OpportunitiesPage';
+import { RegistrationOpportunityPage } from './features/opportunities/registration/RegistrationOpportunityPage';
+import { ResaleDetailsPage } from './features/resales/details/ResaleDetailsPage';
+import { ResalesPage } from './features/resales/list/ResalesPage';
+import { UsersPage } from './features/users/list/UsersPage';
+import { SellerRegistrationPage } from './features/users/registration/SellerRegistrationPage';
+import { UserDetailsPage } from './features/users/details/UserDetailsPage';
 import { SettingsPage } from './features/settings/SettingsPage';
 import { PANEL_BASE, PANEL_ROUTES, type PanelRoute } from './lib/guards';
 import { setNavigator } from './lib/navigation';
 
 function screenFor(route: PanelRoute) {
   switch (route.path) {
+    case 'Dashboard':
+      return <DashboardPage />;
+    case 'Opportunities':
+      return <OpportunitiesPage />;
+    case 'Opportunities/registration':
+      return <RegistrationOpportunityPage />;
+    case 'Opportunities/:id':
+      return <OpportunityDetailsPage />;
+    case 'History/:id':
+      return <HistoryPage />;
+    case 'Resales':
+      return <ResalesPage />;
+    case 'Resales/details':
+      return <ResaleDetailsPage />;
+    case 'Users':
+      return <UsersPage />;
+    case 'Users/registration':
+      return <SellerRegistrationPage />;
     case 'Settings':
       return <SettingsPage />;
     case 'Users/:id':
-      return <UserDetailsPlaceholder />;
+      return <UserDetailsPage />;
     default:
-      return <ScreenPlaceholder title={route.title} />;
+      throw new Error(`no screen for the panel route ${route.path}`);
   }
 }
 

@@ -25,6 +25,19 @@ describe('ConfirmationModal', () => {
     expect(onCancel).toHaveBeenCalledTimes(1);
   });
 
+  it('closes on Esc, but not while the action is on its way', async () => {
+    const onCancel = vi.fn();
+    const { rerender } = render(
+      <ConfirmationModal isOpen title="Aprovar oportunidade" message="M" loading onConfirm={() => {}} onCancel={onCancel} />,
+    );
+    await userEvent.keyboard('{Escape}');
+    await userEvent.click(screen.getByRole('button', { name: 'Cancelar' }));
+    expect(onCancel).not.toHaveBeenCalled();
+    rerender(<ConfirmationModal isOpen title="Aprovar oportunidade" message="M" onConfirm={() => {}} onCancel={onCancel} />);
+    await userEvent.keyboard('{Escape}');
+    expect(onCancel).toHaveBeenCalledTimes(1);
+  });
+
   it("defaults to 'Confirmar' and 'Cancelar'", () => {
     render(<ConfirmationModal isOpen title="T" message="M" onConfirm={() => {}} onCancel={() => {}} />);
     expect(screen.getByRole('button', { name: 'Confirmar' })).toBeInTheDocument();

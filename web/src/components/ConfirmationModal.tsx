@@ -14,7 +14,11 @@ export interface ConfirmationModalProps {
   onCancel: () => void;
 }
 
-/** Shared confirmation modal (spec §2): title, message, confirm and cancel. */
+/**
+ * Shared confirmation modal (spec §2): title, message, confirm and cancel.
+ * While `loading`, neither Esc, the backdrop nor 'Cancelar' closes it: the
+ * action is on its way.
+ */
 export function ConfirmationModal({
   isOpen,
   title,
@@ -27,7 +31,7 @@ export function ConfirmationModal({
   onCancel,
 }: ConfirmationModalProps) {
   return (
-    <Dialog isOpen={isOpen} onClose={onCancel} title={title} className="modal modal-confirmation">
+    <Dialog isOpen={isOpen} onClose={loading ? undefined : onCancel} title={title} className="modal modal-confirmation">
       <DialogBody>
         <div data-testid="confirmation-modal-message">{message}</div>
       </DialogBody>

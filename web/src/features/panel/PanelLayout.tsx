@@ -5,6 +5,7 @@ import { Outlet, useNavigate } from 'react-router';
 import { signOut } from '../../lib/auth';
 import { useBrand } from '../../lib/brand';
 import { readSession } from '../../lib/session';
+import { NotificationBell } from '../notifications/NotificationBell';
 import { SideMenu } from './SideMenu';
 
 /** The panel `/Painel`: side menu by role, top bar with 'Voltar', and the screen. */
@@ -49,6 +50,7 @@ export function PanelLayout() {
             />
           </NavbarGroup>
           <NavbarGroup align="end">
+            <NotificationBell />
             <NavbarHeading className="panel-brand-name">{brand.name}</NavbarHeading>
           </NavbarGroup>
         </Navbar>

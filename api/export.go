@@ -1,0 +1,223 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/xuri/excelize/v2"
+
+	"oportuna/auth"
+	"oportuna/cnpj"
+	"oportuna/internal/respond"
+	"oportuna/opportunity"
+)
+
+// exportSheet is the spec's name of the Excel export ('Oportunidades').
+const exportSheet = "Oportunidades"
+
+// exportColumns are the export's pt-BR headers with their widths.
+var exportColumns = []struct {
+	title string
+	width float64
+}{
+	{"Data de cadastro", 14}, {"Nome da oportunidade", 36}, {"Status", 20}, {"CNPJ", 20},
+	{"Nome fantasia", 28}, {"Razão social", 34}, {"Contato", 24}, {"E-mail", 30}, {"Telefone", 16},
+	{"Estado", 8}, {"Cidade", 22}, {"Probabilidade de fechamento", 14}, {"Valor estimado", 18},
+	{"Registro (CRM)", 18}, {"Vendedor", 24}, {"Revenda", 30}, {"Distribuidor", 22},
+	{"Data de aprovação", 14}, {"Válida até", 14},
+}
+
+// probabilityLabels are the bands of the probability of closing (spec §3).
+var probabilityLabels = map[int]string{25: "0% - 49%", 50: "50% - 70%", 75: "71% - 99%", 100: "100%"}
+
+// exportNoDate is what the list shows instead of an approval date for
+// anything not approved (spec §2).
+const exportNoDate = "Sem Data"
+
+// exportProbability is the band of a probability, or 'N/C' for any other
+// value, as the list shows it (spec §2).
+func exportProbability(p int) string {
+	if label, ok := probabilityLabels[p]; ok {
+		return label
+	}
+	return "N/C"
+}
+
+// exportPhone writes a phone as the screens do: (00) 00000-0000 for 11
+// digits, (00) 0000-0000 for 10; anything else as stored.
+func exportPhone(phone string) string {
+	d := onlyDigits(phone)
+	switch len(d) {
+	case 11:
+		return "(" + d[:2] + ") " + d[2:7] + "-" + d[7:]
+	case 10:
+		return "(" + d[:2] + ") " + d[2:6] + "-" + d[6:]
+	}
+	return phone
+}
+
+// exportScope picks the list an export reads by the spec's priority (§6):
+// RESALE its reseller's, SELLER its own, REPRESENTATIVE or SUPPORT all.
+func exportScope(c *auth.Claims) (listScope, bool) {
+	switch {
+	case c.Has(auth.Resale):
+		return listByResale, true
+	case c.Has(auth.Seller):
+		return listByUser, true
+	case c.Has(auth.Representative, auth.Support):
+		return listAll, true
+	}
+	return 0, false
+}
+
+// handleExportOpportunities answers GET /opportunity/export: every opportunity
+// the caller's list shows with the same filters and sort, as an .xlsx written
+// row by row (excelize's stream writer keeps memory flat).
+func (s *Server) handleExportOpportunities(w http.ResponseWriter, r *http.Request) {
+	c := auth.FromContext(r.Context())
+	scope, ok := exportScope(c)
+	if !ok {
+		respond.Error(w, http.StatusForbidden, auth.MsgForbidden)
+		return
+	}
+	oq, msg, err := s.parseOpportunityQuery(r, c, scope)
+	if err != nil {
+		failRequest(w, r, err)
+		return
+	}
+	if msg != "" {
+		respond.Error(w, http.StatusBadRequest, msg)
+		return
+	}
+	distributor := ""
+	if b, ok := s.Brands.BySlug(c.Brand); ok {
+		distributor = b.Distributor
+	}
+	f, err := s.buildExport(r.Context(), oq, distributor)
+	if err != nil {
+		respond.Internal(w, r, err)
+		return
+	}
+	defer f.Close()
+	name := fmt.Sprintf("%s-%s.xlsx", exportSheet, time.Now().In(saoPaulo).Format("2006-01-02"))
+	w.Header().Set("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = f.WriteTo(w)
+}
+
+var saoPaulo = func() *time.Location {
+	if l, err := time.LoadLocation("America/Sao_Paulo"); err == nil {
+		return l
+	}
+	return time.FixedZone("BRT", -3*3600)
+}()
+
+// buildExport streams the query's rows into a workbook.
+func (s *Server) buildExport(ctx context.Context, oq opportunityQuery, distributor string) (*excelize.File, error) {
+	f := excelize.NewFile()
+	if err := f.SetSheetName("Sheet1", exportSheet); err != nil {
+		f.Close()
+		return nil, err
+	}
+	sw, err := f.NewStreamWriter(exportSheet)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	fail := func(err error) (*excelize.File, error) {
+		f.Close()
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	header, _ := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDE3EA"}}})
+	dateFmt := "dd/mm/yyyy"
+	moneyFmt := `"R$" #,##0.00`
+	dateStyle, _ := f.NewStyle(&excelize.Style{CustomNumFmt: &dateFmt})
+	moneyStyle, _ := f.NewStyle(&excelize.Style{CustomNumFmt: &moneyFmt})
+	for i, col := range exportColumns {
+		if err := sw.SetColWidth(i+1, i+1, col.width); err != nil {
+			return fail(err)
+		}
+	}
+	if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
+		return fail(err)
+	}
+	titles := make([]any, len(exportColumns))
+	for i, col := range exportColumns {
+		titles[i] = excelize.Cell{StyleID: header, Value: col.title}
+	}
+	if err := sw.SetRow("A1", titles, excelize.RowOpts{Height: 20}); err != nil {
+		return fail(err)
+	}
+	rows, err := s.DB.Query(ctx, `SELECT o.created_at, o.name, o.status, o.cnpj, o.fantasy_name, o.corporate_name, o.contact,
+			o.email, o.phone, o.state, o.city, o.probability_closing, o.estimated::float8, o.register, o.seller,
+			COALESCE(s.corporate_name, ''), o.approve_date, o.valid_until
+		FROM opportunities o LEFT JOIN resales s ON s.id = o.resale_id WHERE `+oq.cond+` ORDER BY `+oq.order, oq.args...)
+	if err != nil {
+		return fail(err)
+	}
+	defer rows.Close()
+	var (
+		created                                                                   time.Time
+		name, status, doc, fantasy, corporate, contact, email, phone, state, city string
+		probability                                                               int
+		estimated                                                                 float64
+		register, seller, resale                                                  string
+		approved, validUntil                                                      *time.Time
+	)
+	dateCell := func(t *time.Time) any {
+		if t == nil {
+			return nil
+		}
+		d := t.In(saoPaulo)
+		return excelize.Cell{StyleID: dateStyle, Value: time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC)}
+	}
+	row := make([]any, len(exportColumns))
+	n := 2
+	_, err = pgx.ForEachRow(rows, []any{&created, &name, &status, &doc, &fantasy, &corporate, &contact, &email, &phone,
+		&state, &city, &probability, &estimated, &register, &seller, &resale, &approved, &validUntil}, func() error {
+		row[0] = dateCell(&created)
+		row[1] = name
+		row[2] = opportunity.Status(status).Label()
+		row[3] = cnpj.Format(doc)
+		row[4], row[5], row[6], row[7] = fantasy, corporate, contact, email
+		row[8] = exportPhone(phone)
+		row[9], row[10] = state, city
+		row[11] = exportProbability(probability)
+		row[12] = excelize.Cell{StyleID: moneyStyle, Value: estimated}
+		row[13], row[14], row[15], row[16] = register, seller, resale, distributor
+		// The approval date only for an approved opportunity, as the list shows it.
+		if opportunity.Status(status) == opportunity.Approved && approved != nil {
+			row[17] = dateCell(approved)
+		} else {
+			row[17] = exportNoDate
+		}
+		row[18] = dateCell(validUntil)
+		err := sw.SetRow("A"+strconv.Itoa(n), row)
+		n++
+		return err
+	})
+	if err != nil {
+		return fail(err)
+	}
+	if err := sw.Flush(); err != nil {
+		return fail(err)
+	}
+	return f, nil
+}
+
+// writeExport is buildExport for a writer (the benchmark's entry point).
+func (s *Server) writeExport(ctx context.Context, w io.Writer, oq opportunityQuery) error {
+	f, err := s.buildExport(ctx, oq, "")
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = f.WriteTo(w)
+	return err
+}

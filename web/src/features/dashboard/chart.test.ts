@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { chartYMax, countText, integerTicks, monthsToDate } from './chart';
+
+const m = (month: number, approved: number, disapproved: number) => ({ month, label: '', approved, disapproved });
+
+describe('chartYMax', () => {
+  it('is the highest month times 1.5, over both series', () => {
+    expect(chartYMax([m(1, 2, 1), m(2, 4, 6), m(3, 0, 0)])).toBe(9);
+    expect(chartYMax([m(1, 10, 3)])).toBe(15);
+  });
+
+  it('looks only at the series shown (tab Aprovados)', () => {
+    expect(chartYMax([m(1, 2, 8), m(2, 4, 6)], ['approved'])).toBe(6);
+  });
+
+  it('keeps a range of 1 when every month is zero', () => {
+    expect(chartYMax([m(1, 0, 0)])).toBe(1);
+    expect(chartYMax([])).toBe(1);
+  });
+});
+
+describe('integerTicks', () => {
+  it('gives whole numbers from 0 up to the maximum', () => {
+    expect(integerTicks(9)).toEqual([0, 2, 4, 6, 8]);
+    expect(integerTicks(1.5)).toEqual([0, 1]);
+    expect(integerTicks(1)).toEqual([0, 1]);
+    expect(integerTicks(0.5)).toEqual([0]);
+    expect(integerTicks(30)).toEqual([0, 6, 12, 18, 24, 30]);
+  });
+});
+
+describe('monthsToDate', () => {
+  it('runs from January to the current month with pt-BR abbreviations, zero where the server sent nothing', () => {
+    const months = monthsToDate([m(2, 3, 1), m(4, 1, 0)], new Date(2026, 3, 15));
+    expect(months.map((x) => x.label)).toEqual(['Jan', 'Fev', 'Mar', 'Abr']);
+    expect(months.map((x) => [x.approved, x.disapproved])).toEqual([
+      [0, 0],
+      [3, 1],
+      [0, 0],
+      [1, 0],
+    ]);
+  });
+
+  it('runs to December at the end of the year', () => {
+    expect(monthsToDate([], new Date(2026, 11, 31)).map((x) => x.label)).toEqual([
+      'Jan', 'Fev', 'Mar', 'Abr', 'Mai', 'Jun', 'Jul', 'Ago', 'Set', 'Out', 'Nov', 'Dez',
+    ]);
+  });
+});
+
+describe('countText', () => {
+  it('agrees in number', () => {
+    expect(countText(1, 'approved')).toBe('1 aprovada');
+    expect(countText(3, 'disapproved')).toBe('3 reprovadas');
+    expect(countText(0, 'approved')).toBe('0 aprovadas');
+  });
+});

@@ -1,0 +1,75 @@
+import type { MonthPoint } from '../../lib/dashboardApi';
+
+/** Month abbreviations and names in pt-BR (index 0 = January). */
+export const MONTH_ABBR = ['Jan', 'Fev', 'Mar', 'Abr', 'Mai', 'Jun', 'Jul', 'Ago', 'Set', 'Out', 'Nov', 'Dez'] as const;
+export const MONTH_NAMES = [
+  'Janeiro',
+  'Fevereiro',
+  'Março',
+  'Abril',
+  'Maio',
+  'Junho',
+  'Julho',
+  'Agosto',
+  'Setembro',
+  'Outubro',
+  'Novembro',
+  'Dezembro',
+] as const;
+
+/** The y-axis maximum is the highest monthly value times this (spec §2). */
+export const Y_HEADROOM = 1.5;
+
+export type Series = 'approved' | 'disapproved';
+
+/** Which series each tab shows: 'Oportunidades' both, 'Aprovados' the approvals only. */
+export const TAB_SERIES: Record<'opportunities' | 'approved', readonly Series[]> = {
+  opportunities: ['approved', 'disapproved'],
+  approved: ['approved'],
+};
+
+/**
+ * The y-axis maximum: the highest monthly value of the series shown × 1.5.
+ * With nothing to show (all zero) the axis still needs a range: 1.
+ */
+export function chartYMax(months: readonly MonthPoint[], series: readonly Series[] = ['approved', 'disapproved']): number {
+  let highest = 0;
+  for (const m of months) for (const s of series) highest = Math.max(highest, Number(m[s]) || 0);
+  return highest > 0 ? highest * Y_HEADROOM : 1;
+}
+
+/** Integer ticks from 0 to max (at most about `count` of them). */
+export function integerTicks(max: number, count = 5): number[] {
+  const top = Math.floor(max);
+  if (top <= 0) return [0];
+  const step = Math.max(1, Math.ceil(top / count));
+  const ticks: number[] = [];
+  for (let v = 0; v <= top; v += step) ticks.push(v);
+  return ticks;
+}
+
+/**
+ * The months from January to the current month, filled from what the server
+ * sent (a month it left out counts zero).
+ */
+export function monthsToDate(points: readonly MonthPoint[] | null | undefined, now = new Date()): MonthPoint[] {
+  const current = now.getMonth() + 1;
+  const count = Math.max(current, ...(points ?? []).map((p) => Number(p.month) || 0).filter((m) => m <= 12));
+  const out: MonthPoint[] = [];
+  for (let month = 1; month <= count; month++) {
+    const p = (points ?? []).find((x) => Number(x.month) === month);
+    out.push({
+      month,
+      label: MONTH_ABBR[month - 1],
+      approved: Number(p?.approved) || 0,
+      disapproved: Number(p?.disapproved) || 0,
+    });
+  }
+  return out;
+}
+
+/** 'N aprovada(s)' / 'N reprovada(s)'. */
+export function countText(n: number, series: Series): string {
+  const word = series === 'approved' ? 'aprovada' : 'reprovada';
+  return `${n} ${n === 1 ? word : `${word}s`}`;
+}

@@ -1,0 +1,200 @@
+import { Button, Card, H1, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
+import { ArrowLeftIcon, HistoryIcon, RefreshIcon } from '@blueprintjs/icons';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { ErrorModal } from '../../components/ErrorModal';
+import { LOADING_MESSAGES } from '../../components/LoadingModal';
+import { DEFAULT_PAGE_SIZE, PageSizeSelect, PAGE_SIZES } from '../../components/PageSizeSelect';
+import { Paginator, pageCount } from '../../components/Paginator';
+import { formatDateTime } from '../../lib/format';
+import { getHistory, type HistoryEntry } from '../../lib/historyApi';
+import { readSession } from '../../lib/session';
+import { actionLabel, attributeLabel, EMPTY_VALUE, formatValue, HISTORY_TYPES, historyType, type HistoryType } from './labels';
+import './history.css';
+
+/** Empty state (spec §2). */
+export const NO_HISTORY = 'Sem Histórico';
+export const HISTORY_ERROR = 'Houve um erro. Tente novamente mais tarde!';
+
+/** One line of the table: a change of one attribute within an entry. */
+export interface HistoryLine {
+  key: string;
+  entry: HistoryEntry;
+  /** First line of its entry (the entry's cells are shown once). */
+  first: boolean;
+  /** Lines of the entry. */
+  span: number;
+  attribute: string;
+  oldValue: string;
+  newValue: string;
+}
+
+/** Flattens entries into one line per modification (an entry without any keeps one line). */
+export function historyLines(entries: readonly HistoryEntry[], type: HistoryType = 'Opportunities'): HistoryLine[] {
+  const lines: HistoryLine[] = [];
+  for (const entry of entries) {
+    const mods = Array.isArray(entry.modifications) && entry.modifications.length > 0 ? entry.modifications : null;
+    if (!mods) {
+      lines.push({ key: `${entry.id}`, entry, first: true, span: 1, attribute: EMPTY_VALUE, oldValue: EMPTY_VALUE, newValue: EMPTY_VALUE });
+      continue;
+    }
+    mods.forEach((m, i) => {
+      lines.push({
+        key: `${entry.id}-${i}`,
+        entry,
+        first: i === 0,
+        span: mods.length,
+        attribute: attributeLabel(m.attribute, type),
+        oldValue: formatValue(m.attribute, m.oldValue),
+        newValue: formatValue(m.attribute, m.newValue),
+      });
+    });
+  }
+  return lines;
+}
+
+/** History of a record (spec §2 "History"): `type` names the route 'Voltar' leads to. */
+export function HistoryPage() {
+  const { id = '' } = useParams();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const type = historyType(params.get('type'));
+  const showUser = readSession().permissions.includes('REPRESENTATIVE');
+
+  const [amount, setAmount] = useState(DEFAULT_PAGE_SIZE);
+  const [page, setPage] = useState(1);
+  const [entries, setEntries] = useState<HistoryEntry[]>([]);
+  const [total, setTotal] = useState(0);
+  const [state, setState] = useState<'loading' | 'ready' | 'error' | 'unauthorized'>('loading');
+  const [error, setError] = useState<string | null>(null);
+  const [reloadKey, setReloadKey] = useState(0);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setState('loading');
+    void getHistory(id, amount, page, controller.signal).then((res) => {
+      if (controller.signal.aborted) return;
+      if (res.ok) {
+        setEntries(Array.isArray(res.data?.result) ? res.data.result : []);
+        setTotal(Number(res.data?.total) || 0);
+        setState('ready');
+      } else if (res.status === 404) {
+        // Spec §8: a 404 on history shows nothing.
+        setEntries([]);
+        setTotal(0);
+        setState('ready');
+      } else if (res.status === 401) {
+        setState('unauthorized');
+      } else {
+        setState('error');
+        setError(res.status < 500 && res.message ? res.message : HISTORY_ERROR);
+      }
+    });
+    return () => controller.abort();
+  }, [id, amount, page, reloadKey]);
+
+  const pages = pageCount(total, amount);
+  const lines = historyLines(entries, type);
+  const loading = state === 'loading';
+
+  let body: ReactNode;
+  if (loading && entries.length === 0) {
+    body = (
+      <div className="list-loading" role="status" data-testid="history-loading">
+        <Spinner size={32} />
+        <p>{LOADING_MESSAGES[0]}</p>
+      </div>
+    );
+  } else if (state === 'error' && entries.length === 0) {
+    body = (
+      <NonIdealState
+        title="Não foi possível carregar o histórico"
+        description={HISTORY_ERROR}
+        action={<Button icon={<RefreshIcon />} text="Tentar novamente" onClick={() => setReloadKey((k) => k + 1)} />}
+      />
+    );
+  } else if (state === 'unauthorized') {
+    body = null;
+  } else if (entries.length === 0) {
+    body = (
+      <div data-testid="history-empty">
+        <NonIdealState icon={<HistoryIcon size={48} />} title={NO_HISTORY} />
+      </div>
+    );
+  } else {
+    body = (
+      <div className="table-scroll" aria-busy={loading} tabIndex={0} role="region" aria-label="Tabela de histórico">
+        <HTMLTable compact bordered className="history-table" data-testid="history-table">
+          <thead>
+            <tr>
+              <th scope="col">Ação</th>
+              {showUser && <th scope="col">Usuário</th>}
+              <th scope="col">Campo alterado</th>
+              <th scope="col">Valor anterior</th>
+              <th scope="col">Novo valor</th>
+              <th scope="col">Data da modificação</th>
+            </tr>
+          </thead>
+          <tbody>
+            {lines.map((line) => (
+              <tr key={line.key} data-testid="history-row" data-entry={line.entry.id}>
+                {line.first && (
+                  <td rowSpan={line.span} data-testid="history-action">
+                    {actionLabel(line.entry.actionType)}
+                  </td>
+                )}
+                {showUser && line.first && (
+                  <td rowSpan={line.span} data-testid="history-user">
+                    {line.entry.username || 'Sistema'}
+                  </td>
+                )}
+                <td data-testid="history-attribute">{line.attribute}</td>
+                <td data-testid="history-old">{line.oldValue}</td>
+                <td data-testid="history-new">{line.newValue}</td>
+                {line.first && (
+                  <td rowSpan={line.span} className="cell-nowrap" data-testid="history-date">
+                    {formatDateTime(line.entry.date)}
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      </div>
+    );
+  }
+
+  return (
+    <section className="panel-screen history-page" aria-labelledby="page-title">
+      <div className="page-header">
+        <H1 id="page-title" className="page-title" data-testid="page-title">
+          Histórico
+        </H1>
+        <Button
+          icon={<ArrowLeftIcon />}
+          text="Voltar"
+          onClick={() => navigate(HISTORY_TYPES[type].back)}
+          data-testid="history-back"
+        />
+      </div>
+      <Card className="list-card" elevation={1}>
+        <p className="history-subject">
+          {HISTORY_TYPES[type].label}: <code>{id}</code>
+        </p>
+        {body}
+        <div className="list-footer">
+          <PageSizeSelect
+            value={amount}
+            options={PAGE_SIZES}
+            onChange={(size) => {
+              setAmount(size);
+              setPage(1);
+            }}
+          />
+          <Paginator page={page} pageCount={pages} onChange={setPage} disabled={loading && entries.length === 0} />
+        </div>
+      </Card>
+      <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={() => setError(null)} />
+    </section>
+  );
+}

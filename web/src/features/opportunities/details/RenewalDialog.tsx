@@ -1,0 +1,201 @@
+import {
+  Button,
+  Dialog,
+  DialogBody,
+  DialogFooter,
+  FormGroup,
+  HTMLSelect,
+  InputGroup,
+  Intent,
+  Radio,
+  TextArea,
+} from '@blueprintjs/core';
+import { useEffect, useState, type ReactNode } from 'react';
+import { DATE_MASK } from '../../../lib/masks';
+import {
+  RENEWAL_LABELS,
+  buildRenewalPayload,
+  emptyRenewalForm,
+  validateRenewal,
+  type RenewalForm,
+  type RenewalPayload,
+  type SimNao,
+} from '../../../lib/opportunityValidation';
+import { PROBABILITY_LABELS, PROBABILITY_VALUES } from '../../../lib/status';
+import { MaskedInput } from '../shared/MaskedInput';
+import { SIM_NAO_OPTIONS } from '../shared/options';
+
+export interface RenewalDialogProps {
+  isOpen: boolean;
+  loading?: boolean;
+  onSubmit: (payload: RenewalPayload) => void;
+  onCancel: () => void;
+  /** For tests: the instant the dates are judged against. */
+  now?: () => Date;
+}
+
+type Key = keyof RenewalForm;
+const REQUIRED: readonly Key[] = ['probabilityClosing', 'reason', 'projectStillInScope', 'lastVisitDate'];
+
+/**
+ * 'Solicitar renovação' (spec §4 and §5 "Renewal modal"): proposal sent?,
+ * homologated?, next step, probability, reason, 'Projeto continua em pauta'
+ * (Sim/Não) and the last visit date (dd/mm/yy, not in the future). Empty
+ * required fields show '*Campo Obrigatório' once the user tries to send.
+ */
+export function RenewalDialog({ isOpen, loading = false, onSubmit, onCancel, now = () => new Date() }: RenewalDialogProps) {
+  const [form, setForm] = useState<RenewalForm>(emptyRenewalForm);
+  const [attempted, setAttempted] = useState(false);
+  const [touched, setTouched] = useState<Partial<Record<Key, boolean>>>({});
+  useEffect(() => {
+    if (isOpen) {
+      setForm(emptyRenewalForm());
+      setAttempted(false);
+      setTouched({});
+    }
+  }, [isOpen]);
+
+  const errors = validateRenewal(form, now());
+  const errorOf = (key: Key) => (attempted || touched[key] ? errors[key] : undefined);
+  const set = <K extends Key>(key: K, value: RenewalForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const touch = (key: Key) => () => setTouched((t) => ({ ...t, [key]: true }));
+
+  /** A labelled field; a group of radios (`radios`) is tied to its label by aria-labelledby, not by `for`. */
+  const group = (key: Key, children: ReactNode, className?: string, radios = false) => (
+    <FormGroup
+      className={className}
+      label={radios ? <span id={`renewal-${key}-label`}>{RENEWAL_LABELS[key]}</span> : RENEWAL_LABELS[key]}
+      labelFor={radios ? undefined : `renewal-${key}`}
+      labelInfo={REQUIRED.includes(key) ? '*' : '(opcional)'}
+      intent={errorOf(key) ? Intent.DANGER : Intent.NONE}
+      helperText={errorOf(key)}
+    >
+      {children}
+    </FormGroup>
+  );
+  const simNao = (key: 'proposalSent' | 'productHomologated' | 'projectStillInScope') =>
+    group(
+      key,
+      <div
+        className="op-radio-row"
+        role="radiogroup"
+        aria-labelledby={`renewal-${key}-label`}
+        id={`renewal-${key}`}
+        data-testid={`renewal-${key}`}
+      >
+        {SIM_NAO_OPTIONS.map((o) => (
+          <Radio
+            key={o.value}
+            name={`renewal-${key}`}
+            value={o.value}
+            label={o.label}
+            checked={form[key] === o.value}
+            disabled={loading}
+            onChange={() => {
+              set(key, o.value as SimNao);
+              touch(key)();
+            }}
+          />
+        ))}
+      </div>,
+      undefined,
+      true,
+    );
+
+  return (
+    <Dialog
+      isOpen={isOpen}
+      onClose={loading ? undefined : onCancel}
+      title="Solicitar renovação"
+      className="modal op-dialog"
+    >
+      <form
+        noValidate
+        aria-label="Solicitar renovação"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setAttempted(true);
+          if (loading || Object.keys(errors).length > 0) return;
+          onSubmit(buildRenewalPayload(form));
+        }}
+      >
+        <DialogBody>
+          <div className="op-grid">
+            {simNao('proposalSent')}
+            {simNao('productHomologated')}
+            {group(
+              'nextStep',
+              <InputGroup
+                id="renewal-nextStep"
+                value={form.nextStep}
+                disabled={loading}
+                onValueChange={(v) => set('nextStep', v)}
+              />,
+              'op-span-all',
+            )}
+            {group(
+              'probabilityClosing',
+              <HTMLSelect
+                id="renewal-probabilityClosing"
+                value={String(form.probabilityClosing || '')}
+                disabled={loading}
+                onChange={(e) => set('probabilityClosing', Number(e.currentTarget.value) || 0)}
+                onBlur={touch('probabilityClosing')}
+              >
+                <option value="">Selecione</option>
+                {PROBABILITY_VALUES.map((p) => (
+                  <option key={p} value={p}>
+                    {PROBABILITY_LABELS[p]}
+                  </option>
+                ))}
+              </HTMLSelect>,
+            )}
+            {group(
+              'lastVisitDate',
+              <MaskedInput
+                id="renewal-lastVisitDate"
+                mask={DATE_MASK}
+                inputMode="numeric"
+                placeholder="dd/mm/aa"
+                value={form.lastVisitDate}
+                disabled={loading}
+                intent={errorOf('lastVisitDate') ? Intent.DANGER : Intent.NONE}
+                onValueChange={(v) => set('lastVisitDate', v)}
+                onBlur={touch('lastVisitDate')}
+              />,
+            )}
+            {simNao('projectStillInScope')}
+            {group(
+              'reason',
+              <TextArea
+                id="renewal-reason"
+                fill
+                rows={3}
+                value={form.reason}
+                disabled={loading}
+                intent={errorOf('reason') ? Intent.DANGER : Intent.NONE}
+                onChange={(e) => set('reason', e.currentTarget.value)}
+                onBlur={touch('reason')}
+              />,
+              'op-span-all',
+            )}
+          </div>
+        </DialogBody>
+        <DialogFooter
+          actions={
+            <>
+              <Button variant="outlined" text="Cancelar" onClick={onCancel} disabled={loading} />
+              <Button
+                type="submit"
+                intent={Intent.PRIMARY}
+                text="Solicitar renovação"
+                loading={loading}
+                data-testid="renewal-submit"
+              />
+            </>
+          }
+        />
+      </form>
+    </Dialog>
+  );
+}

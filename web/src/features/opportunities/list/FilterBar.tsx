@@ -1,0 +1,175 @@
+import { Button, ButtonGroup, Classes, FormGroup, HTMLSelect, InputGroup, Intent } from '@blueprintjs/core';
+import { FilterRemoveIcon } from '@blueprintjs/icons';
+import { IMaskInput } from 'react-imask';
+import type { GeoCity, GeoState } from '../../../lib/geoApi';
+import type { OpportunityFilters } from '../../../lib/opportunityListApi';
+import { STATUS_FILTER_LABELS, STATUS_FILTER_ORDER, type OpportunityStatus } from '../../../lib/status';
+
+export const CNPJ_MASK = '00.000.000/0000-00';
+export const DATE_MASK = '00/00/0000';
+/** Under 'Estado' or 'Cidade' when the geography service failed (spec §8's list failure text). */
+export const GEO_ERROR = 'Houve um erro. Tente novamente mais tarde!';
+
+/** Text filters: debounced by the page (spec §9: 500 ms). */
+export type TextFilter = 'name' | 'register' | 'date' | 'cnpj' | 'email' | 'fantasyName';
+
+export interface FilterBarProps {
+  filters: OpportunityFilters;
+  states: GeoState[];
+  cities: GeoCity[];
+  /** Which geography lists failed to load: a note shows under the select. */
+  geoError?: { states: boolean; cities: boolean };
+  onText: (key: TextFilter, value: string) => void;
+  onStatus: (status: OpportunityStatus[]) => void;
+  onState: (uf: string) => void;
+  onCity: (city: string) => void;
+  onClear: () => void;
+}
+
+const TEXT_FIELDS: { key: Exclude<TextFilter, 'date' | 'cnpj'>; label: string; placeholder: string }[] = [
+  { key: 'name', label: 'Nome da oportunidade', placeholder: 'Buscar por nome' },
+  { key: 'register', label: 'Registro', placeholder: 'Registro no CRM' },
+  { key: 'email', label: 'E-mail', placeholder: 'E-mail do cliente' },
+  { key: 'fantasyName', label: 'Nome fantasia', placeholder: 'Nome fantasia do cliente' },
+];
+
+/** The list's filter bar (spec §2): status tabs, text filters, CNPJ and date masked, state and city. */
+export function FilterBar({
+  filters,
+  states,
+  cities,
+  geoError = { states: false, cities: false },
+  onText,
+  onStatus,
+  onState,
+  onCity,
+  onClear,
+}: FilterBarProps) {
+  const toggle = (status: OpportunityStatus) =>
+    onStatus(
+      filters.status.includes(status) ? filters.status.filter((s) => s !== status) : [...filters.status, status],
+    );
+
+  return (
+    <div className="filter-bar" data-testid="filter-bar">
+      <div className="status-tabs" role="group" aria-label="Status">
+        <ButtonGroup className="status-tab-group">
+          <Button
+            text="Todos"
+            active={filters.status.length === 0}
+            aria-pressed={filters.status.length === 0}
+            data-testid="status-all"
+            onClick={() => onStatus([])}
+          />
+          {STATUS_FILTER_ORDER.map((status) => (
+            <Button
+              key={status}
+              text={STATUS_FILTER_LABELS[status]}
+              active={filters.status.includes(status)}
+              aria-pressed={filters.status.includes(status)}
+              data-testid={`status-${status}`}
+              onClick={() => toggle(status)}
+            />
+          ))}
+        </ButtonGroup>
+      </div>
+      <div className="filter-fields">
+        {TEXT_FIELDS.slice(0, 2).map((f) => (
+          <FormGroup key={f.key} label={f.label} labelFor={`filter-${f.key}`}>
+            <InputGroup
+              id={`filter-${f.key}`}
+              value={filters[f.key]}
+              placeholder={f.placeholder}
+              onValueChange={(v) => onText(f.key, v)}
+            />
+          </FormGroup>
+        ))}
+        <FormGroup label="Data de cadastro" labelFor="filter-date">
+          <IMaskInput
+            id="filter-date"
+            className={Classes.INPUT}
+            mask={DATE_MASK}
+            value={filters.date}
+            placeholder="dd/mm/aaaa"
+            inputMode="numeric"
+            onAccept={(value: string) => onText('date', value)}
+          />
+        </FormGroup>
+        <FormGroup label="CNPJ" labelFor="filter-cnpj">
+          <IMaskInput
+            id="filter-cnpj"
+            className={Classes.INPUT}
+            mask={CNPJ_MASK}
+            unmask
+            value={filters.cnpj}
+            placeholder="00.000.000/0000-00"
+            inputMode="numeric"
+            onAccept={(value: string) => onText('cnpj', value)}
+          />
+        </FormGroup>
+        {TEXT_FIELDS.slice(2).map((f) => (
+          <FormGroup key={f.key} label={f.label} labelFor={`filter-${f.key}`}>
+            <InputGroup
+              id={`filter-${f.key}`}
+              value={filters[f.key]}
+              placeholder={f.placeholder}
+              onValueChange={(v) => onText(f.key, v)}
+            />
+          </FormGroup>
+        ))}
+        <FormGroup
+          label="Estado"
+          labelFor="filter-state"
+          intent={geoError.states ? Intent.WARNING : Intent.NONE}
+          helperText={geoError.states ? <span id="filter-state-error">{GEO_ERROR}</span> : undefined}
+        >
+          <HTMLSelect
+            id="filter-state"
+            aria-describedby={geoError.states ? 'filter-state-error' : undefined}
+            fill
+            value={filters.state}
+            onChange={(e) => onState(e.currentTarget.value)}
+          >
+            <option value="">Todos</option>
+            {filters.state && !states.some((s) => s.sigla === filters.state) && (
+              <option value={filters.state}>{filters.state}</option>
+            )}
+            {states.map((s) => (
+              <option key={s.sigla} value={s.sigla}>
+                {s.nome} ({s.sigla})
+              </option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+        <FormGroup
+          label="Cidade"
+          labelFor="filter-city"
+          intent={geoError.cities ? Intent.WARNING : Intent.NONE}
+          helperText={geoError.cities ? <span id="filter-city-error">{GEO_ERROR}</span> : undefined}
+        >
+          <HTMLSelect
+            id="filter-city"
+            aria-describedby={geoError.cities ? 'filter-city-error' : undefined}
+            fill
+            value={filters.city}
+            disabled={!filters.state}
+            onChange={(e) => onCity(e.currentTarget.value)}
+          >
+            <option value="">Todas</option>
+            {filters.city && !cities.some((c) => c.nome === filters.city) && (
+              <option value={filters.city}>{filters.city}</option>
+            )}
+            {cities.map((c) => (
+              <option key={c.id} value={c.nome}>
+                {c.nome}
+              </option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+      </div>
+      <div className="filter-actions">
+        <Button variant="minimal" icon={<FilterRemoveIcon />} text="Limpar filtros" onClick={onClear} data-testid="clear-filters" />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,285 @@
+import { Button, Callout, Card, Classes, H1, NonIdealState, Spinner } from '@blueprintjs/core';
+import { DownloadIcon, PlusIcon, RefreshIcon, SearchIcon } from '@blueprintjs/icons';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { ErrorModal } from '../../../components/ErrorModal';
+import { LOADING_MESSAGES } from '../../../components/LoadingModal';
+import { PageSizeSelect, PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
+import { Paginator, pageCount } from '../../../components/Paginator';
+import { useBrand } from '../../../lib/brand';
+import { listCities, listStates, type GeoCity, type GeoState } from '../../../lib/geoApi';
+import { PANEL_BASE } from '../../../lib/guards';
+import {
+  EMPTY_FILTERS,
+  exportOpportunities,
+  listEndpointFor,
+  listOpportunities,
+  listQuery,
+  saveBlob,
+  type ListSort,
+  type OpportunityFilters,
+  type OpportunityRow,
+  type SortField,
+} from '../../../lib/opportunityListApi';
+import { hasAnyRole } from '../../../lib/roles';
+import { readSession } from '../../../lib/session';
+import type { OpportunityStatus } from '../../../lib/status';
+import { FilterBar, type TextFilter } from './FilterBar';
+import { OpportunityTable, sortRows } from './OpportunityTable';
+import { loadPreferences, savePreferences } from './preferences';
+import './list.css';
+
+/** Text filters wait this long after the last keystroke (spec §9). */
+export const FILTER_DEBOUNCE_MS = 500;
+
+/** Spec §8: any list failure but a 401. */
+export const LIST_ERROR = 'Houve um erro. Tente novamente mais tarde!';
+/** The export is the list's data: its failure is a list failure (spec §8). */
+export const EXPORT_ERROR = LIST_ERROR;
+
+type LoadState = 'loading' | 'ready' | 'error' | 'unauthorized';
+
+function hasFilters(f: OpportunityFilters): boolean {
+  return f.status.length > 0 || Object.entries(f).some(([k, v]) => k !== 'status' && typeof v === 'string' && v !== '');
+}
+
+/** Opportunities list (spec §2 "Opportunities list", §6 list endpoint, §8 list errors). */
+export function OpportunitiesPage() {
+  const brand = useBrand();
+  const session = readSession();
+  const roles = session.permissions;
+  const roleKey = roles.join(',');
+  const endpoint = useMemo(() => listEndpointFor(roleKey ? roleKey.split(',') : []), [roleKey]);
+  const canAdd = hasAnyRole(roles, ['RESALE', 'SELLER']);
+
+  const [initial] = useState(loadPreferences);
+  const [filters, setFilters] = useState<OpportunityFilters>(initial.filters);
+  const [applied, setApplied] = useState<OpportunityFilters>(initial.filters);
+  const [sort, setSort] = useState<ListSort>(initial.sort);
+  const [amount, setAmount] = useState<number>(initial.amount);
+  const [page, setPage] = useState(1);
+  const [reloadKey, setReloadKey] = useState(0);
+
+  const [rows, setRows] = useState<OpportunityRow[]>([]);
+  const [total, setTotal] = useState(0);
+  const [state, setState] = useState<LoadState>('loading');
+  const [error, setError] = useState<string | null>(null);
+  const [exporting, setExporting] = useState(false);
+
+  const [states, setStates] = useState<GeoState[]>([]);
+  const [cities, setCities] = useState<GeoCity[]>([]);
+  // The geography service answers [] only when it failed (every state has cities).
+  const [statesFailed, setStatesFailed] = useState(false);
+  const [citiesFailed, setCitiesFailed] = useState(false);
+
+  const filtersRef = useRef(filters);
+  const timer = useRef<number | undefined>(undefined);
+
+  // Preferences follow every change of the filters, the sort and the page size.
+  useEffect(() => savePreferences({ filters, sort, amount }), [filters, sort, amount]);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+
+  useEffect(() => {
+    let active = true;
+    void listStates().then((list) => {
+      if (!active) return;
+      setStates(list);
+      setStatesFailed(list.length === 0);
+    });
+    return () => {
+      active = false;
+    };
+  }, []);
+
+  useEffect(() => {
+    let active = true;
+    setCitiesFailed(false);
+    if (!filters.state) {
+      setCities([]);
+      return;
+    }
+    void listCities(filters.state).then((list) => {
+      if (!active) return;
+      setCities(list);
+      setCitiesFailed(list.length === 0);
+    });
+    return () => {
+      active = false;
+    };
+  }, [filters.state]);
+
+  function change(next: OpportunityFilters, immediate: boolean) {
+    filtersRef.current = next;
+    setFilters(next);
+    window.clearTimeout(timer.current);
+    const apply = () => {
+      setApplied(filtersRef.current);
+      setPage(1);
+    };
+    if (immediate) apply();
+    else timer.current = window.setTimeout(apply, FILTER_DEBOUNCE_MS);
+  }
+
+  const onText = (key: TextFilter, value: string) => {
+    if (filtersRef.current[key] === value) return;
+    change({ ...filtersRef.current, [key]: value }, false);
+  };
+  const onStatus = (status: OpportunityStatus[]) => change({ ...filtersRef.current, status }, true);
+  const onState = (uf: string) => change({ ...filtersRef.current, state: uf, city: '' }, true);
+  const onCity = (city: string) => change({ ...filtersRef.current, city }, true);
+  const onClear = () => change({ ...EMPTY_FILTERS, status: [] }, true);
+
+  const onSort = (field: SortField) => {
+    setSort((s) =>
+      s.field === field ? { field, direction: s.direction === 'asc' ? 'desc' : 'asc' } : { field, direction: 'desc' },
+    );
+    setPage(1);
+  };
+  const onAmount = (size: number) => {
+    setAmount(size);
+    setPage(1);
+  };
+
+  // One request per distinct query; a newer one cancels the older.
+  const queryKey = JSON.stringify(listQuery(applied, sort, amount, page));
+  useEffect(() => {
+    if (!endpoint.ok) return;
+    const controller = new AbortController();
+    setState('loading');
+    void listOpportunities(endpoint.path, JSON.parse(queryKey), controller.signal).then((res) => {
+      if (controller.signal.aborted) return;
+      if (res.ok) {
+        setRows(Array.isArray(res.data?.result) ? res.data.result : []);
+        setTotal(Number(res.data?.total) || 0);
+        setState('ready');
+      } else if (res.status === 401) {
+        // The transport already refreshed once or ended the session (and went to '/').
+        setState('unauthorized');
+      } else {
+        setState('error');
+        setError(res.status < 500 && res.message ? res.message : LIST_ERROR);
+      }
+    });
+    return () => controller.abort();
+  }, [endpoint, queryKey, reloadKey]);
+
+  const pages = pageCount(total, amount);
+  useEffect(() => {
+    if (state === 'ready' && page > pages) setPage(pages);
+  }, [state, page, pages]);
+
+  async function onExport() {
+    if (exporting) return;
+    setExporting(true);
+    const res = await exportOpportunities(applied, sort);
+    setExporting(false);
+    if (res.ok) saveBlob(res.blob, res.fileName);
+    else if (res.status !== 401) setError(res.status < 500 && res.message ? res.message : EXPORT_ERROR);
+  }
+
+  const shown = useMemo(() => sortRows(rows, sort), [rows, sort]);
+  const loading = state === 'loading';
+  const distributor = brand.distributor || 'N/C';
+
+  let body;
+  if (!endpoint.ok) {
+    body = (
+      <Callout intent="danger" title="Ops!" data-testid="list-error">
+        {endpoint.message}
+      </Callout>
+    );
+  } else if (loading && rows.length === 0) {
+    body = (
+      <div className="list-loading" role="status" data-testid="list-loading">
+        <Spinner size={32} />
+        <p>{LOADING_MESSAGES[0]}</p>
+      </div>
+    );
+  } else if (state === 'error' && rows.length === 0) {
+    body = (
+      <div data-testid="list-error">
+        <NonIdealState
+          title="Não foi possível carregar as oportunidades"
+          description={LIST_ERROR}
+          action={<Button icon={<RefreshIcon />} text="Tentar novamente" onClick={() => setReloadKey((k) => k + 1)} />}
+        />
+      </div>
+    );
+  } else if (state === 'unauthorized') {
+    body = null;
+  } else if (rows.length === 0) {
+    body = (
+      <div data-testid="list-empty">
+        <NonIdealState
+          icon={<SearchIcon size={48} />}
+          title="Sem conteúdo"
+          description={
+            hasFilters(applied) ? 'Nenhuma oportunidade corresponde aos filtros.' : 'Nenhuma oportunidade registrada ainda.'
+          }
+        />
+      </div>
+    );
+  } else {
+    body = <OpportunityTable rows={shown} sort={sort} onSort={onSort} distributor={distributor} busy={loading} />;
+  }
+
+  return (
+    <section className="panel-screen opportunities-page" aria-labelledby="page-title">
+      <div className="page-header">
+        <H1 id="page-title" className="page-title" data-testid="page-title">
+          Oportunidades
+        </H1>
+        <div className="page-actions">
+          <Button
+            icon={<DownloadIcon />}
+            text="Exportar Excel"
+            loading={exporting}
+            disabled={!endpoint.ok}
+            onClick={() => void onExport()}
+            data-testid="export-button"
+          />
+          {canAdd && (
+            <Link
+              to={`${PANEL_BASE}/Opportunities/registration`}
+              className={`${Classes.BUTTON} ${Classes.INTENT_PRIMARY}`}
+              data-testid="add-opportunity"
+            >
+              <PlusIcon />
+              <span className={Classes.BUTTON_TEXT}>Adicionar Oportunidade</span>
+            </Link>
+          )}
+        </div>
+      </div>
+
+      <Card className="list-card" elevation={1}>
+        <FilterBar
+          filters={filters}
+          states={states}
+          cities={cities}
+          geoError={{ states: statesFailed, cities: citiesFailed }}
+          onText={onText}
+          onStatus={onStatus}
+          onState={onState}
+          onCity={onCity}
+          onClear={onClear}
+        />
+      </Card>
+
+      <Card className="list-card" elevation={1}>
+        <div className="list-toolbar">
+          <span className="list-total" data-testid="list-total" aria-live="polite">
+            {state === 'ready' || rows.length > 0 ? `${total} ${total === 1 ? 'oportunidade' : 'oportunidades'}` : ''}
+          </span>
+          {loading && rows.length > 0 && <Spinner size={16} aria-label="Carregando" />}
+        </div>
+        {body}
+        <div className="list-footer">
+          <PageSizeSelect value={amount} onChange={onAmount} options={PAGE_SIZES_WITH_ALL} />
+          <Paginator page={page} pageCount={pages} onChange={setPage} disabled={loading && rows.length === 0} />
+        </div>
+      </Card>
+
+      <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={() => setError(null)} />
+    </section>
+  );
+}

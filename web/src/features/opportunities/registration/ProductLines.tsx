@@ -1,0 +1,151 @@
+import { Button, FormGroup, H3, InputGroup, Intent } from '@blueprintjs/core';
+import { PlusIcon, TrashIcon } from '@blueprintjs/icons';
+import { formatBRL } from '../../../lib/format';
+import { PRICE_MASK, QUANTITY_MASK } from '../../../lib/masks';
+import {
+  parseAmount,
+  parsePriceCents,
+  type LineKind,
+  type LinePart,
+  type ProductLineForm,
+} from '../../../lib/opportunityValidation';
+import { MaskedInput } from '../shared/MaskedInput';
+import { LINE_GROUP_TITLES } from '../shared/options';
+
+const ADD_LABELS: Record<LineKind, string> = {
+  product: 'Adicionar produto',
+  accessory: 'Adicionar acessório',
+  competitor: 'Adicionar concorrente',
+};
+
+export interface ProductLinesProps {
+  kind: LineKind;
+  /** The lines of this group, in order. */
+  lines: ProductLineForm[];
+  errors: Record<string, Partial<Record<LinePart, string>>>;
+  disabled?: boolean;
+  onChange: (line: ProductLineForm) => void;
+  onAdd: () => void;
+  onRemove: (key: string) => void;
+}
+
+/**
+ * One group of repeatable product lines (spec §3 "Product line"): 'Produto'
+ * (at least one line), 'Acessório' or 'Concorrente'. Each line: part number,
+ * description, quantity and price (comma accepted).
+ */
+export function ProductLines({ kind, lines, errors, disabled, onChange, onAdd, onRemove }: ProductLinesProps) {
+  const title = LINE_GROUP_TITLES[kind];
+  const minimum = kind === 'product' ? 1 : 0;
+  return (
+    <div className="op-lines" data-testid={`lines-${kind}`} role="group" aria-label={title}>
+      <div className="op-lines-header">
+        <H3 className="bp6-heading">{title}</H3>
+        <Button
+          variant="outlined"
+          icon={<PlusIcon />}
+          text={ADD_LABELS[kind]}
+          onClick={onAdd}
+          disabled={disabled}
+          data-testid={`add-${kind}`}
+        />
+      </div>
+      {lines.length === 0 && <p className="bp6-text-muted">Nenhum item informado.</p>}
+      {lines.map((line, index) => {
+        const e = errors[line.key] ?? {};
+        const id = (part: string) => `${line.key}-${part}`;
+        const n = index + 1;
+        const subtotal =
+          line.kind !== 'competitor' && (parseAmount(line.amount) ?? 0) > 0 && (parsePriceCents(line.price) ?? 0) > 0
+            ? formatBRL(((parseAmount(line.amount) ?? 0) * (parsePriceCents(line.price) ?? 0)) / 100)
+            : '';
+        return (
+          <div className="op-line" key={line.key} data-testid={`line-${kind}-${index}`}>
+            <FormGroup
+              className="op-line-pn"
+              label={`Part number ${n}`}
+              labelFor={id('pn')}
+              intent={e.partNumber ? Intent.DANGER : Intent.NONE}
+              helperText={e.partNumber}
+            >
+              <InputGroup
+                id={id('pn')}
+                value={line.partNumber}
+                disabled={disabled}
+                intent={e.partNumber ? Intent.DANGER : Intent.NONE}
+                onValueChange={(v) => onChange({ ...line, partNumber: v })}
+                aria-label={`${title} ${n}: part number`}
+                data-testid={`line-${kind}-${index}-partNumber`}
+              />
+            </FormGroup>
+            <FormGroup
+              className="op-line-description"
+              label="Descrição"
+              labelFor={id('description')}
+              intent={e.description ? Intent.DANGER : Intent.NONE}
+              helperText={e.description}
+            >
+              <InputGroup
+                id={id('description')}
+                value={line.description}
+                disabled={disabled}
+                intent={e.description ? Intent.DANGER : Intent.NONE}
+                onValueChange={(v) => onChange({ ...line, description: v })}
+                aria-label={`${title} ${n}: descrição`}
+                data-testid={`line-${kind}-${index}-description`}
+              />
+            </FormGroup>
+            <FormGroup
+              label="Quantidade"
+              labelFor={id('amount')}
+              intent={e.amount ? Intent.DANGER : Intent.NONE}
+              helperText={e.amount}
+            >
+              <MaskedInput
+                id={id('amount')}
+                mask={QUANTITY_MASK}
+                inputMode="numeric"
+                value={line.amount}
+                disabled={disabled}
+                intent={e.amount ? Intent.DANGER : Intent.NONE}
+                onValueChange={(v) => onChange({ ...line, amount: v })}
+                aria-label={`${title} ${n}: quantidade`}
+                data-testid={`line-${kind}-${index}-amount`}
+              />
+            </FormGroup>
+            <FormGroup
+              label="Preço (R$)"
+              labelFor={id('price')}
+              intent={e.price ? Intent.DANGER : Intent.NONE}
+              helperText={e.price ?? (subtotal ? `Subtotal ${subtotal}` : undefined)}
+            >
+              <MaskedInput
+                id={id('price')}
+                mask={PRICE_MASK}
+                inputMode="decimal"
+                placeholder="0,00"
+                value={line.price}
+                disabled={disabled}
+                intent={e.price ? Intent.DANGER : Intent.NONE}
+                onValueChange={(v) => onChange({ ...line, price: v })}
+                aria-label={`${title} ${n}: preço`}
+                data-testid={`line-${kind}-${index}-price`}
+              />
+            </FormGroup>
+            <div className="op-line-remove">
+              <Button
+                variant="minimal"
+                intent={Intent.DANGER}
+                icon={<TrashIcon />}
+                aria-label={`Remover ${title.toLowerCase()} ${n}`}
+                disabled={disabled || lines.length <= minimum}
+                onClick={() => onRemove(line.key)}
+                data-testid={`remove-${kind}-${index}`}
+              />
+            </div>
+          </div>
+        );
+      })}
+    </div>
+  );
+}

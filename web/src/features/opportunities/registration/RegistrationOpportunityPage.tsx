@@ -1,0 +1,516 @@
+import {
+  Button,
+  Checkbox,
+  FormGroup,
+  H1,
+  HTMLSelect,
+  InputGroup,
+  Intent,
+  Radio,
+  Spinner,
+  TextArea,
+} from '@blueprintjs/core';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { ErrorModal } from '../../../components/ErrorModal';
+import { MissingFieldsModal } from '../../../components/MissingFieldsModal';
+import { PdfViewer } from '../../../components/PdfViewer';
+import { SuccessModal } from '../../../components/SuccessModal';
+import { showToast } from '../../../components/toaster';
+import { useBrand } from '../../../lib/brand';
+import { MSG_CNPJ_INVALID, lookupCnpj } from '../../../lib/cnpjApi';
+import { formatBRL } from '../../../lib/format';
+import { PANEL_BASE } from '../../../lib/guards';
+import { CNPJ_MASK, CNPJ_MASKED_LENGTH, DATE_MASK, PHONE_MASK } from '../../../lib/masks';
+import {
+  MSG_CREATED,
+  MSG_CREATE_FAILED,
+  MSG_SESSION_ENDED,
+  createFailureMessage,
+  createOpportunity,
+  newIdempotencyKey,
+} from '../../../lib/opportunityApi';
+import {
+  FIELD_LABELS,
+  PARTNER_SOFTWARE,
+  buildCreatePayload,
+  sellerLabel,
+  emptyLine,
+  emptyOpportunityForm,
+  estimatedTotalCents,
+  isValidCnpj,
+  validateOpportunity,
+  type FieldKey,
+  type LineKind,
+  type OpportunityForm,
+  type ProductLineForm,
+} from '../../../lib/opportunityValidation';
+import { readSession } from '../../../lib/session';
+import { PROBABILITY_LABELS, PROBABILITY_VALUES } from '../../../lib/status';
+import { MaskedInput } from '../shared/MaskedInput';
+import { SectionCard } from '../shared/OpportunitySections';
+import { useModalMessage } from '../shared/useModalMessage';
+import {
+  AGENCY_STATUS_OPTIONS,
+  AGENCY_TYPE_OPTIONS,
+  ORIGIN_OPTIONS,
+  PARTNER_OPTIONS,
+  PARTNER_OWNER_OPTIONS,
+  SIM_NAO_OPTIONS,
+  YES_NO_OPTIONS,
+  type Option,
+} from '../shared/options';
+import '../shared/opportunity.css';
+import { ProductLines } from './ProductLines';
+import { SellerPicker } from './SellerPicker';
+
+export const PAGE_TITLE = 'Registro de Oportunidades';
+
+/** The company lookup of a CNPJ; a failure other than 'invalid CNPJ' (429, network, 5xx) may be retried. */
+type Lookup = { cnpj: string; state: 'loading' | 'ok' | 'failed'; retryable?: boolean } | null;
+
+/** Guidelines PDF of the brand (docs/api.md). */
+export function guidelinesUrl(slug: string): string {
+  return `/brand-assets/${slug}/guidelines.pdf`;
+}
+
+const COMPANY_FIELDS = ['fantasyName', 'corporateName', 'street', 'cep', 'city', 'state'] as const;
+
+/**
+ * New opportunity (spec §2 "New opportunity", §3, §5 "New opportunity form",
+ * §8 "Create opportunity"). Reached by RESALE and SELLER.
+ */
+export function RegistrationOpportunityPage() {
+  const brand = useBrand();
+  const navigate = useNavigate();
+  const session = useMemo(() => readSession(), []);
+  const isRepresentative = session.permissions.includes('REPRESENTATIVE');
+
+  const [form, setForm] = useState<OpportunityForm>(emptyOpportunityForm);
+  const [lookup, setLookup] = useState<Lookup>(null);
+  const [attempted, setAttempted] = useState(false);
+  const [touched, setTouched] = useState<Partial<Record<string, boolean>>>({});
+  const [missing, setMissing] = useState<string[] | null>(null);
+  /** Labels waiting for the fields to be marked: the first invalid field gets the focus first. */
+  const [pendingMissing, setPendingMissing] = useState<string[] | null>(null);
+  const error = useModalMessage();
+  const [success, setSuccess] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const [guidelinesOpen, setGuidelinesOpen] = useState(false);
+  const submittingRef = useRef(false);
+  /** The key of the last attempt and the payload it carried: an identical retry reuses it. */
+  const attemptRef = useRef<{ payload: string; key: string } | null>(null);
+
+  const set = useCallback(<K extends keyof OpportunityForm>(key: K, value: OpportunityForm[K]) => {
+    setForm((f) => ({ ...f, [key]: value }));
+  }, []);
+
+  // ---- Company lookup: automatic at 18 characters ---------------------------------
+  const lookupAbort = useRef<AbortController | null>(null);
+  const showError = error.show;
+  const runLookup = useCallback(
+    (cnpj: string) => {
+      lookupAbort.current?.abort();
+      const controller = new AbortController();
+      lookupAbort.current = controller;
+      setLookup({ cnpj, state: 'loading' });
+      void lookupCnpj(cnpj, controller.signal).then((result) => {
+        if (controller.signal.aborted) return;
+        if (result.ok) {
+          setForm((f) => (f.cnpj === cnpj ? { ...f, ...result.company } : f));
+          setLookup({ cnpj, state: 'ok' });
+        } else {
+          setLookup({ cnpj, state: 'failed', retryable: result.reason !== 'invalid' });
+          showError(result.message);
+        }
+      });
+    },
+    [showError],
+  );
+
+  useEffect(() => {
+    const cnpj = form.cnpj;
+    if (cnpj.length !== CNPJ_MASKED_LENGTH) {
+      setLookup(null);
+      setForm((f) =>
+        COMPANY_FIELDS.some((k) => f[k] !== '') ? { ...f, ...Object.fromEntries(COMPANY_FIELDS.map((k) => [k, ''])) } : f,
+      );
+      return;
+    }
+    if (!isValidCnpj(cnpj)) {
+      // Saves one of the 3 lookups a minute: the check digits already say no.
+      setLookup({ cnpj, state: 'failed' });
+      error.show(MSG_CNPJ_INVALID);
+      return;
+    }
+    runLookup(cnpj);
+    return () => lookupAbort.current?.abort();
+  }, [form.cnpj, runLookup]);
+
+  /**
+   * Leaving the CNPJ field retries a lookup that failed for a reason other than
+   * an invalid CNPJ (429, network, server): the text did not change, so the
+   * automatic lookup would not run again. Not while the error modal is open (it
+   * takes the focus when it opens).
+   */
+  const onCnpjBlur = () => {
+    touch('cnpj')();
+    if (lookup?.state === 'failed' && lookup.retryable && lookup.cnpj === form.cnpj && !error.open) runLookup(form.cnpj);
+  };
+
+  const lookupOk = lookup?.state === 'ok' && lookup.cnpj === form.cnpj;
+  const validation = useMemo(
+    () => validateOpportunity(form, { company: brand.slug, cnpjLookupOk: lookupOk }),
+    [form, brand.slug, lookupOk],
+  );
+  const totalCents = estimatedTotalCents(form.lines);
+
+  /** The message of a field, once the user tried to submit or left the field. */
+  const errorOf = (key: FieldKey): string | undefined =>
+    attempted || touched[key] ? validation.errors[key] : undefined;
+  const touch = (key: string) => () => setTouched((t) => (t[key] ? t : { ...t, [key]: true }));
+
+  // After a failed attempt the fields are marked; focus the first one, then open the modal, which
+  // gives the focus back to that field (and the page scrolls there) when it closes.
+  useEffect(() => {
+    if (!pendingMissing) return;
+    const group = document.querySelector('.op-screen .bp6-form-group.bp6-intent-danger');
+    group?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+    setMissing(pendingMissing);
+    setPendingMissing(null);
+  }, [pendingMissing]);
+
+  // ---- Product lines -----------------------------------------------------------------
+  const changeLine = useCallback((line: ProductLineForm) => {
+    setForm((f) => ({ ...f, lines: f.lines.map((l) => (l.key === line.key ? line : l)) }));
+  }, []);
+  const addLine = (kind: LineKind) => setForm((f) => ({ ...f, lines: [...f.lines, emptyLine(kind)] }));
+  const removeLine = (key: string) => setForm((f) => ({ ...f, lines: f.lines.filter((l) => l.key !== key) }));
+  const linesOf = (kind: LineKind) => form.lines.filter((l) => l.kind === kind);
+  const lineErrors = attempted ? validation.lineErrors : {};
+
+  const onSellerChange = useCallback((s: { name: string; id: string }) => {
+    setForm((f) => ({ ...f, seller: s.name, sellerSalesforceId: s.id }));
+  }, []);
+
+  // ---- Submit ---------------------------------------------------------------------------
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (submittingRef.current) return;
+    setAttempted(true);
+    if (!validation.valid) {
+      setPendingMissing(validation.missing);
+      return;
+    }
+    const payload = buildCreatePayload(form, brand.slug);
+    const serialized = JSON.stringify(payload);
+    if (attemptRef.current?.payload !== serialized) {
+      attemptRef.current = { payload: serialized, key: newIdempotencyKey() };
+    }
+    submittingRef.current = true;
+    setSubmitting(true);
+    const res = await createOpportunity(payload, attemptRef.current.key);
+    submittingRef.current = false;
+    setSubmitting(false);
+    if (res.ok) {
+      setSuccess(true);
+      return;
+    }
+    if (res.status === 401) {
+      showToast({ message: MSG_SESSION_ENDED, intent: Intent.WARNING });
+      navigate('/', { replace: true });
+      return;
+    }
+    const labels = (res.errors ?? []).filter((e): e is string => typeof e === 'string');
+    if (res.status === 400 && labels.length > 0) {
+      setMissing(labels);
+      return;
+    }
+    error.show(createFailureMessage(res) ?? MSG_CREATE_FAILED);
+  }
+
+  const disabled = submitting;
+  /** A labelled field; a group of radios (`group`) is tied to its label by aria-labelledby, not by `for`. */
+  const field = (
+    key: FieldKey,
+    children: ReactNode,
+    opts: { required?: boolean; className?: string; group?: boolean } = {},
+  ) => (
+    <FormGroup
+      className={opts.className}
+      label={opts.group ? <span id={`${key}-label`}>{FIELD_LABELS[key]}</span> : FIELD_LABELS[key]}
+      labelFor={opts.group ? undefined : key}
+      labelInfo={opts.required === false ? '(opcional)' : '*'}
+      intent={errorOf(key) ? Intent.DANGER : Intent.NONE}
+      helperText={errorOf(key)}
+    >
+      {children}
+    </FormGroup>
+  );
+  const text = (key: FieldKey, opts: { required?: boolean; readOnly?: boolean; type?: string } = {}) =>
+    field(
+      key,
+      <InputGroup
+        id={key}
+        name={key}
+        type={opts.type ?? 'text'}
+        value={String(form[key] ?? '')}
+        readOnly={opts.readOnly}
+        disabled={disabled}
+        intent={errorOf(key) ? Intent.DANGER : Intent.NONE}
+        onValueChange={(v) => set(key, v as never)}
+        onBlur={touch(key)}
+      />,
+      { required: opts.required },
+    );
+  const radios = (key: FieldKey, options: readonly Option[]) =>
+    field(
+      key,
+      <div className="op-radio-row" role="radiogroup" aria-labelledby={`${key}-label`} id={key} data-testid={`radio-${key}`}>
+        {options.map((o) => (
+          <Radio
+            key={o.value}
+            name={key}
+            value={o.value}
+            label={o.label}
+            checked={form[key] === o.value}
+            disabled={disabled}
+            onChange={() => {
+              set(key, o.value as never);
+              touch(key)();
+            }}
+          />
+        ))}
+      </div>,
+      { group: true },
+    );
+  const select = (key: FieldKey, options: readonly Option[], placeholder = 'Selecione') =>
+    field(
+      key,
+      <HTMLSelect
+        id={key}
+        name={key}
+        value={String(form[key] ?? '')}
+        disabled={disabled}
+        onChange={(e) => set(key, e.currentTarget.value as never)}
+        onBlur={touch(key)}
+      >
+        <option value="">{placeholder}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </HTMLSelect>,
+    );
+
+  return (
+    <section className="panel-screen op-screen" aria-labelledby="page-title">
+      <H1 id="page-title" className="page-title" data-testid="page-title">
+        {PAGE_TITLE}
+      </H1>
+      <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label={PAGE_TITLE}>
+        {isRepresentative && (
+          <SectionCard title="Oportunidade" testId="section-name">
+            {text('name', { required: false })}
+          </SectionCard>
+        )}
+
+        <SectionCard title="Dados da empresa" testId="section-company">
+          <div className="op-grid">
+            {field(
+              'cnpj',
+              <MaskedInput
+                id="cnpj"
+                name="cnpj"
+                mask={CNPJ_MASK}
+                inputMode="numeric"
+                placeholder="00.000.000/0000-00"
+                value={form.cnpj}
+                disabled={disabled}
+                intent={errorOf('cnpj') ? Intent.DANGER : Intent.NONE}
+                onValueChange={(v) => set('cnpj', v)}
+                onBlur={onCnpjBlur}
+                rightElement={lookup?.state === 'loading' ? <Spinner size={16} aria-label="Consultando CNPJ" /> : undefined}
+                data-testid="cnpj-input"
+              />,
+            )}
+            {text('fantasyName', { readOnly: true, required: false })}
+            {text('corporateName', { readOnly: true })}
+            {text('street', { readOnly: true })}
+            {text('cep', { readOnly: true })}
+            {text('city', { readOnly: true })}
+            {text('state', { readOnly: true })}
+          </div>
+        </SectionCard>
+
+        <SectionCard title="Contato do cliente" testId="section-contact">
+          <div className="op-grid">
+            {text('contact')}
+            {field(
+              'phone',
+              <MaskedInput
+                id="phone"
+                name="phone"
+                mask={PHONE_MASK}
+                inputMode="tel"
+                placeholder="(00) 00000-0000"
+                value={form.phone}
+                disabled={disabled}
+                intent={errorOf('phone') ? Intent.DANGER : Intent.NONE}
+                onValueChange={(v) => set('phone', v)}
+                onBlur={touch('phone')}
+              />,
+            )}
+            {text('email', { type: 'email' })}
+            {radios('network', SIM_NAO_OPTIONS)}
+          </div>
+        </SectionCard>
+
+        <SectionCard title="Informações do projeto" testId="section-project">
+          <div className="op-grid">
+            {text('aplication')}
+            {text('specification')}
+            {radios('homologated', YES_NO_OPTIONS)}
+            {radios('haveCollector', YES_NO_OPTIONS)}
+            {form.haveCollector === 'true' && text('haveCollectorDescription', { required: false })}
+            {radios('partner', PARTNER_OPTIONS)}
+            {form.partner === 'true' && select('partnerOwner', PARTNER_OWNER_OPTIONS)}
+            {form.partner === 'true' && form.partnerOwner === PARTNER_SOFTWARE && text('partnerName')}
+            {select('opportunityType', AGENCY_TYPE_OPTIONS)}
+            {form.opportunityType === 'public' && select('opportunityTypeStatus', AGENCY_STATUS_OPTIONS)}
+            {field(
+              'conclusionDate',
+              <MaskedInput
+                id="conclusionDate"
+                name="conclusionDate"
+                mask={DATE_MASK}
+                inputMode="numeric"
+                placeholder="dd/mm/aa"
+                value={form.conclusionDate}
+                disabled={disabled}
+                intent={errorOf('conclusionDate') ? Intent.DANGER : Intent.NONE}
+                onValueChange={(v) => set('conclusionDate', v)}
+                onBlur={touch('conclusionDate')}
+              />,
+            )}
+            {select('opportunityOrigin', ORIGIN_OPTIONS, 'N/C')}
+            {field(
+              'probabilityClosing',
+              <HTMLSelect
+                id="probabilityClosing"
+                name="probabilityClosing"
+                value={String(form.probabilityClosing)}
+                disabled={disabled}
+                onChange={(e) => set('probabilityClosing', Number(e.currentTarget.value))}
+              >
+                {PROBABILITY_VALUES.map((p) => (
+                  <option key={p} value={p}>
+                    {PROBABILITY_LABELS[p]}
+                  </option>
+                ))}
+              </HTMLSelect>,
+            )}
+            {field(
+              'justification',
+              <TextArea
+                id="justification"
+                name="justification"
+                fill
+                value={form.justification}
+                disabled={disabled}
+                onChange={(e) => set('justification', e.currentTarget.value)}
+              />,
+              { required: false, className: 'op-span-all' },
+            )}
+            {field(
+              'additionalInformation',
+              <TextArea
+                id="additionalInformation"
+                name="additionalInformation"
+                fill
+                value={form.additionalInformation}
+                disabled={disabled}
+                onChange={(e) => set('additionalInformation', e.currentTarget.value)}
+              />,
+              { required: false, className: 'op-span-all' },
+            )}
+          </div>
+        </SectionCard>
+
+        <SectionCard title="Produtos" testId="section-products">
+          {(['product', 'accessory', 'competitor'] as const).map((kind) => (
+            <ProductLines
+              key={kind}
+              kind={kind}
+              lines={linesOf(kind)}
+              errors={lineErrors}
+              disabled={disabled}
+              onChange={changeLine}
+              onAdd={() => addLine(kind)}
+              onRemove={removeLine}
+            />
+          ))}
+          <div className="op-total" aria-live="polite">
+            <span>Total estimado (sem concorrentes)</span>
+            <span className="op-total-value" data-testid="estimated-total">
+              {formatBRL(totalCents / 100)}
+            </span>
+          </div>
+        </SectionCard>
+
+        <SectionCard title={sellerLabel(brand.slug)} testId="section-seller">
+          <SellerPicker
+            company={brand.slug}
+            value={form.sellerSalesforceId}
+            error={errorOf('seller')}
+            disabled={disabled}
+            currentUserId={session.permissions.includes('SELLER') ? session.userid : undefined}
+            onChange={onSellerChange}
+          />
+        </SectionCard>
+
+        <SectionCard title="Termos" testId="section-terms">
+          <FormGroup intent={errorOf('acceptedTerm') ? Intent.DANGER : Intent.NONE} helperText={errorOf('acceptedTerm')}>
+            <div className="op-terms">
+              <Checkbox
+                id="acceptedTerm"
+                checked={form.acceptedTerm}
+                disabled={disabled}
+                label="Li e aceito as diretrizes de registro de oportunidades"
+                onChange={(e) => set('acceptedTerm', e.currentTarget.checked)}
+                data-testid="accepted-term"
+              />
+              <Button variant="minimal" intent={Intent.PRIMARY} text="Ler as diretrizes" onClick={() => setGuidelinesOpen(true)} />
+            </div>
+          </FormGroup>
+        </SectionCard>
+
+        <div className="op-actions">
+          <Button
+            type="submit"
+            intent={Intent.PRIMARY}
+            size="large"
+            text="Finalizar registro"
+            loading={submitting}
+            data-testid="submit-registration"
+          />
+        </div>
+      </form>
+
+      <PdfViewer
+        isOpen={guidelinesOpen}
+        title="Diretrizes de registro de oportunidades"
+        src={guidelinesUrl(brand.slug)}
+        onClose={() => setGuidelinesOpen(false)}
+      />
+      <MissingFieldsModal isOpen={missing !== null} fields={missing ?? []} onClose={() => setMissing(null)} />
+      <ErrorModal isOpen={error.open} message={error.message} onClose={error.close} />
+      <SuccessModal
+        isOpen={success}
+        message={MSG_CREATED}
+        onClose={() => navigate(`${PANEL_BASE}/Opportunities`)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+import { getCompany, request, type HttpResponse } from './http';
+import type { OpportunityRow } from './opportunityListApi';
+
+/** The dashboard's figures (docs/api.md GET /dashboard/status). */
+
+export interface MonthPoint {
+  /** 1 = January. */
+  month: number;
+  label: string;
+  approved: number;
+  disapproved: number;
+}
+
+export interface StatusTotal {
+  total: number;
+  /** Of the current month. */
+  thisMonth: number;
+}
+
+export interface DashboardData {
+  /** January to the current month. */
+  months: MonthPoint[];
+  approved: StatusTotal;
+  disapproved: StatusTotal;
+  analysis: StatusTotal;
+  /** The last 11 opportunities. */
+  recent: OpportunityRow[];
+}
+
+/** GET /api/dashboard/status?brand= → {data: DashboardData}. */
+export function getDashboard(brand = getCompany(), signal?: AbortSignal): Promise<HttpResponse<{ data: DashboardData }>> {
+  return request<{ data: DashboardData }>('api', '/dashboard/status', { query: { brand }, signal });
+}

@@ -1,0 +1,48 @@
+import IMask, { type FactoryOpts } from 'imask';
+
+/**
+ * Input masks (spec §5, §9) as react-imask / imask options. Each constant is
+ * created once so a masked input keeps the same options object between renders.
+ */
+
+/** CNPJ: 00.000.000/0000-00, 18 characters. */
+export const CNPJ_MASK: FactoryOpts = { mask: '00.000.000/0000-00' };
+export const CNPJ_MASKED_LENGTH = 18;
+
+/**
+ * Phone: (00) 0000-0000 for a landline, (00) 00000-0000 for a mobile: at most
+ * 15 characters (spec §9). The spec also writes the mobile form as
+ * "(XX) X XXXX-XXXX", which is 16 characters and would break its own maximum
+ * of 15; we keep the maximum and the display format (00) 00000-0000.
+ */
+export const PHONE_MASK: FactoryOpts = {
+  mask: [{ mask: '(00) 0000-0000' }, { mask: '(00) 00000-0000' }],
+};
+export const PHONE_MAX_LENGTH = 15;
+
+/** Date typed with automatic slashes, dd/mm/yy: 8 characters. */
+export const DATE_MASK: FactoryOpts = { mask: '00/00/00' };
+export const DATE_MASKED_LENGTH = 8;
+
+/** Price: digits and a comma with at most 2 decimals ('.' typed becomes ','); no thousands separator. */
+export const PRICE_MASK: FactoryOpts = {
+  mask: Number,
+  scale: 2,
+  radix: ',',
+  mapToRadix: ['.'],
+  thousandsSeparator: '',
+  padFractionalZeros: false,
+  normalizeZeros: true,
+  min: 0,
+  max: 9_999_999_999,
+};
+
+/** Quantity: whole number of units, up to 7 digits. */
+export const QUANTITY_MASK: FactoryOpts = { mask: /^\d{0,7}$/ };
+
+/** Applies a mask to a raw value, as if typed: applyMask('11222333000181', CNPJ_MASK) → '11.222.333/0001-81'. */
+export function applyMask(value: string, mask: FactoryOpts): string {
+  const masked = IMask.createMask(mask);
+  masked.resolve(value, { input: true, raw: true });
+  return masked.value;
+}

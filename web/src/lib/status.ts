@@ -1,0 +1,86 @@
+/** Opportunity statuses, their labels and the probability bands (spec §3, §4, §9). */
+
+/** Wire values, in the order the spec lists them. */
+export const OPPORTUNITY_STATUSES = [
+  'analysis',
+  'approved',
+  'disapproved',
+  'renovation',
+  'awaiting_renovation',
+  'expired',
+] as const;
+export type OpportunityStatus = (typeof OPPORTUNITY_STATUSES)[number];
+
+export function isOpportunityStatus(value: unknown): value is OpportunityStatus {
+  return typeof value === 'string' && (OPPORTUNITY_STATUSES as readonly string[]).includes(value);
+}
+
+/** Labels shown for a status (spec §4). */
+export const STATUS_LABELS: Record<OpportunityStatus, string> = {
+  analysis: 'Em Análise',
+  approved: 'Aprovado',
+  disapproved: 'Reprovado',
+  renovation: 'Renovação',
+  awaiting_renovation: 'Aguardando Renovação',
+  expired: 'Expirado',
+};
+
+/** Labels of the list's status filter tabs (spec §4), in the spec's order. */
+export const STATUS_FILTER_LABELS: Record<OpportunityStatus, string> = {
+  approved: 'Aprovados',
+  analysis: 'Análise',
+  disapproved: 'Reprovados',
+  expired: 'Expirados',
+  awaiting_renovation: 'Aguardando renovação',
+  renovation: 'Renovação',
+};
+
+/** The filter tabs in display order (the spec's order of the tab labels). */
+export const STATUS_FILTER_ORDER: readonly OpportunityStatus[] = [
+  'approved',
+  'analysis',
+  'disapproved',
+  'expired',
+  'awaiting_renovation',
+  'renovation',
+];
+
+/** Label of a status value; the raw value when unknown. */
+export function statusLabel(value: string | null | undefined): string {
+  return isOpportunityStatus(value) ? STATUS_LABELS[value] : String(value ?? '');
+}
+
+/** Blueprint intent of a status tag. */
+export function statusIntent(value: string | null | undefined): 'success' | 'danger' | 'warning' | 'primary' | 'none' {
+  switch (value) {
+    case 'approved':
+      return 'success';
+    case 'disapproved':
+      return 'danger';
+    case 'awaiting_renovation':
+    case 'renovation':
+      return 'warning';
+    case 'analysis':
+      return 'primary';
+    default:
+      return 'none';
+  }
+}
+
+/** Probability-of-closing bands (spec §3, §9). */
+export const PROBABILITY_VALUES = [25, 50, 75, 100] as const;
+export type Probability = (typeof PROBABILITY_VALUES)[number];
+
+export const PROBABILITY_LABELS: Record<Probability, string> = {
+  25: '0% - 49%',
+  50: '50% - 70%',
+  75: '71% - 99%',
+  100: '100%',
+};
+
+/** Default probability of a new opportunity (spec §9). */
+export const DEFAULT_PROBABILITY: Probability = 25;
+
+export function isProbability(value: unknown): value is Probability {
+  return typeof value === 'number' && (PROBABILITY_VALUES as readonly number[]).includes(value);
+}
