@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"oportuna/auth"
+	"oportuna/auth/formlimit"
 	"oportuna/brand"
 	"oportuna/internal/testenv"
 	"oportuna/seed"
@@ -95,6 +96,10 @@ func (e *env) do(method, path string, headers map[string]string, body any) reply
 	}
 	req, _ := http.NewRequest(method, e.srv.URL+path, rd)
 	for k, v := range headers {
+		if k == "Host" {
+			req.Host = v // the Go client ignores a Host entry of Header
+			continue
+		}
 		req.Header.Set(k, v)
 	}
 	res, err := http.DefaultClient.Do(req)
@@ -337,12 +342,12 @@ func TestUpdatePasswordAppliesTheSpecRules(t *testing.T) {
 
 func TestResetTokenWorksOnceAndExpires(t *testing.T) {
 	e := newEnv(t)
-	req := map[string]string{"company": "yep", "redirect_url": e.srv.URL + "/reset-password", "email": "Revenda@Yep.demo"}
+	req := map[string]string{"company": "yep", "redirect_url": "http://yep.localhost:5173/reset-password", "email": "Revenda@Yep.demo"}
 	if r := e.do("POST", "/auth/reset_password", nil, req); r.Status != 204 {
 		t.Fatalf("reset request: %d %v", r.Status, r.Body)
 	}
 	link, err := url.Parse(e.mail.last(t))
-	if err != nil || !strings.HasPrefix(link.String(), e.srv.URL+"/reset-password?token=") {
+	if err != nil || !strings.HasPrefix(link.String(), "http://yep.localhost:5173/reset-password?token=") {
 		t.Fatalf("link = %v", link)
 	}
 	token := link.Query().Get("token")
@@ -379,12 +384,12 @@ func TestResetTokenWorksOnceAndExpires(t *testing.T) {
 	if r := e.do("POST", "/auth/reset_password", nil, req); r.Status != 404 || r.Body["message"] != "Not Found Exception" {
 		t.Errorf("unknown e-mail: %d %v", r.Status, r.Body)
 	}
-	// A redirect to a foreign host is not followed: the link stays on this host.
+	// A redirect to a foreign host is not followed: the link goes to the brand's portal.
 	req["email"], req["redirect_url"] = "revenda@yep.demo", "https://evil.example/steal"
 	if r := e.do("POST", "/auth/reset_password", nil, req); r.Status != 204 {
 		t.Fatal(r.Status)
 	}
-	if l := e.mail.last(t); !strings.HasPrefix(l, e.srv.URL+"/reset-password?token=") {
+	if l := e.mail.last(t); !strings.HasPrefix(l, "http://yep.localhost:8080/reset-password?token=") {
 		t.Errorf("open redirect: %s", l)
 	}
 	req["redirect_url"] = "https://parceiros.yep.example/reset-password"
@@ -404,5 +409,105 @@ func TestLogoutRevokesTheRefreshToken(t *testing.T) {
 	}
 	if r := e.do("GET", "/yep/auth/refresh_token", bearer(refresh, ""), nil); r.Status != 401 {
 		t.Errorf("refresh after logout: %d", r.Status)
+	}
+}
+
+func TestResetLinksStayOnTheBrandsHosts(t *testing.T) {
+	e := newEnv(t)
+	for _, c := range []struct{ host, redirect, want string }{
+		// A forged Host header is neither followed nor echoed back.
+		{"evil.example", "", "http://yep.localhost:8080/reset-password?token="},
+		{"evil.example", "http://evil.example/reset-password", "http://yep.localhost:8080/reset-password?token="},
+		{"parceiros.nordata.example", "", "http://yep.localhost:8080/reset-password?token="}, // another brand's host
+		{"user@parceiros.yep.example", "https://user@parceiros.yep.example/x", "http://yep.localhost:8080/reset-password?token="},
+		// The brand's hosts: the request's, or the redirect's.
+		{"parceiros.yep.example", "", "http://parceiros.yep.example/reset-password?token="},
+		{"yep.localhost:5173", "", "http://yep.localhost:5173/reset-password?token="},
+		{"evil.example", "https://parceiros.yep.example/reset-password", "https://parceiros.yep.example/reset-password?token="},
+	} {
+		e.now = e.now.Add(time.Minute) // past the address's limit window
+		r := e.do("POST", "/auth/reset_password", map[string]string{"Host": c.host},
+			map[string]string{"company": "yep", "email": "revenda@yep.demo", "redirect_url": c.redirect})
+		if r.Status != 204 {
+			t.Fatalf("host %q: %d %v", c.host, r.Status, r.Body)
+		}
+		if l := e.mail.last(t); !strings.HasPrefix(l, c.want) {
+			t.Errorf("host %q, redirect %q: link %s, want %s…", c.host, c.redirect, l, c.want)
+		}
+	}
+	// The configured portal, when there is one.
+	e.svc.Portal = func(b *brand.Brand) string { return "https://portal.example/" + b.Slug + "/" }
+	srv := httptest.NewServer(e.svc.Routes())
+	defer srv.Close()
+	e.srv = srv
+	e.now = e.now.Add(time.Minute)
+	e.do("POST", "/auth/reset_password", map[string]string{"Host": "evil.example"}, map[string]string{"company": "yep", "email": "revenda@yep.demo"})
+	if l := e.mail.last(t); !strings.HasPrefix(l, "https://portal.example/yep/reset-password?token=") {
+		t.Errorf("configured portal: %s", l)
+	}
+}
+
+func TestResetRequestsAreLimitedPerAddress(t *testing.T) {
+	e := newEnv(t)
+	for i := 0; i < formlimit.DefaultLimit; i++ {
+		// Every request counts: found, unknown or invalid.
+		body := map[string]string{"company": "yep", "email": "ninguem@yep.demo"}
+		if i == 0 {
+			body["email"] = "revenda@yep.demo"
+		}
+		if r := e.do("POST", "/auth/reset_password", nil, body); r.Status != 204 && r.Status != 404 {
+			t.Fatalf("request %d: %d %v", i+1, r.Status, r.Body)
+		}
+	}
+	req, _ := http.NewRequest("POST", e.srv.URL+"/auth/reset_password", strings.NewReader(`{"company":"yep","email":"revenda@yep.demo"}`))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body map[string]any
+	_ = json.NewDecoder(res.Body).Decode(&body)
+	res.Body.Close()
+	if res.StatusCode != 429 || body["message"] != "Muitas solicitações. Aguarde um minuto e tente novamente." || res.Header.Get("Retry-After") == "" {
+		t.Fatalf("request over the limit: %d %v retry-after %q", res.StatusCode, body, res.Header.Get("Retry-After"))
+	}
+	e.now = e.now.Add(formlimit.Window + time.Second)
+	if r := e.do("POST", "/auth/reset_password", nil, map[string]string{"company": "yep", "email": "revenda@yep.demo"}); r.Status != 204 {
+		t.Errorf("after the window: %d %v", r.Status, r.Body)
+	}
+}
+
+func TestADeactivatedUsersTokenEndsAndItsRecordSaysInactive(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	var sellerID string
+	if err := e.svc.DB.QueryRow(ctx, `SELECT id::text FROM users WHERE email = 'vendedor1@yep.demo'`).Scan(&sellerID); err != nil {
+		t.Fatal(err)
+	}
+	seller, _ := e.login("vendedor1@yep.demo", "yep")
+	rep, _ := e.login("representante@yep.demo", "yep")
+	if r := e.do("GET", "/user/"+sellerID, bearer(rep, "yep"), nil); r.Status != 200 || dig(r.Body, "data", "active") != true {
+		t.Fatalf("active seller: %d %v", r.Status, r.Body)
+	}
+	if _, err := e.svc.DB.Exec(ctx, `UPDATE users SET active = false WHERE id = $1`, sellerID); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.do("GET", "/user/"+sellerID, bearer(rep, "yep"), nil); r.Status != 200 || dig(r.Body, "data", "active") != false {
+		t.Errorf("deactivated seller: %d %v", r.Status, r.Body)
+	}
+	for _, c := range []struct {
+		method, path string
+		body         any
+	}{
+		{"GET", "/auth/payload", nil},
+		{"GET", "/user/" + sellerID, nil},
+		{"GET", "/user/" + sellerID + "/role", nil},
+		{"POST", "/auth/update_password", map[string]string{"password": "Outra@Senha9", "confirmation": "Outra@Senha9"}},
+	} {
+		if r := e.do(c.method, c.path, bearer(seller, "yep"), c.body); r.Status != 401 || r.Body["message"] != auth.MsgSessionRequired {
+			t.Errorf("%s %s with a deactivated user's token: %d %v", c.method, c.path, r.Status, r.Body)
+		}
+	}
+	if r := e.do("GET", "/auth/payload", bearer(rep, "yep"), nil); r.Status != 200 {
+		t.Errorf("an active user's token: %d %v", r.Status, r.Body)
 	}
 }

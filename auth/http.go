@@ -3,13 +3,16 @@ package auth
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
 
+	"oportuna/brand"
 	"oportuna/internal/respond"
+	"oportuna/mailer"
 )
 
 // CompanyHeader names the brand a call is made for.
@@ -65,6 +68,30 @@ func (s *Signer) Authenticate(next http.Handler) http.Handler {
 	})
 }
 
+// RequireActive (after Authenticate) answers 401 MsgSessionRequired when the
+// token's user was deactivated or removed after the token was issued: the
+// access token stays valid until it expires, the account does not. One read of
+// users by primary key per call.
+func (s *Service) RequireActive(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := FromContext(r.Context())
+		if c == nil {
+			respond.Error(w, http.StatusUnauthorized, MsgSessionRequired)
+			return
+		}
+		active, err := s.Active(r.Context(), c.Subject)
+		if err != nil {
+			respond.Internal(w, r, err)
+			return
+		}
+		if !active {
+			respond.Error(w, http.StatusUnauthorized, MsgSessionRequired)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // Require lets through callers holding any of the roles (after Authenticate).
 func Require(roles ...Role) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
@@ -84,10 +111,10 @@ func (s *Service) Routes() http.Handler {
 	r.Get("/login", s.handleLogin)
 	r.Get("/{company}/auth/refresh_token", s.handleRefresh)
 	r.Post("/auth/logout", s.handleLogout)
-	r.Post("/auth/reset_password", s.handleResetRequest)
+	r.Post("/auth/reset_password", s.resetLimiter().Wrap("reset-password", s.handleResetRequest))
 	r.Post("/auth/update_password", s.handleUpdatePassword)
 	r.Group(func(r chi.Router) {
-		r.Use(s.Signer.Authenticate)
+		r.Use(s.Signer.Authenticate, s.RequireActive)
 		r.Get("/auth/payload", s.handlePayload)
 		r.Get("/user/{id}", s.handleUser)
 		r.Get("/user/{id}/role", s.handleUserRoles)
@@ -218,7 +245,7 @@ func rolesView(grants []RoleGrant) []roleView {
 func (s *Service) handleUser(w http.ResponseWriter, r *http.Request) {
 	if u := s.readableUser(w, r); u != nil {
 		respond.JSON(w, http.StatusOK, map[string]any{"data": map[string]any{
-			"id": u.ID, "name": u.Name, "email": u.Email, "phone": u.Phone, "doc": u.Doc, "roles": rolesView(u.Roles),
+			"id": u.ID, "name": u.Name, "email": u.Email, "phone": u.Phone, "doc": u.Doc, "active": u.Active, "roles": rolesView(u.Roles),
 		}})
 	}
 }
@@ -248,7 +275,7 @@ func (s *Service) handleResetRequest(w http.ResponseWriter, r *http.Request) {
 		respond.Error(w, http.StatusBadRequest, MsgUnknownBrand)
 		return
 	}
-	err := s.RequestReset(r.Context(), b.Slug, body.Email, s.resetBase(r, body.RedirectURL, b.Hosts))
+	err := s.RequestReset(r.Context(), b.Slug, body.Email, s.resetBase(r, body.RedirectURL, b))
 	switch {
 	case errors.Is(err, ErrUserNotFound):
 		respond.Error(w, http.StatusNotFound, ErrUserNotFound.Error())
@@ -259,28 +286,30 @@ func (s *Service) handleResetRequest(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// resetBase is where the e-mailed link points: the client's redirect_url when it
-// is on this host or one of the brand's hosts (never elsewhere: no open redirect),
-// else this host's /reset-password.
-func (s *Service) resetBase(r *http.Request, redirect string, brandHosts []string) string {
-	scheme := "http"
-	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
-		scheme = "https"
-	}
-	fallback := scheme + "://" + r.Host + "/reset-password"
-	u, err := url.Parse(redirect)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-		return fallback
-	}
-	if strings.EqualFold(u.Host, r.Host) {
+// resetBase is where the e-mailed link points: the client's redirect_url when
+// its host is one of the brand's (BrandHost); else the request's own host when
+// it is the brand's; else the brand's configured portal. Never a host of the
+// client's choosing (no open redirect, no link built from a forged Host header).
+func (s *Service) resetBase(r *http.Request, redirect string, b *brand.Brand) string {
+	if u, err := url.Parse(redirect); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.User == nil && BrandHost(b, u.Hostname()) {
 		return redirect
 	}
-	for _, h := range brandHosts {
-		if strings.EqualFold(u.Hostname(), h) {
-			return redirect
-		}
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
 	}
-	return fallback
+	if BrandHost(b, host) {
+		scheme := "http"
+		if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
+			scheme = "https"
+		}
+		return scheme + "://" + r.Host + SetPasswordPath
+	}
+	portal := mailer.Config{}.Portal(b)
+	if s.Portal != nil {
+		portal = s.Portal(b)
+	}
+	return strings.TrimRight(portal, "/") + SetPasswordPath
 }
 
 func (s *Service) handleUpdatePassword(w http.ResponseWriter, r *http.Request) {
@@ -304,6 +333,16 @@ func (s *Service) handleUpdatePassword(w http.ResponseWriter, r *http.Request) {
 		}
 		if !strings.EqualFold(strings.TrimSpace(r.Header.Get(CompanyHeader)), c.Brand) {
 			respond.Error(w, http.StatusForbidden, MsgCompanyMismatch)
+			return
+		}
+		var active bool
+		active, err = s.Active(r.Context(), c.Subject)
+		if err != nil {
+			respond.Internal(w, r, err)
+			return
+		}
+		if !active {
+			respond.Error(w, http.StatusUnauthorized, MsgSessionRequired)
 			return
 		}
 		err = s.UpdatePassword(r.Context(), c.Subject, body.Password, body.Confirmation)

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"oportuna/auth/formlimit"
 	"oportuna/brand"
 )
 
@@ -50,7 +51,34 @@ type Service struct {
 	RefreshTTL time.Duration
 	ResetTTL   time.Duration
 	Mailer     ResetMailer
+	// Portal is the base URL of a reset link when the request names no host of
+	// the brand (mailer.Mailer.Portal: PORTAL_URL); nil: mailer.DefaultPortalURL.
+	Portal func(*brand.Brand) string
+	// ResetLimit is how many recovery requests a client address may make per
+	// formlimit.Window (zero: formlimit.DefaultLimit).
+	ResetLimit int
 	Now        func() time.Time
+}
+
+// resetLimiter limits POST /auth/reset_password per client address, like the
+// public forms of the API.
+func (s *Service) resetLimiter() *formlimit.Limiter {
+	return &formlimit.Limiter{DB: s.DB, Limit: s.ResetLimit, Now: s.Now}
+}
+
+// Active reports whether the user exists and is active (one read by primary
+// key); an id that is not a UUID is no user.
+func (s *Service) Active(ctx context.Context, userID string) (bool, error) {
+	var active bool
+	err := s.DB.QueryRow(ctx, `SELECT active FROM users WHERE id = $1::uuid`, userID).Scan(&active)
+	var pgErr *pgconn.PgError
+	switch {
+	case errors.Is(err, pgx.ErrNoRows), errors.As(err, &pgErr) && pgErr.Code == "22P02": // invalid_text_representation
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("auth: read whether user %s is active: %w", userID, err)
+	}
+	return active, nil
 }
 
 func (s *Service) now() time.Time {

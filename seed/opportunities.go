@@ -122,8 +122,9 @@ func Opportunities(ctx context.Context, db *pgxpool.Pool, c client.Client, brand
 			case opportunity.Expired, opportunity.AwaitingRenovation:
 				in.Durations = activities.Durations{Validity: 5 * time.Second, RenewalWindow: 2 * time.Second, ApprovalSLA: 48 * time.Hour, ExpiredRetention: 180 * 24 * time.Hour}
 			}
-			op := c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{ID: workflows.OpportunityWorkflowID(id),
-				TaskQueue: workflows.TaskQueue, WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING}, workflows.Opportunity, in)
+			start := workflows.OpportunityStart(id, b.Slug)
+			start.WorkflowIDConflictPolicy = enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING
+			op := c.NewWithStartWorkflowOperation(start, workflows.Opportunity, in)
 			h, err := c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op,
 				UpdateOptions: client.UpdateWorkflowOptions{UpdateID: "register", UpdateName: workflows.UpdateRegister,
 					Args: []any{workflows.RegisterRequest{Actor: actor, ResaleCNPJ: resaleCNPJ, Record: rec}}, WaitForStage: client.WorkflowUpdateStageCompleted}})

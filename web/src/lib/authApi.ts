@@ -24,6 +24,8 @@ export interface UserRecord {
   phone?: string | null;
   doc?: string | null;
   roles?: RoleEntry[];
+  /** false once a reseller deleted (deactivated) the user; absent counts as active. */
+  active?: boolean;
 }
 
 /** GET /login?brand= with Basic auth. */

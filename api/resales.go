@@ -1,0 +1,274 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/jackc/pgx/v5"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"oportuna/activities"
+	"oportuna/auth"
+	"oportuna/internal/respond"
+	"oportuna/opportunity"
+	"oportuna/workflows"
+)
+
+// Messages of the reseller calls (spec §4 "Resale status", §8).
+const (
+	MsgResaleApproved    = "Revenda aprovada com sucesso"
+	MsgResaleDisapproved = "Revenda reprovada com sucesso"
+	MsgResaleNotFound    = "Revenda não encontrada."
+	MsgResaleDecision    = "Informe a decisão: approved ou disapproved."
+	MsgResaleReason      = workflows.MsgResaleReason
+	MsgResaleReasonLong  = workflows.MsgResaleReasonLong
+)
+
+// MaxResaleReason is the longest refusal reason, in characters (the dialog's cap).
+const MaxResaleReason = workflows.MaxResaleReason
+
+// resaleRow is a reseller company as the lists and the details screen read it (spec §3 "Resale").
+type resaleRow struct {
+	ID            string    `json:"id"`
+	Status        string    `json:"status"`
+	CorporateName string    `json:"corporateName"`
+	FantasyName   string    `json:"fantasyName"`
+	CNPJ          string    `json:"cnpj"`
+	Phone         string    `json:"phone"`
+	ContactName   string    `json:"contactName"`
+	Email         string    `json:"email"`
+	CEP           string    `json:"cep"`
+	City          string    `json:"city"`
+	Street        string    `json:"street"`
+	State         string    `json:"state"`
+	Reason        string    `json:"reason"`
+	CreatedAt     time.Time `json:"createdAt"`
+}
+
+const resaleSelect = `SELECT id::text, status, corporate_name, fantasy_name, cnpj, phone, contact_name, email,
+		cep, city, street, state, reason, created_at FROM resales`
+
+// sameBrandParam refuses a query's brand parameter that is not the token's
+// (the list is always the token's brand; a forged parameter changes nothing).
+func sameBrandParam(w http.ResponseWriter, r *http.Request, c *auth.Claims) bool {
+	if v := strings.TrimSpace(r.URL.Query().Get("brand")); v != "" && !strings.EqualFold(v, c.Brand) {
+		respond.Error(w, http.StatusForbidden, auth.MsgCompanyMismatch)
+		return false
+	}
+	return true
+}
+
+// handleResaleList is GET /resale/all (REPRESENTATIVE, SUPPORT): the token
+// brand's companies, filtered by status and sign-up day, newest first by default.
+func (s *Server) handleResaleList(w http.ResponseWriter, r *http.Request) {
+	c := auth.FromContext(r.Context())
+	if !sameBrandParam(w, r, c) {
+		return
+	}
+	amount, page, msg := pageParams(r)
+	if msg != "" {
+		respond.Error(w, http.StatusBadRequest, msg)
+		return
+	}
+	q := r.URL.Query()
+	where := []string{"brand = $1"}
+	args := []any{c.Brand}
+	add := func(cond string, v any) {
+		args = append(args, v)
+		where = append(where, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
+	}
+	if v := strings.TrimSpace(q.Get("status")); v != "" {
+		var sts []string
+		for _, st := range strings.Split(v, ",") {
+			st = strings.TrimSpace(st)
+			if !activities.ValidResaleStatus(st) {
+				respond.Error(w, http.StatusBadRequest, "Status inválido: "+st)
+				return
+			}
+			sts = append(sts, st)
+		}
+		add("status = ANY(?)", sts)
+	}
+	if v := strings.TrimSpace(q.Get("date")); v != "" {
+		d, ok := opportunity.ParseDate(v)
+		if !ok {
+			respond.Error(w, http.StatusBadRequest, "Data inválida: use dd/mm/aaaa.")
+			return
+		}
+		add("created_at >= (?::date)::timestamp AT TIME ZONE 'America/Sao_Paulo'", d.Format("2006-01-02"))
+		add("created_at < ((?::date) + 1)::timestamp AT TIME ZONE 'America/Sao_Paulo'", d.Format("2006-01-02"))
+	}
+	order := "DESC"
+	if v := q.Get("createdAt"); v != "" {
+		dir, ok := sortDir(v)
+		if !ok {
+			respond.Error(w, http.StatusBadRequest, "Ordenação inválida: use -1 ou 1.")
+			return
+		}
+		order = dir
+	}
+	cond := strings.Join(where, " AND ")
+	var total int
+	if err := s.DB.QueryRow(r.Context(), `SELECT count(*) FROM resales WHERE `+cond, args...).Scan(&total); err != nil {
+		respond.Internal(w, r, err)
+		return
+	}
+	args = append(args, amount, (page-1)*amount)
+	rows, _ := s.DB.Query(r.Context(), resaleSelect+` WHERE `+cond+` ORDER BY created_at `+order+`, id `+order+
+		fmt.Sprintf(` LIMIT $%d OFFSET $%d`, len(args)-1, len(args)), args...)
+	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[resaleRow])
+	if err != nil {
+		respond.Internal(w, r, err)
+		return
+	}
+	if list == nil {
+		list = []resaleRow{}
+	}
+	respond.JSON(w, http.StatusOK, map[string]any{"result": list, "total": total})
+}
+
+// loadResale reads a company of the token's brand; another brand's, or an
+// unknown id, answers 404.
+func (s *Server) loadResale(w http.ResponseWriter, r *http.Request, id string) (resaleRow, bool) {
+	c := auth.FromContext(r.Context())
+	var row resaleRow
+	if !validUUID(id) {
+		respond.Error(w, http.StatusNotFound, MsgResaleNotFound)
+		return row, false
+	}
+	rows, _ := s.DB.Query(r.Context(), resaleSelect+` WHERE id = $1 AND brand = $2`, id, c.Brand)
+	row, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByPos[resaleRow])
+	if errors.Is(err, pgx.ErrNoRows) {
+		respond.Error(w, http.StatusNotFound, MsgResaleNotFound)
+		return row, false
+	}
+	if err != nil {
+		respond.Internal(w, r, err)
+		return row, false
+	}
+	return row, true
+}
+
+// handleGetResale is GET /resale/{id}: staff of the brand, or a RESALE user of
+// that company.
+func (s *Server) handleGetResale(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.partnerOf(w, r)
+	if !ok {
+		return
+	}
+	row, ok := s.loadResale(w, r, chi.URLParam(r, "id"))
+	if !ok {
+		return
+	}
+	if !p.Has(auth.Representative, auth.Support) && !(p.Has(auth.Resale) && p.ResaleID == row.ID) {
+		respond.Error(w, http.StatusForbidden, auth.MsgForbidden)
+		return
+	}
+	respond.JSON(w, http.StatusOK, map[string]any{"data": row})
+}
+
+// resaleDecisionBody is PATCH /resale/update/{id}.
+type resaleDecisionBody struct {
+	Status string `json:"status"`
+	Reason string `json:"reason"`
+	Host   string `json:"host"`
+}
+
+// handleDecideResale approves (201) or refuses (200) a company in analysis
+// through its onboarding workflow (REPRESENTATIVE and SUPPORT of the brand).
+func (s *Server) handleDecideResale(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.partnerOf(w, r)
+	if !ok {
+		return
+	}
+	var body resaleDecisionBody
+	if err := respond.Decode(r, &body); err != nil {
+		respond.BadBody(w)
+		return
+	}
+	if body.Status != activities.ResaleApproved && body.Status != activities.ResaleDisapproved {
+		respond.Error(w, http.StatusBadRequest, MsgResaleDecision)
+		return
+	}
+	row, ok := s.loadResale(w, r, chi.URLParam(r, "id"))
+	if !ok {
+		return
+	}
+	if row.Status != activities.ResaleAnalysis {
+		respond.Error(w, http.StatusConflict, workflows.ResaleTransitionMessage(row.Status))
+		return
+	}
+	actor := activities.Actor{UserID: p.Subject, Name: p.Name, Roles: p.Roles}
+	if body.Status == activities.ResaleDisapproved {
+		if strings.TrimSpace(body.Reason) == "" {
+			respond.Error(w, http.StatusBadRequest, MsgResaleReason)
+			return
+		}
+		if utf8.RuneCountInString(body.Reason) > MaxResaleReason {
+			respond.Error(w, http.StatusBadRequest, MsgResaleReasonLong)
+			return
+		}
+		if s.decideResale(w, r, row, workflows.UpdateDisapprove, workflows.ResaleDisapproval{Actor: actor, Brand: p.Brand, Reason: body.Reason}) {
+			respond.JSON(w, http.StatusOK, respond.Message{Message: MsgResaleDisapproved})
+		}
+		return
+	}
+	portal := s.portalFor(r, p.Brand, body.Host)
+	if s.decideResale(w, r, row, workflows.UpdateApprove, workflows.ResaleApproval{Actor: actor, Brand: p.Brand, Portal: portal, InviteTTL: s.inviteTTL()}) {
+		respond.JSON(w, http.StatusCreated, respond.Message{Message: MsgResaleApproved})
+	}
+}
+
+// decideResale runs a decision on the company's workflow. A company whose
+// workflow is gone (terminated by an operator, or a row created without one)
+// gets a new run that adopts the row, so a decision is never stuck.
+func (s *Server) decideResale(w http.ResponseWriter, r *http.Request, row resaleRow, update string, arg any) bool {
+	ctx, cancel := context.WithTimeout(r.Context(), updateTimeout)
+	defer cancel()
+	brandSlug := auth.FromContext(r.Context()).Brand
+	start := workflows.ResaleStart(row.ID, brandSlug)
+	start.WorkflowIDConflictPolicy = enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING
+	start.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY
+	op := s.Temporal.NewWithStartWorkflowOperation(start, workflows.Resale, workflows.ResaleInput{ID: row.ID, Brand: brandSlug, Adopt: true})
+	h, err := s.Temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
+		StartWorkflowOperation: op,
+		UpdateOptions: client.UpdateWorkflowOptions{UpdateName: update, Args: []any{arg},
+			WaitForStage: client.WorkflowUpdateStageCompleted},
+	})
+	if err == nil {
+		err = h.Get(ctx, nil)
+	}
+	if err != nil {
+		s.resaleUpdateError(w, r, err)
+		return false
+	}
+	return true
+}
+
+// resaleUpdateError answers a failed onboarding update.
+func (s *Server) resaleUpdateError(w http.ResponseWriter, r *http.Request, err error) {
+	var app *temporal.ApplicationError
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	var notFound *serviceerror.NotFound
+	switch {
+	case errors.As(err, &notFound):
+		respond.Error(w, http.StatusNotFound, MsgResaleNotFound)
+	case errors.As(err, &started):
+		// The company's run ended (decided) after our status check: it is no longer in analysis.
+		respond.Error(w, http.StatusConflict, workflows.ResaleTransitionMessage(""))
+	case errors.As(err, &app) && app.Type() == activities.ErrTypeDuplicate:
+		respond.Error(w, http.StatusConflict, app.Message())
+	default:
+		s.updateError(w, r, err)
+	}
+}

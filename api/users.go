@@ -1,0 +1,400 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/jackc/pgx/v5"
+
+	"oportuna/activities"
+	"oportuna/auth"
+	"oportuna/brand"
+	"oportuna/internal/respond"
+	"oportuna/mailer"
+)
+
+// Messages of the seller calls (spec §5 "Seller record", §8 "Seller creation", "Seller/user detail").
+const (
+	MsgSellerCreated     = "Vendedor cadastrado com sucesso"
+	MsgSellerInvalid     = "Dados do usuário inválidos"
+	MsgSellerEmailUsed   = "O email fornecido já foi utilizado por outro usuário! Por favor, digite outro email!"
+	MsgUserDeleted       = "Usuário deletado com sucesso"
+	MsgUserNotFound      = "Usuário não encontrado."
+	MsgNoCompany         = "Seu usuário não está vinculado a uma revenda."
+	MsgSelfDeactivation  = "Você não pode excluir o seu próprio usuário."
+	MsgStatusParam       = "Parâmetro status inválido: use true, false ou all."
+	MsgMailNotConfigured = "O envio de e-mails não está configurado."
+)
+
+// sellerRow is a seller as its reseller's list shows it (spec §3 "Seller").
+type sellerRow struct {
+	ID     string  `json:"id"`
+	Name   string  `json:"name"`
+	Email  string  `json:"email"`
+	Phone  *string `json:"phone"`
+	Active bool    `json:"active"`
+}
+
+// partnerUserRow is a partner user as staff see it: with its roles at the
+// brand and its company's name.
+type partnerUserRow struct {
+	ID     string   `json:"id"`
+	Name   string   `json:"name"`
+	Email  string   `json:"email"`
+	Phone  *string  `json:"phone"`
+	Active bool     `json:"active"`
+	Roles  []string `json:"roles"`
+	Resale string   `json:"resale"`
+}
+
+// activeParam reads status=true|false|all (default true: deactivated users are
+// "deleted" for the screens). nil means both.
+func activeParam(r *http.Request) (*bool, bool) {
+	switch strings.ToLower(strings.TrimSpace(r.URL.Query().Get("status"))) {
+	case "", "true":
+		v := true
+		return &v, true
+	case "false":
+		v := false
+		return &v, true
+	case "all":
+		return nil, true
+	}
+	return nil, false
+}
+
+// userQuery is the WHERE of a user list and its arguments.
+type userQuery struct {
+	cond string
+	args []any
+}
+
+func (q *userQuery) add(cond string, v any) {
+	q.args = append(q.args, v)
+	q.cond += " AND " + strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(q.args)))
+}
+
+// sellersOf lists the company's sellers at the brand (SELLER role), by name.
+func sellersOf(resaleID, brandSlug string) *userQuery {
+	q := &userQuery{cond: "u.resale_id = $1::uuid AND EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role = 'SELLER' AND ur.brand = $2)",
+		args: []any{resaleID, brandSlug}}
+	return q
+}
+
+// partnersOf lists the brand's partner users: those holding RESALE or SELLER at it.
+func partnersOf(brandSlug string) *userQuery {
+	return &userQuery{cond: "EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role IN ('RESALE', 'SELLER') AND ur.brand = $1)",
+		args: []any{brandSlug}}
+}
+
+func (q *userQuery) filters(w http.ResponseWriter, r *http.Request, byName bool) bool {
+	active, ok := activeParam(r)
+	if !ok {
+		respond.Error(w, http.StatusBadRequest, MsgStatusParam)
+		return false
+	}
+	if active != nil {
+		q.add("u.active = ?", *active)
+	}
+	if name := strings.TrimSpace(r.URL.Query().Get("name")); byName && name != "" {
+		q.add("u.name ILIKE ?", "%"+strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(name)+"%")
+	}
+	return true
+}
+
+// list runs a user list: the total and one page, ordered by name.
+func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, q *userQuery, staffView bool, brandSlug string) (any, int, bool) {
+	amount, page, msg := pageParams(r)
+	if msg != "" {
+		respond.Error(w, http.StatusBadRequest, msg)
+		return nil, 0, false
+	}
+	var total int
+	if err := s.DB.QueryRow(r.Context(), `SELECT count(*) FROM users u WHERE `+q.cond, q.args...).Scan(&total); err != nil {
+		respond.Internal(w, r, err)
+		return nil, 0, false
+	}
+	args := append(append([]any{}, q.args...), amount, (page-1)*amount)
+	limit := fmt.Sprintf(` ORDER BY lower(u.name), u.id LIMIT $%d OFFSET $%d`, len(args)-1, len(args))
+	if !staffView {
+		rows, _ := s.DB.Query(r.Context(), `SELECT u.id::text, u.name, u.email, NULLIF(u.phone, ''), u.active
+			FROM users u WHERE `+q.cond+limit, args...)
+		list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[sellerRow])
+		if err != nil {
+			respond.Internal(w, r, err)
+			return nil, 0, false
+		}
+		if list == nil {
+			list = []sellerRow{}
+		}
+		return list, total, true
+	}
+	args = append(args, brandSlug)
+	rows, _ := s.DB.Query(r.Context(), fmt.Sprintf(`SELECT u.id::text, u.name, u.email, NULLIF(u.phone, ''), u.active,
+			ARRAY(SELECT DISTINCT ur.role FROM user_roles ur WHERE ur.user_id = u.id AND ur.brand IN ($%d, 'all') ORDER BY ur.role),
+			COALESCE(s.corporate_name, '')
+		FROM users u LEFT JOIN resales s ON s.id = u.resale_id WHERE `, len(args))+q.cond+limit, args...)
+	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[partnerUserRow])
+	if err != nil {
+		respond.Internal(w, r, err)
+		return nil, 0, false
+	}
+	if list == nil {
+		list = []partnerUserRow{}
+	}
+	return list, total, true
+}
+
+// handleSellerList is GET /seller/all (RESALE): the caller's company's sellers.
+func (s *Server) handleSellerList(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.partnerOf(w, r)
+	if !ok {
+		return
+	}
+	if p.ResaleID == "" {
+		respond.Error(w, http.StatusForbidden, MsgNoCompany)
+		return
+	}
+	q := sellersOf(p.ResaleID, p.Brand)
+	if !q.filters(w, r, false) {
+		return
+	}
+	if list, total, ok := s.listUsers(w, r, q, false, p.Brand); ok {
+		respond.JSON(w, http.StatusOK, map[string]any{"result": list, "total": total})
+	}
+}
+
+// handlePartnerUserList is GET /representative/all (REPRESENTATIVE, SUPPORT):
+// the partner users (RESALE and SELLER) of the token's brand.
+func (s *Server) handlePartnerUserList(w http.ResponseWriter, r *http.Request) {
+	c := auth.FromContext(r.Context())
+	if !sameBrandParam(w, r, c) {
+		return
+	}
+	if _, ok := s.partnerOf(w, r); !ok {
+		return
+	}
+	q := partnersOf(c.Brand)
+	if !q.filters(w, r, false) {
+		return
+	}
+	if list, total, ok := s.listUsers(w, r, q, true, c.Brand); ok {
+		respond.JSON(w, http.StatusOK, map[string]any{"result": list, "total": total})
+	}
+}
+
+// handleSellerByName is GET /seller/name: the list of the caller's role
+// (RESALE: its sellers; REPRESENTATIVE, SUPPORT: the brand's partner users)
+// whose name contains the text, in any case.
+func (s *Server) handleSellerByName(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.partnerOf(w, r)
+	if !ok || !sameBrandParam(w, r, p.Claims) {
+		return
+	}
+	var q *userQuery
+	staff := false
+	switch {
+	case p.Has(auth.Resale):
+		if p.ResaleID == "" {
+			respond.Error(w, http.StatusForbidden, MsgNoCompany)
+			return
+		}
+		q = sellersOf(p.ResaleID, p.Brand)
+	default:
+		q, staff = partnersOf(p.Brand), true
+	}
+	if !q.filters(w, r, true) {
+		return
+	}
+	if list, total, ok := s.listUsers(w, r, q, staff, p.Brand); ok {
+		respond.JSON(w, http.StatusOK, map[string]any{"total": total, "data": list})
+	}
+}
+
+// sellerBody is POST /seller (spec §3 "Seller creation").
+type sellerBody struct {
+	Email string `json:"email"`
+	Name  string `json:"name"`
+	Phone text   `json:"phone"`
+	Host  string `json:"host"`
+}
+
+// check validates the seller with the messages of spec §5 "Seller record".
+func (b sellerBody) check() (name, email, phone string, errs []string) {
+	name = strings.Join(strings.Fields(b.Name), " ")
+	email = auth.NormalizeEmail(b.Email)
+	phone = onlyDigits(string(b.Phone))
+	if name == "" || utf8.RuneCountInString(name) > 120 {
+		errs = append(errs, MsgCheckName)
+	}
+	if !validEmail(email) {
+		errs = append(errs, MsgCheckEmail)
+	}
+	if !validMobile(phone) {
+		errs = append(errs, MsgCheckPhone)
+	}
+	return name, email, phone, errs
+}
+
+// handleCreateSeller is POST /seller (RESALE): adds a seller to the caller's
+// company and e-mails the invitation with a link that sets the password.
+func (s *Server) handleCreateSeller(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.partnerOf(w, r)
+	if !ok {
+		return
+	}
+	var body sellerBody
+	if err := respond.Decode(r, &body); err != nil {
+		respond.BadBody(w)
+		return
+	}
+	name, email, phone, errs := body.check()
+	if len(errs) > 0 {
+		respond.JSON(w, http.StatusBadRequest, respond.Message{Message: MsgSellerInvalid, Errors: errs})
+		return
+	}
+	if p.ResaleID == "" {
+		respond.Error(w, http.StatusForbidden, MsgNoCompany)
+		return
+	}
+	b, _ := s.Brands.BySlug(p.Brand)
+	if b == nil || s.Partners.Mail == nil {
+		slog.ErrorContext(r.Context(), "seller invitation: partner mail not configured")
+		respond.Error(w, http.StatusInternalServerError, MsgMailNotConfigured)
+		return
+	}
+	actor := activities.Actor{UserID: p.Subject, Name: p.Name, Roles: p.Roles, ResaleID: p.ResaleID}
+	now := time.Now()
+	var id string
+	var inv mailer.SellerInvitation
+	// The user, its role, its history row and its invitation token commit
+	// together; the e-mail goes out only after the commit, so no invitation ever
+	// links to a user that does not exist.
+	err := pgx.BeginFunc(r.Context(), s.DB, func(tx pgx.Tx) error {
+		var company string
+		if err := tx.QueryRow(r.Context(), `SELECT corporate_name FROM resales WHERE id = $1`, p.ResaleID).Scan(&company); err != nil {
+			return err
+		}
+		var err error
+		id, err = activities.CreatePartnerUser(r.Context(), tx, activities.PartnerUser{Name: name, Email: email, Phone: phone,
+			ResaleID: p.ResaleID, Role: auth.Seller, Brand: p.Brand}, "", &actor, now)
+		if err != nil {
+			return err
+		}
+		token, err := auth.CreateInvite(r.Context(), tx, id, p.Brand, s.inviteTTL(), now)
+		if err != nil {
+			return err
+		}
+		inv = mailer.SellerInvitation{Name: name, Email: email, ResaleName: company,
+			Link: auth.SetPasswordLink(s.portalFor(r, p.Brand, body.Host), token), ValidFor: s.inviteTTL()}
+		return nil
+	})
+	switch {
+	case errors.Is(err, activities.ErrEmailTaken):
+		respond.Error(w, http.StatusConflict, MsgSellerEmailUsed)
+		return
+	case err != nil:
+		respond.Internal(w, r, err)
+		return
+	}
+	s.sendSellerInvitation(r, b, id, inv)
+	respond.JSON(w, http.StatusCreated, map[string]any{"message": MsgSellerCreated, "id": id})
+}
+
+// invitationTimeout bounds the dispatch of a committed seller's invitation.
+const invitationTimeout = 15 * time.Second
+
+// sendSellerInvitation dispatches the committed seller's invitation. Its
+// outbox key is derived from the invitation (the new user's single token), so
+// the second attempt after a failure records and starts the same e-mail, never
+// a second one. The seller exists either way: when both attempts fail the
+// failure is logged with the user's id and the seller sets the password with
+// 'Esqueci minha senha' (docs/partners.md).
+func (s *Server) sendSellerInvitation(r *http.Request, b *brand.Brand, userID string, inv mailer.SellerInvitation) {
+	// The user is committed: a client that hangs up now does not cancel its e-mail.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), invitationTimeout)
+	defer cancel()
+	var err error
+	for attempt := 0; attempt < 2; attempt++ {
+		if err = s.Partners.Mail.SendSellerInvitation(ctx, b, inv); err == nil {
+			return
+		}
+	}
+	slog.ErrorContext(r.Context(), "seller invitation not sent", "request_id", middleware.GetReqID(r.Context()),
+		"user_id", userID, "brand", b.Slug, "err", err)
+}
+
+// handleDeactivateSeller is PATCH /seller/inative/{id} (RESALE): deactivates a
+// seller of the caller's company. The user keeps its history and records but can
+// no longer sign in: its sessions and pending links end.
+func (s *Server) handleDeactivateSeller(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.partnerOf(w, r)
+	if !ok {
+		return
+	}
+	id := chi.URLParam(r, "id")
+	if !validUUID(id) {
+		respond.Error(w, http.StatusNotFound, MsgUserNotFound)
+		return
+	}
+	if strings.EqualFold(id, p.Subject) {
+		respond.Error(w, http.StatusForbidden, MsgSelfDeactivation)
+		return
+	}
+	actor := activities.Actor{UserID: p.Subject, Name: p.Name, Roles: p.Roles, ResaleID: p.ResaleID}
+	var status int
+	err := pgx.BeginFunc(r.Context(), s.DB, func(tx pgx.Tx) error {
+		var resale *string
+		var active, seller bool
+		err := tx.QueryRow(r.Context(), `SELECT u.resale_id::text, u.active,
+				EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role = 'SELLER' AND ur.brand = $2)
+			FROM users u WHERE u.id = $1 AND EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.brand = $2)
+			FOR UPDATE OF u`, id, p.Brand).Scan(&resale, &active, &seller)
+		if errors.Is(err, pgx.ErrNoRows) {
+			status = http.StatusNotFound // unknown, or a user of another brand
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if resale == nil || p.ResaleID == "" || *resale != p.ResaleID || !seller {
+			status = http.StatusForbidden // another company's user, or not a seller
+			return nil
+		}
+		status = http.StatusOK
+		if !active {
+			return nil // already deactivated: nothing changes
+		}
+		now := time.Now()
+		if _, err := tx.Exec(r.Context(), `UPDATE users SET active = false, updated_at = $2 WHERE id = $1`, id, now); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(r.Context(), `UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`, id, now); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(r.Context(), `UPDATE password_resets SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL`, id, now); err != nil {
+			return err
+		}
+		return activities.RecordHistory(r.Context(), tx, activities.HistoryEntry{Type: "user", TypeID: id, Brand: p.Brand,
+			Actor: &actor, Action: "update", Changes: []activities.Change{{Attribute: "active", OldValue: "true", NewValue: "false"}}, At: now})
+	})
+	switch {
+	case err != nil:
+		respond.Internal(w, r, err)
+	case status == http.StatusNotFound:
+		respond.Error(w, status, MsgUserNotFound)
+	case status == http.StatusForbidden:
+		respond.Error(w, status, auth.MsgForbidden)
+	default:
+		respond.JSON(w, http.StatusOK, respond.Message{Message: MsgUserDeleted})
+	}
+}

@@ -1,0 +1,69 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"oportuna/brand"
+)
+
+// DefaultInviteTTL is how long the set-password link of an invited user (an
+// approved reseller, a seller added by its reseller) lasts: longer than a reset
+// link, since the invitation may wait in an inbox for days.
+const DefaultInviteTTL = 7 * 24 * time.Hour
+
+// SetPasswordPath is the portal page that sets a password from an e-mailed
+// link (the password-recovery page, reused for invitations).
+const SetPasswordPath = "/reset-password"
+
+// Execer runs a statement: a *pgxpool.Pool, a pgx.Tx or a *pgx.Conn.
+type Execer interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
+// CreateInvite stores a single-use set-password token for a new user at the
+// brand, valid for ttl from now, and returns the token; only its hash is kept.
+// db is a pool or a transaction, so the token can be created with the user.
+// The token works with ResetPassword (POST /auth/update_password with token),
+// like a reset link: setting the password voids it and the user's other links.
+func CreateInvite(ctx context.Context, db Execer, userID, brandSlug string, ttl time.Duration, now time.Time) (string, error) {
+	if ttl <= 0 {
+		ttl = DefaultInviteTTL
+	}
+	token, hash := newOpaqueToken()
+	if _, err := db.Exec(ctx, `INSERT INTO password_resets (token_hash, user_id, brand, expires_at, purpose)
+		VALUES ($1, $2, $3, $4, 'invite')`, hash, userID, brandSlug, now.Add(ttl)); err != nil {
+		return "", fmt.Errorf("auth: store invitation: %w", err)
+	}
+	return token, nil
+}
+
+// BrandHost reports whether an e-mailed link may point at the host name: one
+// of the brand's configured hosts, or <slug>.localhost (development). The
+// Host header of a request is the client's to choose, and an unknown one is
+// given the fallback brand (brand.Registry.ForHost), so it is never trusted alone.
+func BrandHost(b *brand.Brand, hostname string) bool {
+	hostname = strings.TrimSuffix(hostname, ".")
+	if hostname == "" {
+		return false
+	}
+	if strings.EqualFold(hostname, b.Slug+".localhost") {
+		return true
+	}
+	for _, h := range b.Hosts {
+		if strings.EqualFold(hostname, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// SetPasswordLink is the e-mailed link of a token: the portal's base URL
+// ("https://parceiros.marca.com.br") plus SetPasswordPath and the token.
+func SetPasswordLink(portal, token string) string {
+	return strings.TrimRight(portal, "/") + SetPasswordPath + "?token=" + token
+}

@@ -1,0 +1,59 @@
+package seed_test
+
+import (
+	"testing"
+	"time"
+
+	sdkworker "go.temporal.io/sdk/worker"
+
+	"oportuna/activities"
+	"oportuna/brand"
+	"oportuna/cnpj"
+	"oportuna/internal/testenv"
+	"oportuna/seed"
+	"oportuna/worker"
+	"oportuna/workflows"
+)
+
+func TestSeedSignsUpCompaniesInAnalysisThroughTheirWorkflow(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := testenv.Context(t)
+	tc := testenv.TemporalClient(t)
+	brands, _ := brand.Parse([]byte(`[{"slug":"nordata","name":"Nordata"},{"slug":"yep","name":"Yep"}]`))
+	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := worker.EnsureSearchAttributes(ctx, tc, "default"); err != nil {
+		t.Fatal(err)
+	}
+	w := sdkworker.New(tc, workflows.TaskQueue, sdkworker.Options{})
+	workflows.Register(w)
+	w.RegisterActivity(&activities.Activities{DB: db, Brands: brands, Mailer: activities.LogMailer{},
+		Durations: activities.Durations{ApprovalSLA: 48 * time.Hour}})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	n, err := seed.Resales(ctx, db, tc, brands)
+	if err != nil || n != 4 {
+		t.Fatalf("created %d, %v; want 4", n, err)
+	}
+	if n, err := seed.Resales(ctx, db, tc, brands); err != nil || n != 0 {
+		t.Fatalf("second run created %d, %v", n, err)
+	}
+	var inAnalysis, history int
+	if err := db.QueryRow(ctx, `SELECT count(*) FILTER (WHERE status = 'analysis'),
+		(SELECT count(*) FROM history WHERE type = 'resale') FROM resales`).Scan(&inAnalysis, &history); err != nil {
+		t.Fatal(err)
+	}
+	if inAnalysis != 4 || history != 4 {
+		t.Errorf("in analysis %d, history rows %d", inAnalysis, history)
+	}
+	for i := range brands.All() {
+		for n := 0; n < 2; n++ {
+			if !cnpj.Valid(seed.SignUpCNPJ(i, n)) {
+				t.Errorf("CNPJ %s", seed.SignUpCNPJ(i, n))
+			}
+		}
+	}
+}

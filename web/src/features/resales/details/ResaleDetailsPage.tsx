@@ -1,0 +1,181 @@
+import { Button, Callout, Card, Classes, H1, H2, Intent, Tag } from '@blueprintjs/core';
+import { DisableIcon, HistoryIcon, TickIcon } from '@blueprintjs/icons';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { ConfirmationModal } from '../../../components/ConfirmationModal';
+import { ErrorModal } from '../../../components/ErrorModal';
+import { SuccessModal } from '../../../components/SuccessModal';
+import { formatCEP, formatCNPJ, formatPhone } from '../../../lib/format';
+import { PANEL_BASE } from '../../../lib/guards';
+import {
+  MSG_RESALE_APPROVED,
+  MSG_RESALE_DECISION_ERROR,
+  MSG_RESALE_DISAPPROVED,
+  decideResale,
+  decisionSucceeded,
+  detailsFromParams,
+  getResale,
+  resaleStatusIntent,
+  resaleStatusLabel,
+  toDetails,
+  type ResaleDecision,
+  type ResaleDetails,
+} from '../../../lib/resaleApi';
+import { resaleHistoryPath } from '../list/ResalesPage';
+import { RejectResaleDialog } from './RejectResaleDialog';
+import '../resales.css';
+
+export const NO_REASON = 'Sem Justificativa';
+export const NOT_INFORMED = 'N/C';
+
+/** The rows of the details, in display order: label and formatted value. */
+export function detailRows(d: ResaleDetails): { key: string; label: string; value: string }[] {
+  return [
+    { key: 'corporateName', label: 'Razão social', value: d.corporateName },
+    { key: 'fantasyName', label: 'Nome fantasia', value: d.fantasyName.trim() || NOT_INFORMED },
+    { key: 'docNum', label: 'CNPJ', value: formatCNPJ(d.docNum) },
+    { key: 'name', label: 'Contato', value: d.name },
+    { key: 'email', label: 'E-mail', value: d.email },
+    { key: 'phone', label: 'Telefone', value: formatPhone(d.phone) },
+    { key: 'cep', label: 'CEP', value: formatCEP(d.cep) },
+    { key: 'street', label: 'Endereço', value: d.street },
+    { key: 'city', label: 'Cidade', value: d.city },
+    { key: 'state', label: 'Estado', value: d.state },
+  ];
+}
+
+/**
+ * Resale details `/Painel/Resales/details` (spec §2 "Resale details", §4
+ * "Resale status"). Every value comes from the query string; when the server
+ * answers GET /resale/{id}, its current values replace them (a link kept in an
+ * e-mail or a notification may be older than a decision). The server checks
+ * role and brand on every call, so a forged query string changes nothing.
+ */
+export function ResaleDetailsPage() {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const paramsKey = params.toString();
+  const [details, setDetails] = useState<ResaleDetails>(() => detailsFromParams(params));
+  const [confirming, setConfirming] = useState(false);
+  const [rejecting, setRejecting] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [success, setSuccess] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    const fromQuery = detailsFromParams(new URLSearchParams(paramsKey));
+    setDetails(fromQuery);
+    if (!fromQuery.id) return;
+    const controller = new AbortController();
+    void getResale(fromQuery.id, controller.signal).then((res) => {
+      if (!controller.signal.aborted && res.ok && res.data?.data) setDetails(toDetails(res.data.data));
+    });
+    return () => controller.abort();
+  }, [paramsKey]);
+
+  const inAnalysis = details.status === 'analysis' && details.id !== '';
+  const toList = () => navigate(`${PANEL_BASE}/Resales`);
+
+  async function decide(decision: ResaleDecision) {
+    setBusy(true);
+    const res = await decideResale(details.id, decision);
+    setBusy(false);
+    setConfirming(false);
+    setRejecting(false);
+    if (decisionSucceeded(decision.status, res.status)) {
+      setSuccess(decision.status === 'approved' ? MSG_RESALE_APPROVED : MSG_RESALE_DISAPPROVED);
+    } else if (res.status !== 401) {
+      // Spec §8 "Resale approve/reject": any failure shows the generic error modal.
+      setError(MSG_RESALE_DECISION_ERROR);
+    }
+  }
+
+  return (
+    <section className="panel-screen resale-details-page" aria-labelledby="page-title">
+      <div className="partners-header">
+        <H1 id="page-title" className="page-title" data-testid="page-title">
+          Detalhes da revenda
+        </H1>
+        {details.id && (
+          <Link
+            to={resaleHistoryPath(details.id)}
+            className={`${Classes.BUTTON} ${Classes.OUTLINED}`}
+            role="button"
+            data-testid="resale-history"
+          >
+            <HistoryIcon />
+            <span className={Classes.BUTTON_TEXT}>Histórico</span>
+          </Link>
+        )}
+      </div>
+      <Card className="partners-card" elevation={1}>
+        <div className="partners-header">
+          <H2 className="card-title">{details.corporateName || 'Revenda'}</H2>
+          {details.status && (
+            <Tag intent={resaleStatusIntent(details.status)} large round data-testid="resale-status">
+              {resaleStatusLabel(details.status)}
+            </Tag>
+          )}
+        </div>
+        <dl className="details-grid">
+          {detailRows(details).map((row) => (
+            <div key={row.key}>
+              <dt>{row.label}</dt>
+              <dd data-testid={`resale-${row.key}`}>{row.value || '—'}</dd>
+            </div>
+          ))}
+        </dl>
+        {details.status === 'disapproved' && (
+          <Callout intent={Intent.DANGER} title="Razão da reprovação" className="details-reason">
+            <span data-testid="resale-reason-text">{details.reason.trim() || NO_REASON}</span>
+          </Callout>
+        )}
+        {inAnalysis && (
+          <div className="details-actions">
+            <Button
+              intent={Intent.DANGER}
+              variant="outlined"
+              size="large"
+              icon={<DisableIcon />}
+              text="Reprovar"
+              onClick={() => setRejecting(true)}
+              data-testid="resale-reject"
+            />
+            <Button
+              intent={Intent.SUCCESS}
+              size="large"
+              icon={<TickIcon />}
+              text="Aprovar"
+              onClick={() => setConfirming(true)}
+              data-testid="resale-approve"
+            />
+          </div>
+        )}
+      </Card>
+
+      <ConfirmationModal
+        isOpen={confirming}
+        title="Aprovar revenda"
+        message={
+          <p>
+            Confirma a aprovação da revenda <strong>{details.corporateName}</strong>? O contato receberá um e-mail para
+            criar a senha de acesso ao portal.
+          </p>
+        }
+        confirmText="Aprovar"
+        intent={Intent.SUCCESS}
+        loading={busy}
+        onConfirm={() => void decide({ status: 'approved' })}
+        onCancel={() => setConfirming(false)}
+      />
+      <RejectResaleDialog
+        isOpen={rejecting}
+        loading={busy}
+        onConfirm={(reason) => void decide({ status: 'disapproved', reason })}
+        onCancel={() => setRejecting(false)}
+      />
+      <SuccessModal isOpen={success !== null} message={success ?? ''} onClose={toList} />
+      <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={() => setError(null)} />
+    </section>
+  );
+}

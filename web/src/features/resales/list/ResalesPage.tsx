@@ -1,0 +1,311 @@
+import {
+  Button,
+  Card,
+  Checkbox,
+  FormGroup,
+  H1,
+  HTMLTable,
+  Intent,
+  NonIdealState,
+  Spinner,
+  Tag,
+} from '@blueprintjs/core';
+import { ArrowDownIcon, ArrowUpIcon, EyeOpenIcon, FilterRemoveIcon, HistoryIcon, RefreshIcon, SearchIcon } from '@blueprintjs/icons';
+import type { FactoryOpts } from 'imask';
+import { useEffect, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { ErrorModal } from '../../../components/ErrorModal';
+import { LOADING_MESSAGES } from '../../../components/LoadingModal';
+import { PageSizeSelect, PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
+import { Paginator, pageCount } from '../../../components/Paginator';
+import { formatCNPJ, formatDate, formatPhone } from '../../../lib/format';
+import { PANEL_BASE } from '../../../lib/guards';
+import {
+  RESALE_STATUSES,
+  RESALE_STATUS_LABELS,
+  listResales,
+  resaleDetailsPath,
+  resaleStatusIntent,
+  resaleStatusLabel,
+  type Resale,
+  type ResaleStatus,
+} from '../../../lib/resaleApi';
+import { MaskedInput } from '../../opportunities/shared/MaskedInput';
+import { appliedDate, isCompleteDate, loadResalePreferences, saveResalePreferences } from './preferences';
+import '../resales.css';
+
+/** Spec §8: any list failure but a 401. */
+export const LIST_ERROR = 'Houve um erro. Tente novamente mais tarde!';
+export const EMPTY_LIST = 'Sem conteúdo';
+
+const DATE_MASK: FactoryOpts = { mask: '00/00/0000' };
+
+type LoadState = 'loading' | 'ready' | 'error' | 'unauthorized';
+
+export function resaleHistoryPath(id: string): string {
+  return `${PANEL_BASE}/History/${encodeURIComponent(id)}?type=Resales`;
+}
+
+/** Resales list `/Painel/Resales` (spec §2 "Resales list", §9). */
+export function ResalesPage() {
+  const navigate = useNavigate();
+  const [initial] = useState(loadResalePreferences);
+  const [status, setStatus] = useState<ResaleStatus[]>(initial.status);
+  const [date, setDate] = useState(initial.date);
+  const [createdAt, setCreatedAt] = useState(initial.createdAt);
+  const [amount, setAmount] = useState(initial.amount);
+  const [page, setPage] = useState(1);
+  const [reloadKey, setReloadKey] = useState(0);
+
+  const [rows, setRows] = useState<Resale[]>([]);
+  const [total, setTotal] = useState(0);
+  const [state, setState] = useState<LoadState>('loading');
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => saveResalePreferences({ status, date, createdAt, amount }), [status, date, createdAt, amount]);
+
+  const sentDate = appliedDate(date);
+  const queryKey = JSON.stringify({ amount, page, status, date: sentDate, createdAt });
+  useEffect(() => {
+    const controller = new AbortController();
+    setState('loading');
+    void listResales(JSON.parse(queryKey), controller.signal).then((res) => {
+      if (controller.signal.aborted) return;
+      if (res.ok) {
+        setRows(Array.isArray(res.data?.result) ? res.data.result : []);
+        setTotal(Number(res.data?.total) || 0);
+        setState('ready');
+      } else if (res.status === 401) {
+        setState('unauthorized');
+      } else {
+        setState('error');
+        setError(res.status < 500 && res.message ? res.message : LIST_ERROR);
+      }
+    });
+    return () => controller.abort();
+  }, [queryKey, reloadKey]);
+
+  const pages = pageCount(total, amount);
+  useEffect(() => {
+    if (state === 'ready' && page > pages) setPage(pages);
+  }, [state, page, pages]);
+
+  function toggleStatus(value: ResaleStatus, checked: boolean) {
+    setStatus((list) => (checked ? RESALE_STATUSES.filter((s) => s === value || list.includes(s)) : list.filter((s) => s !== value)));
+    setPage(1);
+  }
+  function onDate(value: string) {
+    setDate(value);
+    setPage(1);
+  }
+  function clearFilters() {
+    setStatus([]);
+    setDate('');
+    setPage(1);
+  }
+  const dateInvalid = date.length === 10 && !isCompleteDate(date);
+
+  const open = (r: Resale) => navigate(resaleDetailsPath(r));
+  const onRowClick = (e: MouseEvent<HTMLTableRowElement>, r: Resale) => {
+    if ((e.target as HTMLElement).closest('a, button, input, select')) return;
+    open(r);
+  };
+  const onRowKey = (e: KeyboardEvent<HTMLTableRowElement>, r: Resale) => {
+    if (e.target === e.currentTarget && e.key === 'Enter') open(r);
+  };
+
+  const loading = state === 'loading';
+  let body;
+  if (loading && rows.length === 0) {
+    body = (
+      <div className="list-loading" role="status" data-testid="list-loading">
+        <Spinner size={32} />
+        <p>{LOADING_MESSAGES[0]}</p>
+      </div>
+    );
+  } else if (state === 'error' && rows.length === 0) {
+    body = (
+      <div data-testid="list-error">
+        <NonIdealState
+          title="Não foi possível carregar as revendas"
+          description={LIST_ERROR}
+          action={<Button icon={<RefreshIcon />} text="Tentar novamente" onClick={() => setReloadKey((k) => k + 1)} />}
+        />
+      </div>
+    );
+  } else if (state === 'unauthorized') {
+    body = null;
+  } else if (rows.length === 0) {
+    body = (
+      <div data-testid="list-empty">
+        <NonIdealState
+          icon={<SearchIcon size={48} />}
+          title={EMPTY_LIST}
+          description={
+            status.length > 0 || sentDate ? 'Nenhuma revenda corresponde aos filtros.' : 'Nenhuma revenda cadastrada ainda.'
+          }
+        />
+      </div>
+    );
+  } else {
+    const sortLabel = createdAt === -1 ? 'mais recentes primeiro' : 'mais antigas primeiro';
+    body = (
+      <div className="table-scroll" aria-busy={loading} tabIndex={0} role="region" aria-label="Tabela de revendas">
+        <HTMLTable striped interactive className="partners-table" data-testid="resales-table">
+          <thead>
+            <tr>
+              <th scope="col">Revenda</th>
+              <th scope="col">CNPJ</th>
+              <th scope="col">Telefone</th>
+              <th scope="col">Contato</th>
+              <th scope="col" aria-sort={createdAt === -1 ? 'descending' : 'ascending'}>
+                <Button
+                  variant="minimal"
+                  size="small"
+                  text="Solicitado em"
+                  endIcon={createdAt === -1 ? <ArrowDownIcon /> : <ArrowUpIcon />}
+                  aria-label={`Ordenar por data de solicitação (agora: ${sortLabel})`}
+                  data-testid="sort-createdAt"
+                  onClick={() => {
+                    setCreatedAt((s) => (s === -1 ? 1 : -1));
+                    setPage(1);
+                  }}
+                />
+              </th>
+              <th scope="col">Status</th>
+              <th scope="col">Ações</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr
+                key={r.id}
+                className="is-clickable"
+                tabIndex={0}
+                data-testid={`resale-row-${r.id}`}
+                onClick={(e) => onRowClick(e, r)}
+                onKeyDown={(e) => onRowKey(e, r)}
+              >
+                <td className="cell-name">
+                  <strong>{r.corporateName}</strong>
+                  <div className="cell-secondary">{r.fantasyName || 'N/C'}</div>
+                </td>
+                <td className="cell-nowrap">{formatCNPJ(r.cnpj)}</td>
+                <td className="cell-nowrap">{formatPhone(r.phone)}</td>
+                <td>
+                  {r.contactName}
+                  <div className="cell-secondary">{r.email}</div>
+                </td>
+                <td className="cell-nowrap">{formatDate(r.createdAt)}</td>
+                <td>
+                  <Tag intent={resaleStatusIntent(r.status)} minimal round data-testid="resale-status">
+                    {resaleStatusLabel(r.status)}
+                  </Tag>
+                </td>
+                <td className="cell-actions">
+                  <Link
+                    to={resaleDetailsPath(r)}
+                    className="icon-link"
+                    aria-label={`Detalhes da revenda ${r.corporateName}`}
+                    title="Detalhes"
+                    data-testid="resale-details-link"
+                  >
+                    <EyeOpenIcon />
+                  </Link>
+                  <Link
+                    to={resaleHistoryPath(r.id)}
+                    className="icon-link"
+                    aria-label={`Histórico da revenda ${r.corporateName}`}
+                    title="Histórico"
+                    data-testid="resale-history-link"
+                  >
+                    <HistoryIcon />
+                  </Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      </div>
+    );
+  }
+
+  return (
+    <section className="panel-screen resales-page" aria-labelledby="page-title">
+      <div className="partners-header">
+        <H1 id="page-title" className="page-title" data-testid="page-title">
+          Revendas
+        </H1>
+      </div>
+
+      <Card className="partners-card" elevation={1}>
+        <div className="partners-filters" role="search" aria-label="Filtros das revendas">
+          <fieldset className="partners-status-filter">
+            <legend>Status</legend>
+            {RESALE_STATUSES.map((s) => (
+              <Checkbox
+                key={s}
+                inline
+                label={RESALE_STATUS_LABELS[s]}
+                checked={status.includes(s)}
+                onChange={(e) => toggleStatus(s, e.currentTarget.checked)}
+                data-testid={`status-filter-${s}`}
+              />
+            ))}
+          </fieldset>
+          <FormGroup
+            label="Data da solicitação"
+            labelFor="resale-date"
+            intent={dateInvalid ? Intent.DANGER : Intent.NONE}
+            helperText={dateInvalid ? 'Data inválida' : undefined}
+            className="partners-date-filter"
+          >
+            <MaskedInput
+              id="resale-date"
+              name="date"
+              inputMode="numeric"
+              placeholder="dd/mm/aaaa"
+              mask={DATE_MASK}
+              maxLength={10}
+              value={date}
+              intent={dateInvalid ? Intent.DANGER : Intent.NONE}
+              onValueChange={onDate}
+              data-testid="date-filter"
+            />
+          </FormGroup>
+          <Button
+            variant="minimal"
+            icon={<FilterRemoveIcon />}
+            text="Limpar filtros"
+            onClick={clearFilters}
+            disabled={status.length === 0 && date === ''}
+            data-testid="clear-filters"
+          />
+        </div>
+      </Card>
+
+      <Card className="partners-card" elevation={1}>
+        <div className="partners-toolbar">
+          <span data-testid="list-total" aria-live="polite">
+            {state === 'ready' || rows.length > 0 ? `${total} ${total === 1 ? 'revenda' : 'revendas'}` : ''}
+          </span>
+          {loading && rows.length > 0 && <Spinner size={16} aria-label="Carregando" />}
+        </div>
+        {body}
+        <div className="list-footer">
+          <PageSizeSelect
+            value={amount}
+            onChange={(size) => {
+              setAmount(size);
+              setPage(1);
+            }}
+            options={PAGE_SIZES_WITH_ALL}
+          />
+          <Paginator page={page} pageCount={pages} onChange={setPage} disabled={loading && rows.length === 0} />
+        </div>
+      </Card>
+
+      <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={() => setError(null)} />
+    </section>
+  );
+}

@@ -1,0 +1,184 @@
+import { Button, Card, Classes, H1, H2, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { HistoryIcon, RefreshIcon, TrashIcon } from '@blueprintjs/icons';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ConfirmationModal } from '../../../components/ConfirmationModal';
+import { ErrorModal } from '../../../components/ErrorModal';
+import { SuccessModal } from '../../../components/SuccessModal';
+import { getUser, type UserRecord } from '../../../lib/authApi';
+import { PANEL_BASE } from '../../../lib/guards';
+import { ROLE_LABELS, filterRolesForCompany, isRole } from '../../../lib/roles';
+import { getCompany } from '../../../lib/http';
+import { readSession } from '../../../lib/session';
+import { MSG_USER_DELETED, MSG_USER_ERROR, deactivateSeller, isDeactivated } from '../../../lib/userApi';
+import { phoneText, userHistoryPath } from '../list/UsersPage';
+import '../../resales/resales.css';
+
+/** `Users/:id`: 'Detalhes do usuário' for a representative, 'Detalhes do vendedor' otherwise (spec §2). */
+export function userDetailsTitle(roles: readonly string[]): string {
+  return roles.includes('REPRESENTATIVE') ? 'Detalhes do usuário' : 'Detalhes do vendedor';
+}
+
+type LoadState = 'loading' | 'ready' | 'error' | 'unauthorized';
+
+/**
+ * Seller or user details `/Painel/Users/:id` (spec §2, §8 "Seller/user detail"):
+ * read-only; a reseller may delete (deactivate) one of its sellers.
+ */
+export function UserDetailsPage() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const session = readSession();
+  const viewerRoles = session.permissions;
+  const title = userDetailsTitle(viewerRoles);
+
+  const [user, setUser] = useState<UserRecord | null>(null);
+  const [state, setState] = useState<LoadState>('loading');
+  const [reloadKey, setReloadKey] = useState(0);
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [success, setSuccess] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let active = true;
+    setState('loading');
+    void getUser(id).then((res) => {
+      if (!active) return;
+      const data = res.ok ? res.data?.data : undefined;
+      if (data && typeof data === 'object') {
+        setUser(data);
+        setState('ready');
+      } else if (res.status === 401) {
+        setState('unauthorized');
+      } else {
+        setState('error');
+        setError(MSG_USER_ERROR);
+      }
+    });
+    return () => {
+      active = false;
+    };
+  }, [id, reloadKey]);
+
+  const roles = user ? filterRolesForCompany(user.roles ?? [], getCompany()) : [];
+  const inactive = isDeactivated(user);
+  // A deactivated seller is already deleted: nothing to offer.
+  const canDelete =
+    viewerRoles.includes('RESALE') && !!user && !inactive && user.id !== session.userid && roles.includes('SELLER');
+  const toUsers = () => navigate(`${PANEL_BASE}/Users`);
+
+  async function onDelete() {
+    setDeleting(true);
+    const res = await deactivateSeller(id);
+    setDeleting(false);
+    setConfirming(false);
+    if (res.ok) setSuccess(MSG_USER_DELETED);
+    else if (res.status !== 401) setError(MSG_USER_ERROR);
+  }
+
+  let body;
+  if (state === 'loading') {
+    body = (
+      <div className="list-loading" role="status">
+        <Spinner size={32} />
+      </div>
+    );
+  } else if (state === 'error') {
+    body = (
+      <NonIdealState
+        title="Não foi possível carregar o usuário"
+        description={MSG_USER_ERROR}
+        action={<Button icon={<RefreshIcon />} text="Tentar novamente" onClick={() => setReloadKey((k) => k + 1)} />}
+      />
+    );
+  } else if (user) {
+    const rows = [
+      { key: 'name', label: 'Nome', value: user.name },
+      { key: 'email', label: 'E-mail', value: user.email },
+      { key: 'phone', label: 'Telefone', value: phoneText(user.phone) },
+    ];
+    body = (
+      <>
+        <div className="partners-header">
+          <H2 className="card-title">{user.name}</H2>
+          {inactive && (
+            <Tag intent={Intent.WARNING} minimal round data-testid="user-inactive">
+              Inativo
+            </Tag>
+          )}
+        </div>
+        <dl className="details-grid">
+          {rows.map((row) => (
+            <div key={row.key}>
+              <dt>{row.label}</dt>
+              <dd data-testid={`detail-${row.key}`}>{row.value || '—'}</dd>
+            </div>
+          ))}
+          <div>
+            <dt>Perfil</dt>
+            <dd data-testid="detail-roles">
+              {roles.filter(isRole).map((r) => (
+                <Tag key={r} minimal round className="user-role-tag">
+                  {ROLE_LABELS[r]}
+                </Tag>
+              ))}
+            </dd>
+          </div>
+        </dl>
+        {canDelete && (
+          <div className="details-actions">
+            <Button
+              intent={Intent.DANGER}
+              icon={<TrashIcon />}
+              text="Excluir usuário"
+              onClick={() => setConfirming(true)}
+              data-testid="delete-user"
+            />
+          </div>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <section className="panel-screen user-details-page" aria-labelledby="page-title">
+      <div className="partners-header">
+        <H1 id="page-title" className="page-title" data-testid="page-title">
+          {title}
+        </H1>
+        {id && (
+          <Link
+            to={userHistoryPath(id)}
+            className={`${Classes.BUTTON} ${Classes.OUTLINED}`}
+            role="button"
+            data-testid="user-history"
+          >
+            <HistoryIcon />
+            <span className={Classes.BUTTON_TEXT}>Histórico</span>
+          </Link>
+        )}
+      </div>
+      <Card className="partners-card" elevation={1}>
+        {body}
+      </Card>
+      <ConfirmationModal
+        isOpen={confirming}
+        title="Excluir usuário"
+        message={
+          <p>
+            Deseja realmente excluir o usuário <strong>{user?.name}</strong>? Ele não poderá mais acessar o portal; o
+            histórico e os registros dele são mantidos.
+          </p>
+        }
+        confirmText="Excluir"
+        intent={Intent.DANGER}
+        loading={deleting}
+        onConfirm={() => void onDelete()}
+        onCancel={() => setConfirming(false)}
+      />
+      <SuccessModal isOpen={success !== null} message={success ?? ''} onClose={toUsers} />
+      <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={() => setError(null)} />
+    </section>
+  );
+}

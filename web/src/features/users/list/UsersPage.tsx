@@ -1,0 +1,258 @@
+import { Button, Callout, Card, Classes, FormGroup, H1, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { EyeOpenIcon, HistoryIcon, PlusIcon, RefreshIcon, SearchIcon } from '@blueprintjs/icons';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { ErrorModal } from '../../../components/ErrorModal';
+import { LOADING_MESSAGES } from '../../../components/LoadingModal';
+import { PageSizeSelect, PAGE_SIZES } from '../../../components/PageSizeSelect';
+import { Paginator, pageCount } from '../../../components/Paginator';
+import { formatPhone } from '../../../lib/format';
+import { PANEL_BASE } from '../../../lib/guards';
+import { ROLE_LABELS, isRole } from '../../../lib/roles';
+import { readSession } from '../../../lib/session';
+import { listSellers, sellerListSource, type SellerRow } from '../../../lib/userApi';
+import { loadSellerPreferences, saveSellerPreferences } from './preferences';
+import '../../resales/resales.css';
+
+export const NO_PHONE = 'Sem Telefone';
+export const EMPTY_LIST = 'Sem conteúdo';
+export const LIST_ERROR = 'Houve um erro. Tente novamente mais tarde!';
+
+type LoadState = 'loading' | 'ready' | 'error' | 'unauthorized';
+
+export function userDetailsPath(id: string): string {
+  return `${PANEL_BASE}/Users/${encodeURIComponent(id)}`;
+}
+
+export function userHistoryPath(id: string): string {
+  return `${PANEL_BASE}/History/${encodeURIComponent(id)}?type=Users`;
+}
+
+/** A phone as the list shows it: formatted, or 'Sem Telefone'. */
+export function phoneText(phone: string | null | undefined): string {
+  return phone && phone.trim() !== '' ? formatPhone(phone) : NO_PHONE;
+}
+
+/**
+ * Users `/Painel/Users` (spec §2 "Users", §6 "Seller list", §8): a reseller sees
+ * its sellers and may add more; representative and support see the brand's
+ * partner users.
+ */
+export function UsersPage() {
+  const roles = readSession().permissions;
+  const roleKey = roles.join(',');
+  const source = useMemo(() => sellerListSource(roleKey ? roleKey.split(',') : []), [roleKey]);
+  const canAdd = roles.includes('RESALE');
+  const staffView = source.ok && source.kind === 'representative';
+
+  const [initial] = useState(loadSellerPreferences);
+  const [typed, setTyped] = useState(initial.name);
+  const [name, setName] = useState(initial.name);
+  const [amount, setAmount] = useState(initial.amount);
+  const [page, setPage] = useState(1);
+  const [reloadKey, setReloadKey] = useState(0);
+
+  const [rows, setRows] = useState<SellerRow[]>([]);
+  const [total, setTotal] = useState(0);
+  const [state, setState] = useState<LoadState>('loading');
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => saveSellerPreferences({ name, amount }), [name, amount]);
+
+  const queryKey = JSON.stringify({ amount, page, name });
+  useEffect(() => {
+    if (!source.ok) return;
+    const controller = new AbortController();
+    setState('loading');
+    void listSellers(source.kind, JSON.parse(queryKey), controller.signal).then((res) => {
+      if (controller.signal.aborted) return;
+      if (res.ok) {
+        setRows(res.data?.result ?? []);
+        setTotal(res.data?.total ?? 0);
+        setState('ready');
+      } else if (res.status === 401) {
+        setState('unauthorized');
+      } else {
+        setState('error');
+        setError(res.status < 500 && res.message ? res.message : LIST_ERROR);
+      }
+    });
+    return () => controller.abort();
+  }, [source, queryKey, reloadKey]);
+
+  const pages = pageCount(total, amount);
+  useEffect(() => {
+    if (state === 'ready' && page > pages) setPage(pages);
+  }, [state, page, pages]);
+
+  // Applied by Enter (the form's submit) or the magnifier (spec §2).
+  function onSearch(event: FormEvent) {
+    event.preventDefault();
+    setName(typed.trim());
+    setPage(1);
+    if (typed.trim() === name) setReloadKey((k) => k + 1);
+  }
+
+  const loading = state === 'loading';
+  let body;
+  if (!source.ok) {
+    body = (
+      <Callout intent="danger" title="Ops!" data-testid="list-error">
+        {source.message}
+      </Callout>
+    );
+  } else if (loading && rows.length === 0) {
+    body = (
+      <div className="list-loading" role="status" data-testid="list-loading">
+        <Spinner size={32} />
+        <p>{LOADING_MESSAGES[0]}</p>
+      </div>
+    );
+  } else if (state === 'error' && rows.length === 0) {
+    body = (
+      <div data-testid="list-error">
+        <NonIdealState
+          title="Não foi possível carregar os usuários"
+          description={LIST_ERROR}
+          action={<Button icon={<RefreshIcon />} text="Tentar novamente" onClick={() => setReloadKey((k) => k + 1)} />}
+        />
+      </div>
+    );
+  } else if (state === 'unauthorized') {
+    body = null;
+  } else if (rows.length === 0) {
+    body = (
+      <div data-testid="list-empty">
+        <NonIdealState icon={<SearchIcon size={48} />} title={EMPTY_LIST} />
+      </div>
+    );
+  } else {
+    body = (
+      <div className="table-scroll" aria-busy={loading} tabIndex={0} role="region" aria-label="Tabela de usuários">
+        <HTMLTable striped className="partners-table" data-testid="users-table">
+          <thead>
+            <tr>
+              <th scope="col">Ações</th>
+              <th scope="col">Histórico</th>
+              <th scope="col">Nome</th>
+              <th scope="col">E-mail</th>
+              <th scope="col">Telefone</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((u) => (
+              <tr key={u.id} data-testid={`user-row-${u.id}`}>
+                <td className="cell-actions">
+                  <Link
+                    to={userDetailsPath(u.id)}
+                    className="icon-link"
+                    aria-label={`Detalhes de ${u.name}`}
+                    title="Detalhes"
+                    data-testid="user-details-link"
+                  >
+                    <EyeOpenIcon />
+                  </Link>
+                </td>
+                <td className="cell-actions">
+                  <Link
+                    to={userHistoryPath(u.id)}
+                    className="icon-link"
+                    aria-label={`Histórico de ${u.name}`}
+                    title="Histórico"
+                    data-testid="user-history-link"
+                  >
+                    <HistoryIcon />
+                  </Link>
+                </td>
+                <td className="cell-name">
+                  <span data-testid="user-name-cell">{u.name}</span>
+                  {staffView && (
+                    <div className="cell-secondary">
+                      {(u.roles ?? []).filter(isRole).map((r) => (
+                        <Tag key={r} minimal round className="user-role-tag">
+                          {ROLE_LABELS[r]}
+                        </Tag>
+                      ))}
+                      {u.resale ? <span> {u.resale}</span> : null}
+                    </div>
+                  )}
+                </td>
+                <td>{u.email}</td>
+                <td className="cell-nowrap">{phoneText(u.phone)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      </div>
+    );
+  }
+
+  return (
+    <section className="panel-screen users-page" aria-labelledby="page-title">
+      <div className="partners-header">
+        <H1 id="page-title" className="page-title" data-testid="page-title">
+          Usuários
+        </H1>
+        {canAdd && (
+          <Link
+            to={`${PANEL_BASE}/Users/registration`}
+            className={`${Classes.BUTTON} ${Classes.INTENT_PRIMARY}`}
+            role="button"
+            data-testid="add-seller"
+          >
+            <PlusIcon />
+            <span className={Classes.BUTTON_TEXT}>Adicionar vendedores</span>
+          </Link>
+        )}
+      </div>
+
+      <Card className="partners-card" elevation={1}>
+        <form className="name-filter" role="search" aria-label="Filtrar usuários" onSubmit={onSearch}>
+          <FormGroup label="Nome do vendedor" labelFor="seller-name-filter">
+            <InputGroup
+              id="seller-name-filter"
+              name="name"
+              type="search"
+              value={typed}
+              maxLength={120}
+              onValueChange={setTyped}
+              data-testid="seller-name-filter"
+              rightElement={
+                <Button
+                  type="submit"
+                  variant="minimal"
+                  icon={<SearchIcon />}
+                  aria-label="Buscar pelo nome"
+                  data-testid="seller-name-search"
+                />
+              }
+            />
+          </FormGroup>
+        </form>
+      </Card>
+
+      <Card className="partners-card" elevation={1}>
+        <div className="partners-toolbar">
+          <span data-testid="list-total" aria-live="polite">
+            {state === 'ready' || rows.length > 0 ? `${total} ${total === 1 ? 'usuário' : 'usuários'}` : ''}
+          </span>
+          {loading && rows.length > 0 && <Spinner size={16} aria-label="Carregando" />}
+        </div>
+        {body}
+        <div className="list-footer">
+          <PageSizeSelect
+            value={amount}
+            onChange={(size) => {
+              setAmount(size);
+              setPage(1);
+            }}
+            options={PAGE_SIZES}
+          />
+          <Paginator page={page} pageCount={pages} onChange={setPage} disabled={loading && rows.length === 0} />
+        </div>
+      </Card>
+
+      <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={() => setError(null)} />
+    </section>
+  );
+}

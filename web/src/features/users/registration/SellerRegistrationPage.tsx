@@ -1,0 +1,103 @@
+import { Button, Card, Classes, H1, Intent } from '@blueprintjs/core';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { ErrorModal } from '../../../components/ErrorModal';
+import { SuccessModal } from '../../../components/SuccessModal';
+import { PANEL_BASE } from '../../../lib/guards';
+import { createSeller, sellerCreationOutcome } from '../../../lib/userApi';
+import { PersonFieldsForm } from '../../registration/PersonFieldsForm';
+import { MOBILE_LENGTH, isPersonValid, personErrors, phoneDigits, type PersonFields } from '../../registration/validation';
+import '../../resales/resales.css';
+
+const LABELS: Record<keyof PersonFields, string> = {
+  name: 'Nome',
+  email: 'E-mail corporativo',
+  phone: 'Telefone corporativo',
+};
+
+/**
+ * 'Cadastre seu vendedor' `/Painel/Users/registration` (spec §2, §5 "Seller
+ * record", §8 "Seller creation"): the new seller receives an e-mail with a link
+ * that sets the password.
+ */
+export function SellerRegistrationPage() {
+  const navigate = useNavigate();
+  const [values, setValues] = useState<PersonFields>({ name: '', email: '', phone: '' });
+  const [touched, setTouched] = useState<Partial<Record<keyof PersonFields, boolean>>>({});
+  const [submitting, setSubmitting] = useState(false);
+  const [success, setSuccess] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const errors = personErrors(values);
+  const valid = isPersonValid(values);
+
+  function onChange(field: keyof PersonFields, value: string) {
+    setValues((v) => ({ ...v, [field]: value }));
+    if (field === 'phone' && value.length === MOBILE_LENGTH) setTouched((t) => ({ ...t, phone: true }));
+  }
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!valid || submitting) {
+      setTouched({ name: true, email: true, phone: true });
+      return;
+    }
+    setSubmitting(true);
+    const res = await createSeller({
+      name: values.name.trim(),
+      email: values.email.trim(),
+      phone: phoneDigits(values.phone),
+    });
+    setSubmitting(false);
+    if (res.status === 401) return;
+    const outcome = sellerCreationOutcome(res);
+    if (outcome.ok) setSuccess(outcome.message);
+    else setError(outcome.message);
+  }
+
+  return (
+    <section className="panel-screen seller-registration-page" aria-labelledby="page-title">
+      <div className="partners-header">
+        <H1 id="page-title" className="page-title" data-testid="page-title">
+          Cadastre seu vendedor
+        </H1>
+      </div>
+      <Card className="partners-card partners-form" elevation={1}>
+        <p className={Classes.TEXT_MUTED}>
+          O vendedor receberá um e-mail com um link para criar a sua senha de acesso ao portal.
+        </p>
+        <form onSubmit={onSubmit} noValidate aria-label="Cadastre seu vendedor">
+          <PersonFieldsForm
+            idPrefix="seller"
+            values={values}
+            errors={errors}
+            touched={touched}
+            labels={LABELS}
+            onChange={onChange}
+            onBlur={(field) => setTouched((t) => ({ ...t, [field]: true }))}
+            disabled={submitting}
+          />
+          <div className="details-actions">
+            <Link to={`${PANEL_BASE}/Users`} className={`${Classes.BUTTON} ${Classes.OUTLINED}`} role="button">
+              <span className={Classes.BUTTON_TEXT}>Cancelar</span>
+            </Link>
+            <Button
+              type="submit"
+              intent={Intent.PRIMARY}
+              text="Finalizar"
+              disabled={!valid}
+              loading={submitting}
+              data-testid="seller-submit"
+            />
+          </div>
+        </form>
+      </Card>
+      <SuccessModal
+        isOpen={success !== null}
+        message={success ?? ''}
+        onClose={() => navigate(`${PANEL_BASE}/Users`)}
+      />
+      <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={() => setError(null)} />
+    </section>
+  );
+}
