@@ -12,11 +12,11 @@ TEMPORAL_CLI_VERSION := v1.5.1
 GO_SOURCES := $(shell find . -name '*.go' -not -path './web/node_modules/*') go.mod go.sum VERSION brand/brands.json $(wildcard migrations/*.sql)
 WEB_SOURCES := $(shell find web/src web/public web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run test build web tools deps pg-start pg-stop vet go-test web-test e2e bench clean
+.PHONY: help run test build web tools deps pg-start pg-stop vet go-test fuzz web-test e2e bench clean
 
 help:
 	@echo "make run    start PostgreSQL, Temporal, the API and the worker with demo data (http://localhost:8080)"
-	@echo "make test   every test: go vet, go test, web unit tests, typecheck, web build, browser tests"
+	@echo "make test   every test: go vet, go test, fuzzing (briefly), web unit tests, typecheck, web build, browser tests"
 	@echo "make build  bin/oportuna with the web app embedded"
 	@echo "make bench  Go benchmarks"
 
@@ -68,13 +68,21 @@ vet: web/dist/index.html
 go-test: web/dist/index.html $(TEMPORAL) pg-start
 	OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" TEMPORAL_CLI="$(TEMPORAL)" $(GO) test -count=1 -timeout 15m ./...
 
+# Each fuzz target runs briefly (FUZZTIME, default 20000 inputs) from its seed corpus.
+FUZZ_TARGETS := ./cnpj:FuzzValid ./cnpj:FuzzNormalize ./cnpj:FuzzCheckDigits \
+	./opportunity:FuzzCheckPhone ./opportunity:FuzzCheckCEP ./geo:FuzzParseCEP ./geo:FuzzCityByName
+fuzz:
+	for t in $(FUZZ_TARGETS); do \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $${FUZZTIME:-20000x} "$${t%%:*}"; \
+	done
+
 web-test: web/node_modules/.installed
 	cd web && $(NPM) run typecheck && $(NPM) test
 
 e2e: build $(TEMPORAL) /usr/bin/chromium pg-start
 	TEMPORAL_CLI="$(TEMPORAL)" scripts/e2e.sh
 
-test: vet web-test go-test e2e
+test: vet web-test go-test fuzz e2e
 	@echo "make test: all green"
 
 # The API benchmarks build (once, kept in the database oportuna_bench) a data set of

@@ -26,7 +26,11 @@ import (
 	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/brand"
+	"oportuna/geo"
+	"oportuna/internal/health"
+	"oportuna/internal/metrics"
 	"oportuna/internal/respond"
+	"oportuna/mailer"
 )
 
 // Server holds what the handlers need.
@@ -39,6 +43,17 @@ type Server struct {
 	Acts     *activities.Activities
 	// Web is the built web app (index.html at its root).
 	Web fs.FS
+	// Health answers /healthz and /readyz; Metrics records every request. Both optional.
+	Health  *health.Handler
+	Metrics *metrics.Registry
+	// Partners carries what the partner and account calls need (api/partners.go).
+	Partners PartnerDeps
+	// CNPJ answers the company lookup (GET /api/cnpj/{digits}, public).
+	CNPJ http.Handler
+	// Mail is the spec's mail service (/mailer); Mailbox also serves the dev
+	// mailbox (/mailbox), never in production.
+	Mail    *mailer.Handler
+	Mailbox bool
 
 	index      map[string][]byte // index.html per brand slug, brand injected
 	lgpd       []byte
@@ -51,17 +66,33 @@ func (s *Server) Handler() (http.Handler, error) {
 		return nil, err
 	}
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID, logRequests, recoverJSON)
+	r.Use(middleware.RequestID)
+	if s.Metrics != nil {
+		r.Use(s.Metrics.Middleware)
+	}
+	r.Use(logRequests, recoverJSON)
+	if s.Health != nil {
+		r.Get(health.LivePath, s.Health.Live)
+		r.Get(health.ReadyPath, s.Health.Ready)
+	}
 
 	r.Mount("/authenticator", s.Auth.Routes())
 	r.Route("/api", func(r chi.Router) {
 		r.Get("/brand", s.handleBrand)
 		r.Get("/version", s.handleVersion)
 		r.Get("/image", s.handleImages)
+		r.Mount("/geo", geo.Routes())
+		if s.CNPJ != nil {
+			r.Get("/cnpj/{digits}", s.CNPJ.ServeHTTP)
+		}
+		s.publicPartnerRoutes(r)
 		r.Group(func(r chi.Router) {
 			r.Use(s.Auth.Signer.Authenticate)
+			r.Use(s.Auth.RequireActive) // a user deactivated since its token was issued: 401
+			s.partnerRoutes(r)
 			r.With(auth.Require(auth.Resale, auth.Seller)).Post("/opportunity/create", s.handleCreateOpportunity)
 			r.Get("/opportunity/id/{id}", s.handleGetOpportunity)
+			r.Get("/opportunity/export", s.handleExportOpportunities)
 			r.With(auth.Require(auth.Resale)).Get("/opportunity/resale", s.handleListOpportunities(listByResale))
 			r.With(auth.Require(auth.Seller)).Get("/opportunity/user", s.handleListOpportunities(listByUser))
 			r.With(auth.Require(auth.Representative, auth.Support)).Get("/opportunity/all", s.handleListOpportunities(listAll))
@@ -82,6 +113,12 @@ func (s *Server) Handler() (http.Handler, error) {
 			respond.Error(w, http.StatusMethodNotAllowed, "Método não permitido.")
 		})
 	})
+	if s.Mail != nil {
+		r.Mount("/mailer", s.Mail.Send())
+		if s.Mailbox {
+			r.Mount("/mailbox", s.Mail.Mailbox())
+		}
+	}
 	r.Get("/brand-assets/lgpd.pdf", s.servePDF(func(string) []byte { return s.lgpd }))
 	r.Get("/brand-assets/{slug}/guidelines.pdf", s.servePDF(func(slug string) []byte { return s.guidelines[slug] }))
 	r.Get("/brand-assets/{slug}/{file}", s.handleBrandAsset)

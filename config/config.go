@@ -24,6 +24,8 @@ type Config struct {
 	ResetTokenTTL     time.Duration // RESET_TOKEN_TTL
 	LogLevel          slog.Level    // LOG_LEVEL
 	DemoPassword      string        // SEED_PASSWORD
+	MetricsPort       int           // METRICS_PORT; 0 (unset): no metrics listener
+	ShutdownDelay     time.Duration // SHUTDOWN_DELAY; 0 (unset): stop at once
 
 	OpportunityValidity         time.Duration // OPPORTUNITY_VALIDITY
 	OpportunityRenewalWindow    time.Duration // OPPORTUNITY_RENEWAL_WINDOW
@@ -40,6 +42,19 @@ const (
 	DefaultDemoPassword      = "Oportuna@2026"
 )
 
+// Shutdown of the HTTP server (cmd/oportuna runServices). On SIGTERM, after
+// SHUTDOWN_DELAY, the server stops accepting and waits HTTPDrainTimeout for the
+// requests in flight; requests still running then have their connections closed
+// and get HTTPCloseGrace to return. HTTPDrainTimeout exceeds the longest request
+// the API lets run: a decision or registration waits up to
+// workflows.DecisionWait (90 s) on its workflow update (api's updateTimeout).
+// deploy/compose_test.go checks that margin and that the api's
+// stop_grace_period covers SHUTDOWN_DELAY + HTTPDrainTimeout + HTTPCloseGrace.
+const (
+	HTTPDrainTimeout = 100 * time.Second
+	HTTPCloseGrace   = 5 * time.Second
+)
+
 // FromEnv reads the environment. A missing JWT_SECRET gets a random one (sessions
 // then end with the process; production must set it).
 func FromEnv() (Config, error) {
@@ -51,6 +66,12 @@ func FromEnv() (Config, error) {
 	}
 	var err error
 	if c.Port, err = intEnv("PORT", DefaultPort); err != nil {
+		return c, err
+	}
+	if c.MetricsPort, err = intEnv("METRICS_PORT", 0); err != nil {
+		return c, err
+	}
+	if c.ShutdownDelay, err = durationEnv("SHUTDOWN_DELAY", 0); err != nil {
 		return c, err
 	}
 	if c.AccessTokenTTL, err = durationEnv("ACCESS_TOKEN_TTL", 8*time.Hour); err != nil {

@@ -2,6 +2,7 @@
 # Browser tests: a fresh database and an in-memory Temporal dev server on free
 # ports, migrate + seed, `oportuna dev` on a free port, then Playwright in Chromium.
 # Needs bin/oportuna (make build) and the project cluster or DATABASE_URL.
+# Arguments go to Playwright (e.g. `scripts/e2e.sh e2e/partners.spec.ts`).
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
@@ -37,9 +38,10 @@ bin/oportuna seed 2>/dev/null
 
 export PORT=$(free_port)
 export JWT_SECRET=e2e-secret-e2e-secret-e2e-secret-e2e
+export MAILBOX=on PORTAL_URL="http://{brand}.localhost:$PORT"
 LOG_LEVEL=WARN bin/oportuna dev 2>"$DATA/e2e-server.log" &
 pids+=("$!")
 wait_http "http://127.0.0.1:$PORT/api/version" 60
 
 log "browser tests against http://localhost:$PORT"
-E2E_PORT=$PORT npm --prefix web run e2e
+E2E_PORT=$PORT npm --prefix web run e2e -- "$@"

@@ -41,6 +41,8 @@ bin/oportuna migrate
 bin/oportuna seed
 
 export PORT
+# E-mails stay in the outbox and show in the dev mailbox; links point here.
+export MAILBOX=${MAILBOX:-on} PORTAL_URL=${PORTAL_URL:-http://{brand}.localhost:$PORT}
 bin/oportuna dev &
 pids+=("$!")
 wait_http "http://127.0.0.1:$PORT/api/version" 60
@@ -51,6 +53,7 @@ cat <<BANNER
 
   Portal       http://localhost:$PORT   (every brand: http://<marca>.localhost:$PORT)
   Temporal UI  http://localhost:8233
+  Mailbox      http://localhost:$PORT/mailbox   (every e-mail the portal sent)
   Brands       $(bin/oportuna brands | tr '\n' ' ')
 
   Demo logins (password Oportuna@2026), for every brand <marca>:

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"go.temporal.io/api/enums/v1"
@@ -17,6 +18,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"oportuna/activities"
+	"oportuna/internal/health"
 	"oportuna/workflows"
 )
 
@@ -56,20 +58,78 @@ func EnsureSearchAttributes(ctx context.Context, c client.Client, namespace stri
 	return added, nil
 }
 
+// StopTimeout is how long running activities get to finish once the worker
+// stops polling (SIGTERM); compose's stop_grace_period of the worker covers it.
+const StopTimeout = 30 * time.Second
+
+// Status is the worker's part of readiness: not ready until the worker polls
+// the task queue, and not ready again once it stopped, for a fatal error (e.g.
+// the namespace deleted) or a shutdown.
+type Status struct {
+	polling atomic.Bool
+	fatal   atomic.Pointer[error]
+}
+
+// ErrNotPolling is the readiness error before the worker started polling and after it stopped.
+var ErrNotPolling = errors.New("worker: not polling the task queue")
+
+// Check answers nil while the worker polls.
+func (s *Status) Check(context.Context) error {
+	if err := s.fatal.Load(); err != nil {
+		return *err
+	}
+	if !s.polling.Load() {
+		return ErrNotPolling
+	}
+	return nil
+}
+
+// Dependency is the "worker" readiness check (health.New).
+func (s *Status) Dependency() health.Dependency {
+	return health.Dependency{Name: "worker", Check: s.Check}
+}
+
 // Run registers the workflows and activities and polls the task queue until ctx
-// ends; running activities get the stop timeout to finish.
+// ends (it then returns nil); running activities get StopTimeout to finish. A
+// fatal error of the SDK (the namespace gone, a rejected client) stops the worker
+// and Run returns it, so the process exits non-zero and is restarted.
 func Run(ctx context.Context, c client.Client, namespace string, acts *activities.Activities) error {
+	return RunWithStatus(ctx, c, namespace, acts, nil)
+}
+
+// RunWithStatus is Run reporting to st (nil: nowhere) whether the worker polls.
+func RunWithStatus(ctx context.Context, c client.Client, namespace string, acts *activities.Activities, st *Status) error {
+	if st == nil {
+		st = &Status{}
+	}
 	if _, err := EnsureSearchAttributes(ctx, c, namespace); err != nil {
 		return err
 	}
-	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{WorkerStopTimeout: 30 * time.Second})
+	fatal := make(chan error, 1)
+	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{
+		WorkerStopTimeout: StopTimeout,
+		// Called once, on its own goroutine; the SDK stops the worker after it.
+		OnFatalError: func(err error) {
+			st.polling.Store(false)
+			st.fatal.Store(&err)
+			fatal <- err
+		},
+	})
 	workflows.Register(w)
 	w.RegisterActivity(acts)
 	if err := w.Start(); err != nil {
 		return fmt.Errorf("worker: start: %w", err)
 	}
+	st.polling.Store(true)
 	slog.InfoContext(ctx, "worker polling", "task_queue", workflows.TaskQueue, "namespace", namespace)
-	<-ctx.Done()
-	w.Stop()
-	return nil
+	select {
+	case <-ctx.Done():
+		st.polling.Store(false)
+		w.Stop()
+		return nil
+	case err := <-fatal:
+		slog.ErrorContext(ctx, "worker stopped: fatal error", "task_queue", workflows.TaskQueue, "namespace", namespace, "err", err)
+		w.Stop()
+		return fmt.Errorf("worker: fatal: %w", err)
+	}
 }

@@ -5,8 +5,10 @@
 //	oportuna dev       api and worker in one process (make run)
 //	oportuna migrate   apply database migrations
 //	oportuna seed      create the demo data (idempotent)
+//	oportuna crm-sim   the Salesforce stand-in on its own
 //	oportuna brands    list the brand slugs
 //	oportuna version   print the version
+//	oportuna healthcheck URL   exit 0 when URL answers 2xx (the image's probe)
 package main
 
 import (
@@ -20,12 +22,12 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"go.temporal.io/sdk/client"
-	tlog "go.temporal.io/sdk/log"
 	"golang.org/x/sync/errgroup"
 
 	"oportuna"
@@ -33,12 +35,20 @@ import (
 	"oportuna/api"
 	"oportuna/auth"
 	"oportuna/brand"
+	"oportuna/cnpj"
+	"oportuna/cnpj/cnpjsim"
 	"oportuna/config"
 	"oportuna/crm"
+	"oportuna/crm/crmsim"
+	"oportuna/internal/health"
+	"oportuna/internal/logging"
+	"oportuna/internal/metrics"
+	"oportuna/mailer"
 	"oportuna/migrations"
 	"oportuna/seed"
 	"oportuna/web"
 	"oportuna/worker"
+	"oportuna/workflows"
 )
 
 const usage = `usage: oportuna <command>
@@ -49,8 +59,10 @@ commands:
   dev       run api and worker in one process
   migrate   apply the database migrations
   seed      create the demo data (idempotent)
+  crm-sim   run the Salesforce stand-in (CRM_SIM_ADDR, default 127.0.0.1:8091)
   brands    list the brand slugs
   version   print the version
+  healthcheck URL   exit 0 when URL answers 2xx (the compose health checks)
 
 Configuration comes from environment variables; see README.md.`
 
@@ -69,13 +81,23 @@ func main() {
 			fmt.Println(b.Slug)
 		}
 		return
+	case "healthcheck":
+		if len(os.Args) != 3 {
+			fmt.Fprintln(os.Stderr, "usage: oportuna healthcheck URL")
+			os.Exit(2)
+		}
+		if err := health.Probe(context.Background(), os.Args[2], 4*time.Second); err != nil {
+			fmt.Fprintln(os.Stderr, "oportuna healthcheck:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	cfg, err := config.FromEnv()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "oportuna: configuration:", err)
 		os.Exit(2)
 	}
-	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel})))
+	slog.SetDefault(logging.New(os.Stderr, cfg.LogLevel))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -90,6 +112,8 @@ func main() {
 		err = migrate(ctx, cfg)
 	case "seed":
 		err = seedDemo(ctx, cfg)
+	case "crm-sim":
+		err = runCRMSim(ctx, cfg)
 	default:
 		fmt.Fprintln(os.Stderr, usage)
 		os.Exit(2)
@@ -144,37 +168,133 @@ func seedDemo(ctx context.Context, cfg config.Config) error {
 		return err
 	}
 	// Opportunities go through their workflows: run a worker while seeding.
-	tc, err := dialTemporal(ctx, cfg)
+	tc, err := dialTemporal(ctx, cfg, nil)
 	if err != nil {
 		return err
 	}
 	defer tc.Close()
 	wctx, stopWorker := context.WithCancel(ctx)
 	done := make(chan error, 1)
-	go func() { done <- worker.Run(wctx, tc, cfg.TemporalNamespace, newActivities(db, brands, cfg)) }()
+	crmClient, err := newCRM(wctx, db, brands, true)
+	if err != nil {
+		stopWorker()
+		return err
+	}
+	// Seeding never e-mails the demo addresses: its notices are only logged.
+	go func() {
+		done <- worker.Run(wctx, tc, cfg.TemporalNamespace, newActivities(db, brands, cfg, crmClient, activities.LogMailer{}))
+	}()
 	n, err := seed.Opportunities(ctx, db, tc, brands)
+	var signUps int
+	if err == nil {
+		signUps, err = seed.Resales(ctx, db, tc, brands)
+	}
 	stopWorker()
 	if werr := <-done; err == nil {
 		err = werr
 	}
-	slog.Info("demo opportunities", "created", n)
+	slog.Info("demo opportunities and sign-ups", "opportunities_created", n, "sign_ups_created", signUps)
 	return err
 }
 
-func newActivities(db *pgxpool.Pool, brands *brand.Registry, cfg config.Config) *activities.Activities {
-	return &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{DB: db}, Mailer: activities.LogMailer{},
+func newActivities(db *pgxpool.Pool, brands *brand.Registry, cfg config.Config, crmClient crm.Client, mail activities.Mailer) *activities.Activities {
+	return &activities.Activities{DB: db, Brands: brands, CRM: crmClient, Mailer: mail,
 		Durations: activities.Durations{Validity: cfg.OpportunityValidity, RenewalWindow: cfg.OpportunityRenewalWindow,
 			ApprovalSLA: cfg.ApprovalSLA, ExpiredRetention: cfg.OpportunityExpiredRetention}}
 }
 
-// dialTemporal waits up to a minute for the Temporal frontend.
-func dialTemporal(ctx context.Context, cfg config.Config) (client.Client, error) {
+// newCRM builds the Salesforce client from CRM_URL and SALESFORCE_*. Without
+// CRM_URL it starts the local stand-in (crmsim, records in the crm_sim schema)
+// for the life of ctx when CRM_SIM=on or, CRM_SIM unset, when standIn (`dev`
+// and `seed`). Otherwise it refuses: an api or worker whose CRM_URL was
+// forgotten must not start syncing opportunities to a fake CRM.
+func newCRM(ctx context.Context, db *pgxpool.Pool, brands *brand.Registry, standIn bool) (crm.Client, error) {
+	sim := strings.ToLower(strings.TrimSpace(os.Getenv("CRM_SIM")))
+	switch sim {
+	case "":
+	case "on", "true", "1":
+		sim, standIn = "on", true
+	case "off", "false", "0":
+		standIn = false
+	default:
+		return nil, fmt.Errorf("CRM_SIM: %q is not on or off", sim)
+	}
+	cfg, err := crm.ConfigFromEnv(os.Getenv)
+	switch {
+	case err == nil && sim == "on":
+		return nil, errors.New("CRM_SIM=on and CRM_URL are both set: unset CRM_URL to use the Salesforce stand-in, or CRM_SIM to use the Salesforce org")
+	case err == nil:
+		return crm.NewSalesforce(cfg, nil)
+	case !errors.Is(err, crm.ErrNotConfigured):
+		return nil, fmt.Errorf("crm: %w", err)
+	case !standIn:
+		return nil, errors.New("CRM_URL is not set: set CRM_URL and SALESFORCE_* to the Salesforce org " +
+			"(docs/integrations-crm.md), or CRM_SIM=on to run the Salesforce stand-in (a demo: nothing reaches a real CRM)")
+	}
+	opts, err := crmsim.OptionsFromEnv(os.Getenv, brands)
+	if err != nil {
+		return nil, fmt.Errorf("crm-sim: %w", err)
+	}
+	stand := crmsim.New(db, opts)
+	addr := os.Getenv("CRM_SIM_ADDR")
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	url, err := stand.Start(ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	slog.Warn("CRM_URL not set: using the Salesforce stand-in", "url", url, "admin", url+"/__sim/")
+	return crm.NewSalesforce(stand.ClientConfig(url), nil)
+}
+
+// runCRMSim serves the Salesforce stand-in on its own (oportuna crm-sim).
+func runCRMSim(ctx context.Context, cfg config.Config) error {
+	db, err := openDB(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	opts, err := crmsim.OptionsFromEnv(os.Getenv, brand.MustLoad())
+	if err != nil {
+		return err
+	}
+	addr := os.Getenv("CRM_SIM_ADDR")
+	if addr == "" {
+		addr = "127.0.0.1:8091"
+	}
+	slog.Info("Salesforce stand-in listening", "addr", addr)
+	return crmsim.ListenAndServe(ctx, addr, db, opts)
+}
+
+// newCNPJLookup builds the company lookup. In `dev` without CNPJ_URL it
+// starts the local stand-in (cnpjsim) on a loopback port, for the life of ctx.
+func newCNPJLookup(ctx context.Context, g *errgroup.Group, db *pgxpool.Pool, dev bool) (*cnpj.Lookup, error) {
+	ccfg, err := cnpj.ConfigFromEnv(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	if ccfg.URL == "" && dev {
+		_, simURL, stop, err := cnpjsim.Serve("127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		g.Go(func() error { <-ctx.Done(); return stop(context.Background()) })
+		ccfg.URL = simURL
+		slog.Info("CNPJ lookup: local stand-in", "url", simURL)
+	}
+	return cnpj.New(db, ccfg)
+}
+
+// dialTemporal waits up to a minute for the Temporal frontend; the SDK's metrics
+// go to mh (nil: nowhere).
+func dialTemporal(ctx context.Context, cfg config.Config, mh client.MetricsHandler) (client.Client, error) {
 	deadline := time.Now().Add(time.Minute)
 	for {
 		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		c, err := client.DialContext(dctx, client.Options{
 			HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace,
-			Logger: tlog.NewStructuredLogger(slog.Default()),
+			Logger: logging.Temporal(slog.Default()), MetricsHandler: mh,
 		})
 		cancel()
 		if err == nil {
@@ -188,6 +308,13 @@ func dialTemporal(ctx context.Context, cfg config.Config) (client.Client, error)
 	}
 }
 
+// runServices runs the API and/or the worker until ctx ends (SIGTERM) or a part
+// fails (e.g. the worker's fatal error), then shuts down in order: /readyz
+// answers 503 for SHUTDOWN_DELAY (load balancers stop sending), the HTTP server
+// finishes in-flight requests (config.HTTPDrainTimeout, longer than any request
+// may wait on a workflow; requests still running then are cut, with a warning),
+// the worker stops polling and lets running activities finish
+// (worker.StopTimeout), then the stand-ins and the metrics listener stop.
 func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker bool) error {
 	db, err := openDB(ctx, cfg)
 	if err != nil {
@@ -195,35 +322,119 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 	}
 	defer db.Close()
 	brands := brand.MustLoad()
-	g, ctx := errgroup.WithContext(ctx)
-	tc, err := dialTemporal(ctx, cfg)
+
+	// Stand-ins (CRM, CNPJ) live until everything else stopped: in-flight
+	// requests and activities may still call them while draining.
+	bgCtx, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
+	bg, bgCtx := errgroup.WithContext(bgCtx)
+	defer func() { stopBackground(); _ = bg.Wait() }()
+
+	// The integrations' settings first: a missing CRM stops the start before
+	// the wait for Temporal.
+	mailCfg, err := mailer.ConfigFromEnv(os.Getenv)
+	if err != nil {
+		return err
+	}
+	if mailCfg.SMTPHost == "" && !mailCfg.Mailbox {
+		slog.Warn("SMTP_HOST is not set and the dev mailbox is off: e-mails are recorded in the outbox but never delivered")
+	}
+	mail := &mailer.Mailer{DB: db, Brands: brands, Config: mailCfg}
+	crmClient, err := newCRM(bgCtx, db, brands, withAPI && withWorker)
+	if err != nil {
+		return err
+	}
+
+	reg := metrics.New()
+	tc, err := dialTemporal(ctx, cfg, reg.TemporalHandler())
 	if err != nil {
 		return err
 	}
 	defer tc.Close()
-	acts := newActivities(db, brands, cfg)
+	// The worker's readiness: not ready until it polls, nor after a fatal error.
+	polling := &worker.Status{}
+	deps := []health.Dependency{health.Postgres(db), health.Temporal(tc)}
 	if withWorker {
-		g.Go(func() error { return worker.Run(ctx, tc, cfg.TemporalNamespace, acts) })
+		deps = append(deps, polling.Dependency())
+	}
+	checks := health.New(deps...)
+	acts := newActivities(db, brands, cfg, crmClient, mail)
+
+	var ops *http.Server
+	if cfg.MetricsPort > 0 {
+		ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(cfg.MetricsPort)))
+		if err != nil {
+			return fmt.Errorf("metrics listener: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle(metrics.Path, reg.Handler())
+		mux.Handle(health.LivePath, checks)
+		mux.Handle(health.ReadyPath, checks)
+		ops = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			if err := ops.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				slog.Error("metrics listener", "err", err)
+			}
+		}()
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = ops.Shutdown(sctx)
+		}()
+		slog.Info("metrics listening", "addr", ln.Addr().String())
+	}
+
+	g, gctx := errgroup.WithContext(ctx) // gctx ends on SIGTERM or when a part fails
+	// The worker outlives the HTTP server: in-flight requests may wait on updates it runs.
+	workerCtx, stopWorker := context.WithCancel(context.Background())
+	defer stopWorker()
+	if withWorker {
+		g.Go(func() error { return worker.RunWithStatus(workerCtx, tc, cfg.TemporalNamespace, acts, polling) })
+	}
+	if !withAPI {
+		g.Go(func() error {
+			<-gctx.Done()
+			checks.Drain()
+			stopWorker()
+			return nil
+		})
 	}
 	if withAPI {
 		dist, err := fs.Sub(web.Dist, "dist")
 		if err != nil {
 			return err
 		}
+		slugs := make([]string, 0, len(brands.All()))
+		for _, b := range brands.All() {
+			slugs = append(slugs, b.Slug)
+		}
+		reg.MustRegister(metrics.NewBusiness(db, slugs, cfg.ApprovalSLA))
+		dispatcher := &workflows.MailDispatcher{Client: tc, Mailer: mail, ResetTTL: cfg.ResetTokenTTL}
+		signer := &auth.Signer{Secret: cfg.JWTSecret, TTL: cfg.AccessTokenTTL}
+		lookup, err := newCNPJLookup(bgCtx, bg, db, withWorker)
+		if err != nil {
+			return err
+		}
+		cnpjHandler := cnpj.NewHandler(db, lookup)
+		cnpjHandler.Signer = signer
+		cnpjHandler.BrandOf = func(r *http.Request) string { return brands.ForHost(r.Host).Slug }
 		srv := &api.Server{
-			Brands: brands, DB: db, Web: dist, Temporal: tc, Acts: acts,
+			Brands: brands, DB: db, Web: dist, Temporal: tc, Acts: acts, Health: checks, Metrics: reg,
 			Auth: &auth.Service{
-				DB: db, Brands: brands,
-				Signer:     &auth.Signer{Secret: cfg.JWTSecret, TTL: cfg.AccessTokenTTL},
+				DB: db, Brands: brands, Signer: signer,
 				RefreshTTL: cfg.RefreshTokenTTL, ResetTTL: cfg.ResetTokenTTL,
-				Mailer: auth.LogMailer{},
+				Mailer: dispatcher, Portal: mail.Portal,
 			},
+			Partners: api.PartnerDeps{Mail: dispatcher, Portal: mail.Portal},
+			CNPJ:     cnpjHandler,
+			Mail:     &mailer.Handler{Brands: brands, DB: db, Enqueue: dispatcher.Enqueue, Portal: mail.Portal},
+			Mailbox:  mailCfg.Mailbox,
 		}
 		h, err := srv.Handler()
 		if err != nil {
 			return err
 		}
-		hs := &http.Server{Addr: net.JoinHostPort("", strconv.Itoa(cfg.Port)), Handler: h,
+		inFlight := &health.Requests{}
+		hs := &http.Server{Addr: net.JoinHostPort("", strconv.Itoa(cfg.Port)), Handler: inFlight.Track(h),
 			ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 		g.Go(func() error {
 			slog.Info("http listening", "addr", hs.Addr)
@@ -233,10 +444,19 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 			return nil
 		})
 		g.Go(func() error {
-			<-ctx.Done()
-			sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			return hs.Shutdown(sctx)
+			<-gctx.Done()
+			checks.Drain()
+			slog.Info("shutting down: readiness answers 503", "delay", cfg.ShutdownDelay)
+			time.Sleep(cfg.ShutdownDelay)
+			slog.Info("shutting down: finishing the requests in flight", "running", inFlight.Running(), "timeout", config.HTTPDrainTimeout)
+			// Stops accepting and waits for the requests in flight; past the drain,
+			// cuts them: the process still exits cleanly, their callers retry.
+			if cut, stuck := health.StopServer(hs, inFlight, config.HTTPDrainTimeout, config.HTTPCloseGrace); cut > 0 {
+				slog.Warn("shutting down: requests still running after the drain were cut",
+					"cut", cut, "still_running", stuck, "drain", config.HTTPDrainTimeout)
+			}
+			stopWorker()
+			return nil
 		})
 	}
 	return g.Wait()
