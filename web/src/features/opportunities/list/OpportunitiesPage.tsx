@@ -1,9 +1,9 @@
-import { Button, Callout, Card, Classes, H1, NonIdealState, Spinner } from '@blueprintjs/core';
-import { DownloadIcon, PlusIcon, RefreshIcon, SearchIcon } from '@blueprintjs/icons';
+import { Button, Card, Classes, H1, Spinner } from '@blueprintjs/core';
+import { DownloadIcon, PlusIcon } from '@blueprintjs/icons';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorModal } from '../../../components/ErrorModal';
-import { LOADING_MESSAGES } from '../../../components/LoadingModal';
+import { LIST_ERROR, ListBody, type ListLoadState } from '../../../components/ListBody';
 import { PageSizeSelect, PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
 import { Paginator, pageCount } from '../../../components/Paginator';
 import { useBrand } from '../../../lib/brand';
@@ -32,12 +32,8 @@ import './list.css';
 /** Text filters wait this long after the last keystroke (spec §9). */
 export const FILTER_DEBOUNCE_MS = 500;
 
-/** Spec §8: any list failure but a 401. */
-export const LIST_ERROR = 'Houve um erro. Tente novamente mais tarde!';
 /** The export is the list's data: its failure is a list failure (spec §8). */
 export const EXPORT_ERROR = LIST_ERROR;
-
-type LoadState = 'loading' | 'ready' | 'error' | 'unauthorized';
 
 function hasFilters(f: OpportunityFilters): boolean {
   return f.status.length > 0 || Object.entries(f).some(([k, v]) => k !== 'status' && typeof v === 'string' && v !== '');
@@ -62,7 +58,7 @@ export function OpportunitiesPage() {
 
   const [rows, setRows] = useState<OpportunityRow[]>([]);
   const [total, setTotal] = useState(0);
-  const [state, setState] = useState<LoadState>('loading');
+  const [state, setState] = useState<ListLoadState>('loading');
   const [error, setError] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
 
@@ -181,47 +177,18 @@ export function OpportunitiesPage() {
   const loading = state === 'loading';
   const distributor = brand.distributor || 'N/C';
 
-  let body;
-  if (!endpoint.ok) {
-    body = (
-      <Callout intent="danger" title="Ops!" data-testid="list-error">
-        {endpoint.message}
-      </Callout>
-    );
-  } else if (loading && rows.length === 0) {
-    body = (
-      <div className="list-loading" role="status" data-testid="list-loading">
-        <Spinner size={32} />
-        <p>{LOADING_MESSAGES[0]}</p>
-      </div>
-    );
-  } else if (state === 'error' && rows.length === 0) {
-    body = (
-      <div data-testid="list-error">
-        <NonIdealState
-          title="Não foi possível carregar as oportunidades"
-          description={LIST_ERROR}
-          action={<Button icon={<RefreshIcon />} text="Tentar novamente" onClick={() => setReloadKey((k) => k + 1)} />}
-        />
-      </div>
-    );
-  } else if (state === 'unauthorized') {
-    body = null;
-  } else if (rows.length === 0) {
-    body = (
-      <div data-testid="list-empty">
-        <NonIdealState
-          icon={<SearchIcon size={48} />}
-          title="Sem conteúdo"
-          description={
-            hasFilters(applied) ? 'Nenhuma oportunidade corresponde aos filtros.' : 'Nenhuma oportunidade registrada ainda.'
-          }
-        />
-      </div>
-    );
-  } else {
-    body = <OpportunityTable rows={shown} sort={sort} onSort={onSort} distributor={distributor} busy={loading} />;
-  }
+  const body = (
+    <ListBody
+      state={state}
+      rowCount={rows.length}
+      errorTitle="Não foi possível carregar as oportunidades"
+      onRetry={() => setReloadKey((k) => k + 1)}
+      emptyDescription={hasFilters(applied) ? 'Nenhuma oportunidade corresponde aos filtros.' : 'Nenhuma oportunidade registrada ainda.'}
+      blocked={endpoint.ok ? null : endpoint.message}
+    >
+      <OpportunityTable rows={shown} sort={sort} onSort={onSort} distributor={distributor} busy={loading} />
+    </ListBody>
+  );
 
   return (
     <section className="panel-screen opportunities-page" aria-labelledby="page-title">

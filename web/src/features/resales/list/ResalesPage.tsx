@@ -6,16 +6,15 @@ import {
   H1,
   HTMLTable,
   Intent,
-  NonIdealState,
   Spinner,
   Tag,
 } from '@blueprintjs/core';
-import { ArrowDownIcon, ArrowUpIcon, EyeOpenIcon, FilterRemoveIcon, HistoryIcon, RefreshIcon, SearchIcon } from '@blueprintjs/icons';
+import { ArrowDownIcon, ArrowUpIcon, EyeOpenIcon, FilterRemoveIcon, HistoryIcon } from '@blueprintjs/icons';
 import type { FactoryOpts } from 'imask';
 import { useEffect, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ErrorModal } from '../../../components/ErrorModal';
-import { LOADING_MESSAGES } from '../../../components/LoadingModal';
+import { LIST_ERROR, ListBody, type ListLoadState } from '../../../components/ListBody';
 import { PageSizeSelect, PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
 import { Paginator, pageCount } from '../../../components/Paginator';
 import { formatCNPJ, formatDate, formatPhone } from '../../../lib/format';
@@ -35,12 +34,9 @@ import { appliedDate, isCompleteDate, loadResalePreferences, saveResalePreferenc
 import '../resales.css';
 
 /** Spec §8: any list failure but a 401. */
-export const LIST_ERROR = 'Houve um erro. Tente novamente mais tarde!';
-export const EMPTY_LIST = 'Sem conteúdo';
 
 const DATE_MASK: FactoryOpts = { mask: '00/00/0000' };
 
-type LoadState = 'loading' | 'ready' | 'error' | 'unauthorized';
 
 export function resaleHistoryPath(id: string): string {
   return `${PANEL_BASE}/History/${encodeURIComponent(id)}?type=Resales`;
@@ -59,7 +55,7 @@ export function ResalesPage() {
 
   const [rows, setRows] = useState<Resale[]>([]);
   const [total, setTotal] = useState(0);
-  const [state, setState] = useState<LoadState>('loading');
+  const [state, setState] = useState<ListLoadState>('loading');
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => saveResalePreferences({ status, date, createdAt, amount }), [status, date, createdAt, amount]);
@@ -115,120 +111,94 @@ export function ResalesPage() {
   };
 
   const loading = state === 'loading';
-  let body;
-  if (loading && rows.length === 0) {
-    body = (
-      <div className="list-loading" role="status" data-testid="list-loading">
-        <Spinner size={32} />
-        <p>{LOADING_MESSAGES[0]}</p>
-      </div>
-    );
-  } else if (state === 'error' && rows.length === 0) {
-    body = (
-      <div data-testid="list-error">
-        <NonIdealState
-          title="Não foi possível carregar as revendas"
-          description={LIST_ERROR}
-          action={<Button icon={<RefreshIcon />} text="Tentar novamente" onClick={() => setReloadKey((k) => k + 1)} />}
-        />
-      </div>
-    );
-  } else if (state === 'unauthorized') {
-    body = null;
-  } else if (rows.length === 0) {
-    body = (
-      <div data-testid="list-empty">
-        <NonIdealState
-          icon={<SearchIcon size={48} />}
-          title={EMPTY_LIST}
-          description={
-            status.length > 0 || sentDate ? 'Nenhuma revenda corresponde aos filtros.' : 'Nenhuma revenda cadastrada ainda.'
-          }
-        />
-      </div>
-    );
-  } else {
-    const sortLabel = createdAt === -1 ? 'mais recentes primeiro' : 'mais antigas primeiro';
-    body = (
-      <div className="table-scroll" aria-busy={loading} tabIndex={0} role="region" aria-label="Tabela de revendas">
-        <HTMLTable striped interactive className="partners-table" data-testid="resales-table">
-          <thead>
-            <tr>
-              <th scope="col">Revenda</th>
-              <th scope="col">CNPJ</th>
-              <th scope="col">Telefone</th>
-              <th scope="col">Contato</th>
-              <th scope="col" aria-sort={createdAt === -1 ? 'descending' : 'ascending'}>
-                <Button
-                  variant="minimal"
-                  size="small"
-                  text="Solicitado em"
-                  endIcon={createdAt === -1 ? <ArrowDownIcon /> : <ArrowUpIcon />}
-                  aria-label={`Ordenar por data de solicitação (agora: ${sortLabel})`}
-                  data-testid="sort-createdAt"
-                  onClick={() => {
-                    setCreatedAt((s) => (s === -1 ? 1 : -1));
-                    setPage(1);
-                  }}
-                />
-              </th>
-              <th scope="col">Status</th>
-              <th scope="col">Ações</th>
+  const sortLabel = createdAt === -1 ? 'mais recentes primeiro' : 'mais antigas primeiro';
+  const body = (
+    <ListBody
+      state={state}
+      rowCount={rows.length}
+      errorTitle="Não foi possível carregar as revendas"
+      onRetry={() => setReloadKey((k) => k + 1)}
+      emptyDescription={status.length > 0 || sentDate ? 'Nenhuma revenda corresponde aos filtros.' : 'Nenhuma revenda cadastrada ainda.'}
+    >
+    <div className="table-scroll" aria-busy={loading} tabIndex={0} role="region" aria-label="Tabela de revendas">
+      <HTMLTable striped interactive className="partners-table" data-testid="resales-table">
+        <thead>
+          <tr>
+            <th scope="col">Revenda</th>
+            <th scope="col">CNPJ</th>
+            <th scope="col">Telefone</th>
+            <th scope="col">Contato</th>
+            <th scope="col" aria-sort={createdAt === -1 ? 'descending' : 'ascending'}>
+              <Button
+                variant="minimal"
+                size="small"
+                text="Solicitado em"
+                endIcon={createdAt === -1 ? <ArrowDownIcon /> : <ArrowUpIcon />}
+                aria-label={`Ordenar por data de solicitação (agora: ${sortLabel})`}
+                data-testid="sort-createdAt"
+                onClick={() => {
+                  setCreatedAt((s) => (s === -1 ? 1 : -1));
+                  setPage(1);
+                }}
+              />
+            </th>
+            <th scope="col">Status</th>
+            <th scope="col">Ações</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr
+              key={r.id}
+              className="is-clickable"
+              tabIndex={0}
+              data-testid={`resale-row-${r.id}`}
+              onClick={(e) => onRowClick(e, r)}
+              onKeyDown={(e) => onRowKey(e, r)}
+            >
+              <td className="cell-name">
+                <strong>{r.corporateName}</strong>
+                <div className="cell-secondary">{r.fantasyName || 'N/C'}</div>
+              </td>
+              <td className="cell-nowrap">{formatCNPJ(r.cnpj)}</td>
+              <td className="cell-nowrap">{formatPhone(r.phone)}</td>
+              <td>
+                {r.contactName}
+                <div className="cell-secondary">{r.email}</div>
+              </td>
+              <td className="cell-nowrap">{formatDate(r.createdAt)}</td>
+              <td>
+                <Tag intent={resaleStatusIntent(r.status)} minimal round data-testid="resale-status">
+                  {resaleStatusLabel(r.status)}
+                </Tag>
+              </td>
+              <td className="cell-actions">
+                <Link
+                  to={resaleDetailsPath(r)}
+                  className="icon-link"
+                  aria-label={`Detalhes da revenda ${r.corporateName}`}
+                  title="Detalhes"
+                  data-testid="resale-details-link"
+                >
+                  <EyeOpenIcon />
+                </Link>
+                <Link
+                  to={resaleHistoryPath(r.id)}
+                  className="icon-link"
+                  aria-label={`Histórico da revenda ${r.corporateName}`}
+                  title="Histórico"
+                  data-testid="resale-history-link"
+                >
+                  <HistoryIcon />
+                </Link>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr
-                key={r.id}
-                className="is-clickable"
-                tabIndex={0}
-                data-testid={`resale-row-${r.id}`}
-                onClick={(e) => onRowClick(e, r)}
-                onKeyDown={(e) => onRowKey(e, r)}
-              >
-                <td className="cell-name">
-                  <strong>{r.corporateName}</strong>
-                  <div className="cell-secondary">{r.fantasyName || 'N/C'}</div>
-                </td>
-                <td className="cell-nowrap">{formatCNPJ(r.cnpj)}</td>
-                <td className="cell-nowrap">{formatPhone(r.phone)}</td>
-                <td>
-                  {r.contactName}
-                  <div className="cell-secondary">{r.email}</div>
-                </td>
-                <td className="cell-nowrap">{formatDate(r.createdAt)}</td>
-                <td>
-                  <Tag intent={resaleStatusIntent(r.status)} minimal round data-testid="resale-status">
-                    {resaleStatusLabel(r.status)}
-                  </Tag>
-                </td>
-                <td className="cell-actions">
-                  <Link
-                    to={resaleDetailsPath(r)}
-                    className="icon-link"
-                    aria-label={`Detalhes da revenda ${r.corporateName}`}
-                    title="Detalhes"
-                    data-testid="resale-details-link"
-                  >
-                    <EyeOpenIcon />
-                  </Link>
-                  <Link
-                    to={resaleHistoryPath(r.id)}
-                    className="icon-link"
-                    aria-label={`Histórico da revenda ${r.corporateName}`}
-                    title="Histórico"
-                    data-testid="resale-history-link"
-                  >
-                    <HistoryIcon />
-                  </Link>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-      </div>
-    );
-  }
+          ))}
+        </tbody>
+      </HTMLTable>
+    </div>
+    </ListBody>
+  );
 
   return (
     <section className="panel-screen resales-page" aria-labelledby="page-title">

@@ -1,9 +1,9 @@
-import { Button, Callout, Card, Classes, FormGroup, H1, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import { EyeOpenIcon, HistoryIcon, PlusIcon, RefreshIcon, SearchIcon } from '@blueprintjs/icons';
+import { Button, Card, Classes, FormGroup, H1, HTMLTable, InputGroup, Spinner, Tag } from '@blueprintjs/core';
+import { EyeOpenIcon, HistoryIcon, PlusIcon, SearchIcon } from '@blueprintjs/icons';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ErrorModal } from '../../../components/ErrorModal';
-import { LOADING_MESSAGES } from '../../../components/LoadingModal';
+import { LIST_ERROR, ListBody, type ListLoadState } from '../../../components/ListBody';
 import { PageSizeSelect, PAGE_SIZES } from '../../../components/PageSizeSelect';
 import { Paginator, pageCount } from '../../../components/Paginator';
 import { formatPhone } from '../../../lib/format';
@@ -15,10 +15,7 @@ import { loadSellerPreferences, saveSellerPreferences } from './preferences';
 import '../../resales/resales.css';
 
 export const NO_PHONE = 'Sem Telefone';
-export const EMPTY_LIST = 'Sem conteúdo';
-export const LIST_ERROR = 'Houve um erro. Tente novamente mais tarde!';
 
-type LoadState = 'loading' | 'ready' | 'error' | 'unauthorized';
 
 export function userDetailsPath(id: string): string {
   return `${PANEL_BASE}/Users/${encodeURIComponent(id)}`;
@@ -54,7 +51,7 @@ export function UsersPage() {
 
   const [rows, setRows] = useState<SellerRow[]>([]);
   const [total, setTotal] = useState(0);
-  const [state, setState] = useState<LoadState>('loading');
+  const [state, setState] = useState<ListLoadState>('loading');
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => saveSellerPreferences({ name, amount }), [name, amount]);
@@ -94,98 +91,72 @@ export function UsersPage() {
   }
 
   const loading = state === 'loading';
-  let body;
-  if (!source.ok) {
-    body = (
-      <Callout intent="danger" title="Ops!" data-testid="list-error">
-        {source.message}
-      </Callout>
-    );
-  } else if (loading && rows.length === 0) {
-    body = (
-      <div className="list-loading" role="status" data-testid="list-loading">
-        <Spinner size={32} />
-        <p>{LOADING_MESSAGES[0]}</p>
-      </div>
-    );
-  } else if (state === 'error' && rows.length === 0) {
-    body = (
-      <div data-testid="list-error">
-        <NonIdealState
-          title="Não foi possível carregar os usuários"
-          description={LIST_ERROR}
-          action={<Button icon={<RefreshIcon />} text="Tentar novamente" onClick={() => setReloadKey((k) => k + 1)} />}
-        />
-      </div>
-    );
-  } else if (state === 'unauthorized') {
-    body = null;
-  } else if (rows.length === 0) {
-    body = (
-      <div data-testid="list-empty">
-        <NonIdealState icon={<SearchIcon size={48} />} title={EMPTY_LIST} />
-      </div>
-    );
-  } else {
-    body = (
-      <div className="table-scroll" aria-busy={loading} tabIndex={0} role="region" aria-label="Tabela de usuários">
-        <HTMLTable striped className="partners-table" data-testid="users-table">
-          <thead>
-            <tr>
-              <th scope="col">Ações</th>
-              <th scope="col">Histórico</th>
-              <th scope="col">Nome</th>
-              <th scope="col">E-mail</th>
-              <th scope="col">Telefone</th>
+  const body = (
+    <ListBody
+      state={state}
+      rowCount={rows.length}
+      errorTitle="Não foi possível carregar os usuários"
+      onRetry={() => setReloadKey((k) => k + 1)}
+      blocked={source.ok ? null : source.message}
+    >
+    <div className="table-scroll" aria-busy={loading} tabIndex={0} role="region" aria-label="Tabela de usuários">
+      <HTMLTable striped className="partners-table" data-testid="users-table">
+        <thead>
+          <tr>
+            <th scope="col">Ações</th>
+            <th scope="col">Histórico</th>
+            <th scope="col">Nome</th>
+            <th scope="col">E-mail</th>
+            <th scope="col">Telefone</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((u) => (
+            <tr key={u.id} data-testid={`user-row-${u.id}`}>
+              <td className="cell-actions">
+                <Link
+                  to={userDetailsPath(u.id)}
+                  className="icon-link"
+                  aria-label={`Detalhes de ${u.name}`}
+                  title="Detalhes"
+                  data-testid="user-details-link"
+                >
+                  <EyeOpenIcon />
+                </Link>
+              </td>
+              <td className="cell-actions">
+                <Link
+                  to={userHistoryPath(u.id)}
+                  className="icon-link"
+                  aria-label={`Histórico de ${u.name}`}
+                  title="Histórico"
+                  data-testid="user-history-link"
+                >
+                  <HistoryIcon />
+                </Link>
+              </td>
+              <td className="cell-name">
+                <span data-testid="user-name-cell">{u.name}</span>
+                {staffView && (
+                  <div className="cell-secondary">
+                    {(u.roles ?? []).filter(isRole).map((r) => (
+                      <Tag key={r} minimal round className="user-role-tag">
+                        {ROLE_LABELS[r]}
+                      </Tag>
+                    ))}
+                    {u.resale ? <span> {u.resale}</span> : null}
+                  </div>
+                )}
+              </td>
+              <td>{u.email}</td>
+              <td className="cell-nowrap">{phoneText(u.phone)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((u) => (
-              <tr key={u.id} data-testid={`user-row-${u.id}`}>
-                <td className="cell-actions">
-                  <Link
-                    to={userDetailsPath(u.id)}
-                    className="icon-link"
-                    aria-label={`Detalhes de ${u.name}`}
-                    title="Detalhes"
-                    data-testid="user-details-link"
-                  >
-                    <EyeOpenIcon />
-                  </Link>
-                </td>
-                <td className="cell-actions">
-                  <Link
-                    to={userHistoryPath(u.id)}
-                    className="icon-link"
-                    aria-label={`Histórico de ${u.name}`}
-                    title="Histórico"
-                    data-testid="user-history-link"
-                  >
-                    <HistoryIcon />
-                  </Link>
-                </td>
-                <td className="cell-name">
-                  <span data-testid="user-name-cell">{u.name}</span>
-                  {staffView && (
-                    <div className="cell-secondary">
-                      {(u.roles ?? []).filter(isRole).map((r) => (
-                        <Tag key={r} minimal round className="user-role-tag">
-                          {ROLE_LABELS[r]}
-                        </Tag>
-                      ))}
-                      {u.resale ? <span> {u.resale}</span> : null}
-                    </div>
-                  )}
-                </td>
-                <td>{u.email}</td>
-                <td className="cell-nowrap">{phoneText(u.phone)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-      </div>
-    );
-  }
+          ))}
+        </tbody>
+      </HTMLTable>
+    </div>
+    </ListBody>
+  );
 
   return (
     <section className="panel-screen users-page" aria-labelledby="page-title">
