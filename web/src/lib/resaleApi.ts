@@ -87,6 +87,8 @@ export function getResale(id: string, signal?: AbortSignal) {
 export const MSG_RESALE_APPROVED = 'Revenda aprovada com sucesso';
 export const MSG_RESALE_DISAPPROVED = 'Revenda reprovada com sucesso';
 /** The generic error modal's text for a failed decision (spec §8 "Resale approve/reject"). */
+/** The longest refusal reason the server takes, in characters (api.MaxResaleReason). */
+export const MAX_RESALE_REASON = 2000;
 export const MSG_RESALE_DECISION_ERROR = 'Houve um erro. Tente novamente mais tarde!';
 
 export type ResaleDecision = { status: 'approved' } | { status: 'disapproved'; reason: string };

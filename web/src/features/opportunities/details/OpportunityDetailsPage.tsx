@@ -45,7 +45,7 @@ import {
 import { OpportunitySections, ReadOnlyField, SectionCard } from '../shared/OpportunitySections';
 import { useModalMessage } from '../shared/useModalMessage';
 import '../shared/opportunity.css';
-import { ReasonDialog } from './ReasonDialog';
+import { ReasonDialog } from '../../../components/ReasonDialog';
 import { RenewalDialog } from './RenewalDialog';
 
 export const PAGE_TITLE = 'Detalhes da oportunidade';

@@ -99,8 +99,10 @@ describe('ResaleDetailsPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Reprovar' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('Digite abaixo o motivo da reprovação');
-    const confirm = within(dialog).getByTestId('resale-reason-confirm');
+    const confirm = within(dialog).getByTestId('refusal-confirm');
     expect(confirm).toBeDisabled();
+    // The server takes at most 2000 characters (api.MaxResaleReason).
+    expect(within(dialog).getByLabelText('Digite abaixo o motivo da reprovação')).toHaveAttribute('maxlength', '2000');
     await userEvent.type(within(dialog).getByLabelText('Digite abaixo o motivo da reprovação'), '   ');
     expect(confirm).toBeDisabled();
     await userEvent.type(within(dialog).getByLabelText('Digite abaixo o motivo da reprovação'), 'CNPJ inativo');

@@ -4,10 +4,12 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ConfirmationModal } from '../../../components/ConfirmationModal';
 import { ErrorModal } from '../../../components/ErrorModal';
+import { ReasonDialog } from '../../../components/ReasonDialog';
 import { SuccessModal } from '../../../components/SuccessModal';
 import { formatCEP, formatCNPJ, formatPhone } from '../../../lib/format';
 import { PANEL_BASE } from '../../../lib/guards';
 import {
+  MAX_RESALE_REASON,
   MSG_RESALE_APPROVED,
   MSG_RESALE_DECISION_ERROR,
   MSG_RESALE_DISAPPROVED,
@@ -22,7 +24,6 @@ import {
   type ResaleDetails,
 } from '../../../lib/resaleApi';
 import { resaleHistoryPath } from '../list/ResalesPage';
-import { RejectResaleDialog } from './RejectResaleDialog';
 import '../resales.css';
 
 export const NO_REASON = 'Sem Justificativa';
@@ -168,8 +169,11 @@ export function ResaleDetailsPage() {
         onConfirm={() => void decide({ status: 'approved' })}
         onCancel={() => setConfirming(false)}
       />
-      <RejectResaleDialog
+      <ReasonDialog
         isOpen={rejecting}
+        title="Reprovar revenda"
+        confirmText="Reprovar"
+        maxLength={MAX_RESALE_REASON}
         loading={busy}
         onConfirm={(reason) => void decide({ status: 'disapproved', reason })}
         onCancel={() => setRejecting(false)}

@@ -1,6 +1,6 @@
 import { Button, Dialog, DialogBody, DialogFooter, FormGroup, Intent, TextArea } from '@blueprintjs/core';
 import { useEffect, useState } from 'react';
-import { canConfirmReason } from '../../../lib/opportunityValidation';
+import { canConfirmReason } from '../lib/opportunityValidation';
 
 export const REASON_PROMPT = 'Digite abaixo o motivo da reprovação';
 
@@ -9,6 +9,8 @@ export interface ReasonDialogProps {
   title: string;
   confirmText: string;
   loading?: boolean;
+  /** The longest reason the server takes, when it sets one (a reseller's refusal: 2000). */
+  maxLength?: number;
   onConfirm: (reason: string) => void;
   onCancel: () => void;
 }
@@ -16,9 +18,10 @@ export interface ReasonDialogProps {
 /**
  * Refusal with a reason (spec §5 "Rejection / reason"): the prompt
  * 'Digite abaixo o motivo da reprovação'; the confirm button stays disabled
- * while the reason is empty. Used to refuse an opportunity and a renewal.
+ * while the reason is empty (or only spaces). Used to refuse an opportunity, a
+ * renewal and a reseller's sign-up.
  */
-export function ReasonDialog({ isOpen, title, confirmText, loading = false, onConfirm, onCancel }: ReasonDialogProps) {
+export function ReasonDialog({ isOpen, title, confirmText, loading = false, maxLength, onConfirm, onCancel }: ReasonDialogProps) {
   const [reason, setReason] = useState('');
   useEffect(() => {
     if (isOpen) setReason('');
@@ -39,6 +42,7 @@ export function ReasonDialog({ isOpen, title, confirmText, loading = false, onCo
               fill
               autoFocus
               rows={4}
+              maxLength={maxLength}
               value={reason}
               disabled={loading}
               onChange={(e) => setReason(e.currentTarget.value)}
