@@ -130,9 +130,7 @@ func (a *Activities) Notify(ctx context.Context, n Notice) error {
 		n.ToRepresentatives, n.Brand, n.ToOwner, n.OpportunityID, n.Key, n.Kind, title, "/Painel/Opportunities/"+n.OpportunityID); err != nil {
 		return err
 	}
-	rows, _ := a.DB.Query(ctx, `SELECT n.user_id::text, u.email, u.name FROM notifications n JOIN users u ON u.id = n.user_id
-		WHERE n.notice_key = $1 AND n.emailed_at IS NULL AND u.active ORDER BY u.email`, n.Key)
-	pending, err := pgx.CollectRows(rows, pgx.RowToStructByPos[noticeRecipient])
+	pending, err := a.pendingRecipients(ctx, n.Key)
 	if err != nil || len(pending) == 0 {
 		return err
 	}
@@ -145,22 +143,39 @@ func (a *Activities) Notify(ctx context.Context, n Notice) error {
 		return err
 	}
 	tpl := mailer.Templates{Brand: b, Portal: a.Mailer.Portal(b)}
+	return a.emailNotice(ctx, b, n.Key, pending, func(r noticeRecipient) (mailer.Content, error) {
+		return a.noticeMail(tpl, n, rec, title, r.Name)
+	})
+}
+
+// pendingRecipients are the active users a notice was stored for and not e-mailed yet.
+func (a *Activities) pendingRecipients(ctx context.Context, key string) ([]noticeRecipient, error) {
+	rows, _ := a.DB.Query(ctx, `SELECT n.user_id::text, u.email, u.name FROM notifications n JOIN users u ON u.id = n.user_id
+		WHERE n.notice_key = $1 AND n.emailed_at IS NULL AND u.active ORDER BY u.email`, key)
+	return pgx.CollectRows(rows, pgx.RowToStructByPos[noticeRecipient])
+}
+
+// emailNotice e-mails each pending recipient of a notice once (outbox key
+// notice/<notice key>/<user id>) and marks it e-mailed, so a retry after a
+// failed delivery e-mails only those still missing. An address no server would
+// take is given up: the in-app notification stays.
+func (a *Activities) emailNotice(ctx context.Context, b *brand.Brand, key string, pending []noticeRecipient,
+	render func(noticeRecipient) (mailer.Content, error)) error {
 	var errs []error
 	for _, r := range pending {
-		c, err := a.noticeMail(tpl, n, rec, title, r.Name)
+		c, err := render(r)
 		if err != nil {
 			return err
 		}
-		err = a.Mailer.Send(ctx, c.Message("notice/"+n.Key+"/"+r.UserID, b.Slug, r.Email))
+		err = a.Mailer.Send(ctx, c.Message("notice/"+key+"/"+r.UserID, b.Slug, r.Email))
 		if errors.Is(err, mailer.ErrInvalid) {
-			// An address no server would take: the in-app notification stays, the e-mail is given up.
-			slog.WarnContext(ctx, "notice e-mail not sendable", "notice", n.Key, "user", r.UserID, "err", err)
+			slog.WarnContext(ctx, "notice e-mail not sendable", "notice", key, "user", r.UserID, "err", err)
 		} else if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		if _, err := a.DB.Exec(ctx, `UPDATE notifications SET emailed_at = now() WHERE notice_key = $1 AND user_id = $2`,
-			n.Key, r.UserID); err != nil {
+			key, r.UserID); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/url"
 	"strings"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"oportuna/auth"
 	"oportuna/cnpj"
 	"oportuna/mailer"
+	"oportuna/opportunity"
 )
 
 // Statuses of a reseller company (spec §4 "Resale status").
@@ -536,9 +536,7 @@ func (a *Activities) NotifyResale(ctx context.Context, n ResaleNotice) error {
 		ON CONFLICT (notice_key, user_id) DO NOTHING`, n.Key, n.Brand, n.Kind, title+": "+r.CorporateName, link); err != nil {
 		return err
 	}
-	rows, _ := a.DB.Query(ctx, `SELECT n.user_id::text, u.email, u.name FROM notifications n JOIN users u ON u.id = n.user_id
-		WHERE n.notice_key = $1 AND n.emailed_at IS NULL AND u.active ORDER BY u.email`, n.Key)
-	pending, err := pgx.CollectRows(rows, pgx.RowToStructByPos[noticeRecipient])
+	pending, err := a.pendingRecipients(ctx, n.Key)
 	if err != nil || len(pending) == 0 {
 		return err
 	}
@@ -548,42 +546,13 @@ func (a *Activities) NotifyResale(ctx context.Context, n ResaleNotice) error {
 	}
 	t := mailer.Templates{Brand: b, Portal: a.Mailer.Portal(b)}
 	abs := strings.TrimRight(t.Portal, "/") + link
-	var errs []error
-	for _, p := range pending {
-		var c mailer.Content
+	return a.emailNotice(ctx, b, n.Key, pending, func(p noticeRecipient) (mailer.Content, error) {
 		if n.Kind == NoticeResaleReminder {
-			c, err = t.SLAReminder(mailer.SLAReminder{Opportunity: mailer.Opportunity{Recipient: p.Name, Name: r.CorporateName,
+			return t.SLAReminder(mailer.SLAReminder{Opportunity: mailer.Opportunity{Recipient: p.Name, Name: r.CorporateName,
 				CNPJ: cnpj.Format(r.CNPJ), Link: abs}, Resale: true, Since: n.Since, Reminder: n.Reminder})
-		} else {
-			c, err = t.NewResale(mailer.NewResale{Recipient: p.Name, CorporateName: r.CorporateName, FantasyName: r.FantasyName,
-				CNPJ: cnpj.Format(r.CNPJ), ContactName: r.ContactName, Email: r.Email, Phone: FormatPhone(r.Phone),
-				City: r.City, State: r.State, Link: abs})
 		}
-		if err != nil {
-			return err
-		}
-		err = a.Mailer.Send(ctx, c.Message("notice/"+n.Key+"/"+p.UserID, b.Slug, p.Email))
-		if errors.Is(err, mailer.ErrInvalid) {
-			slog.WarnContext(ctx, "notice e-mail not sendable", "notice", n.Key, "user", p.UserID, "err", err)
-		} else if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if _, err := a.DB.Exec(ctx, `UPDATE notifications SET emailed_at = now() WHERE notice_key = $1 AND user_id = $2`,
-			n.Key, p.UserID); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// FormatPhone writes Brazilian digits as (11) 98765-4321 or (11) 4000-2000.
-func FormatPhone(digits string) string {
-	switch len(digits) {
-	case 11:
-		return "(" + digits[:2] + ") " + digits[2:7] + "-" + digits[7:]
-	case 10:
-		return "(" + digits[:2] + ") " + digits[2:6] + "-" + digits[6:]
-	}
-	return digits
+		return t.NewResale(mailer.NewResale{Recipient: p.Name, CorporateName: r.CorporateName, FantasyName: r.FantasyName,
+			CNPJ: cnpj.Format(r.CNPJ), ContactName: r.ContactName, Email: r.Email, Phone: opportunity.FormatPhone(r.Phone),
+			City: r.City, State: r.State, Link: abs})
+	})
 }

@@ -48,19 +48,6 @@ func exportProbability(p int) string {
 	return "N/C"
 }
 
-// exportPhone writes a phone as the screens do: (00) 00000-0000 for 11
-// digits, (00) 0000-0000 for 10; anything else as stored.
-func exportPhone(phone string) string {
-	d := onlyDigits(phone)
-	switch len(d) {
-	case 11:
-		return "(" + d[:2] + ") " + d[2:7] + "-" + d[7:]
-	case 10:
-		return "(" + d[:2] + ") " + d[2:6] + "-" + d[6:]
-	}
-	return phone
-}
-
 // exportScope picks the list an export reads by the spec's priority (§6):
 // RESALE its reseller's, SELLER its own, REPRESENTATIVE or SUPPORT all.
 func exportScope(c *auth.Claims) (listScope, bool) {
@@ -186,7 +173,7 @@ func (s *Server) buildExport(ctx context.Context, oq opportunityQuery, distribut
 		row[2] = opportunity.Status(status).Label()
 		row[3] = cnpj.Format(doc)
 		row[4], row[5], row[6], row[7] = fantasy, corporate, contact, email
-		row[8] = exportPhone(phone)
+		row[8] = opportunity.FormatPhone(phone)
 		row[9], row[10] = state, city
 		row[11] = exportProbability(probability)
 		row[12] = excelize.Cell{StyleID: moneyStyle, Value: estimated}
