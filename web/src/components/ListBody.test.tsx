@@ -1,7 +1,8 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { EMPTY_LIST, LIST_ERROR, ListBody, type ListLoadState } from './ListBody';
+import { EMPTY_LIST, LIST_ERROR, ListBody, ListCard, type ListLoadState } from './ListBody';
+import { PAGE_SIZES } from './PageSizeSelect';
 
 function renderBody(state: ListLoadState, rowCount: number, extra: { blocked?: string | null; onRetry?: () => void } = {}) {
   return render(
@@ -60,5 +61,52 @@ describe('ListBody', () => {
   it('shows the table once there are rows', () => {
     renderBody('ready', 2);
     expect(screen.getByTestId('the-table')).toBeInTheDocument();
+  });
+});
+
+describe('ListCard', () => {
+  function renderCard(state: ListLoadState, rowCount: number, total: number, handlers: { onAmount?: (n: number) => void; onPage?: (n: number) => void } = {}) {
+    return render(
+      <ListCard
+        state={state}
+        rowCount={rowCount}
+        total={total}
+        noun={['revenda', 'revendas']}
+        amount={10}
+        onAmount={handlers.onAmount ?? (() => {})}
+        pageSizes={PAGE_SIZES}
+        page={1}
+        pageCount={3}
+        onPage={handlers.onPage ?? (() => {})}
+      >
+        <p>corpo</p>
+      </ListCard>,
+    );
+  }
+
+  it('counts the total with the singular or the plural', () => {
+    const { unmount } = renderCard('ready', 1, 1);
+    expect(screen.getByTestId('list-total')).toHaveTextContent(/^1 revenda$/);
+    unmount();
+    renderCard('ready', 10, 25);
+    expect(screen.getByTestId('list-total')).toHaveTextContent(/^25 revendas$/);
+  });
+
+  it('says nothing of the total before the first page arrives, and spins while a new page loads', () => {
+    const { unmount } = renderCard('loading', 0, 0);
+    expect(screen.getByTestId('list-total')).toHaveTextContent(/^$/);
+    unmount();
+    renderCard('loading', 10, 25);
+    expect(screen.getByLabelText('Carregando')).toBeInTheDocument();
+  });
+
+  it("offers 'linhas/página' and the paginator", async () => {
+    const onAmount = vi.fn();
+    const onPage = vi.fn();
+    renderCard('ready', 10, 25, { onAmount, onPage });
+    await userEvent.selectOptions(screen.getByRole('combobox'), '25');
+    expect(onAmount).toHaveBeenCalledWith(25);
+    await userEvent.click(screen.getByRole('button', { name: /2/ }));
+    expect(onPage).toHaveBeenCalledWith(2);
   });
 });

@@ -1,7 +1,10 @@
-import { Button, Callout, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Button, Callout, Card, NonIdealState, Spinner } from '@blueprintjs/core';
 import { RefreshIcon, SearchIcon } from '@blueprintjs/icons';
 import type { ReactNode } from 'react';
 import { LOADING_MESSAGES } from './LoadingModal';
+import { PageSizeSelect } from './PageSizeSelect';
+import { Paginator } from './Paginator';
+import './lists.css';
 
 /** Spec §8: a list that failed for a reason other than 401. */
 export const LIST_ERROR = 'Houve um erro. Tente novamente mais tarde!';
@@ -66,4 +69,43 @@ export function ListBody({ state, rowCount, errorTitle, onRetry, emptyDescriptio
     );
   }
   return <>{children}</>;
+}
+
+export interface ListCardProps {
+  state: ListLoadState;
+  rowCount: number;
+  total: number;
+  /** What the total counts, singular and plural: ['revenda', 'revendas']. */
+  noun: readonly [string, string];
+  amount: number;
+  onAmount: (size: number) => void;
+  pageSizes: readonly number[];
+  page: number;
+  pageCount: number;
+  onPage: (page: number) => void;
+  /** The list's body (a ListBody). */
+  children: ReactNode;
+}
+
+/**
+ * The card every list sits in: the total ('12 revendas') with a spinner while a
+ * new page loads, the body, then the 'linhas/página' select and the paginator.
+ */
+export function ListCard({ state, rowCount, total, noun, amount, onAmount, pageSizes, page, pageCount, onPage, children }: ListCardProps) {
+  const loading = state === 'loading';
+  return (
+    <Card className="list-card" elevation={1}>
+      <div className="list-toolbar">
+        <span className="list-total" data-testid="list-total" aria-live="polite">
+          {state === 'ready' || rowCount > 0 ? `${total} ${total === 1 ? noun[0] : noun[1]}` : ''}
+        </span>
+        {loading && rowCount > 0 && <Spinner size={16} aria-label="Carregando" />}
+      </div>
+      {children}
+      <div className="list-footer">
+        <PageSizeSelect value={amount} onChange={onAmount} options={pageSizes} />
+        <Paginator page={page} pageCount={pageCount} onChange={onPage} disabled={loading && rowCount === 0} />
+      </div>
+    </Card>
+  );
 }

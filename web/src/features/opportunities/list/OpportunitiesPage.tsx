@@ -1,11 +1,11 @@
-import { Button, Card, Classes, H1, Spinner } from '@blueprintjs/core';
+import { Button, Card, Classes, H1 } from '@blueprintjs/core';
 import { DownloadIcon, PlusIcon } from '@blueprintjs/icons';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorModal } from '../../../components/ErrorModal';
-import { LIST_ERROR, ListBody, type ListLoadState } from '../../../components/ListBody';
-import { PageSizeSelect, PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
-import { Paginator, pageCount } from '../../../components/Paginator';
+import { LIST_ERROR, ListBody, ListCard, type ListLoadState } from '../../../components/ListBody';
+import { PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
+import { pageCount } from '../../../components/Paginator';
 import { useBrand } from '../../../lib/brand';
 import { listCities, listStates, type GeoCity, type GeoState } from '../../../lib/geoApi';
 import { PANEL_BASE } from '../../../lib/guards';
@@ -232,19 +232,20 @@ export function OpportunitiesPage() {
         />
       </Card>
 
-      <Card className="list-card" elevation={1}>
-        <div className="list-toolbar">
-          <span className="list-total" data-testid="list-total" aria-live="polite">
-            {state === 'ready' || rows.length > 0 ? `${total} ${total === 1 ? 'oportunidade' : 'oportunidades'}` : ''}
-          </span>
-          {loading && rows.length > 0 && <Spinner size={16} aria-label="Carregando" />}
-        </div>
+      <ListCard
+        state={state}
+        rowCount={rows.length}
+        total={total}
+        noun={['oportunidade', 'oportunidades']}
+        amount={amount}
+        onAmount={onAmount}
+        pageSizes={PAGE_SIZES_WITH_ALL}
+        page={page}
+        pageCount={pages}
+        onPage={setPage}
+      >
         {body}
-        <div className="list-footer">
-          <PageSizeSelect value={amount} onChange={onAmount} options={PAGE_SIZES_WITH_ALL} />
-          <Paginator page={page} pageCount={pages} onChange={setPage} disabled={loading && rows.length === 0} />
-        </div>
-      </Card>
+      </ListCard>
 
       <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={() => setError(null)} />
     </section>

@@ -6,7 +6,6 @@ import {
   H1,
   HTMLTable,
   Intent,
-  Spinner,
   Tag,
 } from '@blueprintjs/core';
 import { ArrowDownIcon, ArrowUpIcon, EyeOpenIcon, FilterRemoveIcon, HistoryIcon } from '@blueprintjs/icons';
@@ -14,9 +13,9 @@ import type { FactoryOpts } from 'imask';
 import { useEffect, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ErrorModal } from '../../../components/ErrorModal';
-import { LIST_ERROR, ListBody, type ListLoadState } from '../../../components/ListBody';
-import { PageSizeSelect, PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
-import { Paginator, pageCount } from '../../../components/Paginator';
+import { LIST_ERROR, ListBody, ListCard, type ListLoadState } from '../../../components/ListBody';
+import { PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
+import { pageCount } from '../../../components/Paginator';
 import { formatCNPJ, formatDate, formatPhone } from '../../../lib/format';
 import { PANEL_BASE } from '../../../lib/guards';
 import {
@@ -254,26 +253,23 @@ export function ResalesPage() {
         </div>
       </Card>
 
-      <Card className="partners-card" elevation={1}>
-        <div className="partners-toolbar">
-          <span data-testid="list-total" aria-live="polite">
-            {state === 'ready' || rows.length > 0 ? `${total} ${total === 1 ? 'revenda' : 'revendas'}` : ''}
-          </span>
-          {loading && rows.length > 0 && <Spinner size={16} aria-label="Carregando" />}
-        </div>
+      <ListCard
+        state={state}
+        rowCount={rows.length}
+        total={total}
+        noun={['revenda', 'revendas']}
+        amount={amount}
+        onAmount={(size) => {
+          setAmount(size);
+          setPage(1);
+        }}
+        pageSizes={PAGE_SIZES_WITH_ALL}
+        page={page}
+        pageCount={pages}
+        onPage={setPage}
+      >
         {body}
-        <div className="list-footer">
-          <PageSizeSelect
-            value={amount}
-            onChange={(size) => {
-              setAmount(size);
-              setPage(1);
-            }}
-            options={PAGE_SIZES_WITH_ALL}
-          />
-          <Paginator page={page} pageCount={pages} onChange={setPage} disabled={loading && rows.length === 0} />
-        </div>
-      </Card>
+      </ListCard>
 
       <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={() => setError(null)} />
     </section>

@@ -1,11 +1,11 @@
-import { Button, Card, Classes, FormGroup, H1, HTMLTable, InputGroup, Spinner, Tag } from '@blueprintjs/core';
+import { Button, Card, Classes, FormGroup, H1, HTMLTable, InputGroup, Tag } from '@blueprintjs/core';
 import { EyeOpenIcon, HistoryIcon, PlusIcon, SearchIcon } from '@blueprintjs/icons';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ErrorModal } from '../../../components/ErrorModal';
-import { LIST_ERROR, ListBody, type ListLoadState } from '../../../components/ListBody';
-import { PageSizeSelect, PAGE_SIZES } from '../../../components/PageSizeSelect';
-import { Paginator, pageCount } from '../../../components/Paginator';
+import { LIST_ERROR, ListBody, ListCard, type ListLoadState } from '../../../components/ListBody';
+import { PAGE_SIZES } from '../../../components/PageSizeSelect';
+import { pageCount } from '../../../components/Paginator';
 import { formatPhone } from '../../../lib/format';
 import { PANEL_BASE } from '../../../lib/guards';
 import { ROLE_LABELS, isRole } from '../../../lib/roles';
@@ -202,26 +202,23 @@ export function UsersPage() {
         </form>
       </Card>
 
-      <Card className="partners-card" elevation={1}>
-        <div className="partners-toolbar">
-          <span data-testid="list-total" aria-live="polite">
-            {state === 'ready' || rows.length > 0 ? `${total} ${total === 1 ? 'usuário' : 'usuários'}` : ''}
-          </span>
-          {loading && rows.length > 0 && <Spinner size={16} aria-label="Carregando" />}
-        </div>
+      <ListCard
+        state={state}
+        rowCount={rows.length}
+        total={total}
+        noun={['usuário', 'usuários']}
+        amount={amount}
+        onAmount={(size) => {
+          setAmount(size);
+          setPage(1);
+        }}
+        pageSizes={PAGE_SIZES}
+        page={page}
+        pageCount={pages}
+        onPage={setPage}
+      >
         {body}
-        <div className="list-footer">
-          <PageSizeSelect
-            value={amount}
-            onChange={(size) => {
-              setAmount(size);
-              setPage(1);
-            }}
-            options={PAGE_SIZES}
-          />
-          <Paginator page={page} pageCount={pages} onChange={setPage} disabled={loading && rows.length === 0} />
-        </div>
-      </Card>
+      </ListCard>
 
       <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={() => setError(null)} />
     </section>
