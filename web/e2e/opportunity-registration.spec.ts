@@ -301,7 +301,7 @@ test("a missing-field attempt lists the labels in 'Campos obrigatórios ausentes
     'Aceite dos termos',
   ]);
   await shot(page, info, 'registration-missing-fields-desktop');
-  await dialog.getByRole('button', { name: 'Fechar' }).click();
+  await dialog.getByRole('button', { name: 'Fechar', exact: true }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.locator('#cnpj')).toBeFocused(); // the first field marked invalid
   await expect(page.getByText('Numero inválido')).toBeVisible();

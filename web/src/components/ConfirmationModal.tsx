@@ -1,4 +1,5 @@
-import { Button, Dialog, DialogBody, DialogFooter, Intent } from '@blueprintjs/core';
+import { Button, DialogBody, DialogFooter, Intent } from '@blueprintjs/core';
+import { Dialog } from './Dialog';
 import type { ReactNode } from 'react';
 
 export interface ConfirmationModalProps {

@@ -1,4 +1,5 @@
-import { Dialog, DialogBody, ProgressBar } from '@blueprintjs/core';
+import { DialogBody, ProgressBar } from '@blueprintjs/core';
+import { Dialog } from './Dialog';
 import { useEffect, useState } from 'react';
 
 /** Texts of the loading modal: the first one from the spec, then after 10, 20 and 30 seconds. */

@@ -1,4 +1,5 @@
-import { AnchorButton, Dialog, DialogBody, DialogFooter } from '@blueprintjs/core';
+import { AnchorButton, DialogBody, DialogFooter } from '@blueprintjs/core';
+import { Dialog } from './Dialog';
 
 export interface PdfViewerProps {
   isOpen: boolean;

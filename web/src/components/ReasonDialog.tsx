@@ -1,4 +1,5 @@
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, Intent, TextArea } from '@blueprintjs/core';
+import { Button, DialogBody, DialogFooter, FormGroup, Intent, TextArea } from '@blueprintjs/core';
+import { Dialog } from './Dialog';
 import { useEffect, useState } from 'react';
 import { canConfirmReason } from '../lib/opportunityValidation';
 

@@ -1,4 +1,5 @@
-import { Button, Classes, Dialog, DialogBody, DialogFooter, Intent } from '@blueprintjs/core';
+import { Button, Classes, DialogBody, DialogFooter, Intent } from '@blueprintjs/core';
+import { Dialog } from './Dialog';
 import { TickCircleIcon } from '@blueprintjs/icons';
 
 export interface SuccessModalProps {

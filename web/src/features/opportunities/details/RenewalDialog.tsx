@@ -1,6 +1,5 @@
 import {
   Button,
-  Dialog,
   DialogBody,
   DialogFooter,
   FormGroup,
@@ -10,6 +9,7 @@ import {
   Radio,
   TextArea,
 } from '@blueprintjs/core';
+import { Dialog } from '../../../components/Dialog';
 import { useEffect, useState, type ReactNode } from 'react';
 import { DATE_MASK } from '../../../lib/masks';
 import {
