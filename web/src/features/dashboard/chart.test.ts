@@ -41,6 +41,14 @@ describe('monthsToDate', () => {
     ]);
   });
 
+  it("follows the server's calendar, not the browser's clock, when the server sent months", () => {
+    // New Year in Brazil while the browser still says December.
+    expect(monthsToDate([m(1, 2, 0)], new Date(2026, 11, 31)).map((x) => x.label)).toEqual(['Jan']);
+    // December 31 in Brazil while the browser is already in January.
+    const twelve = Array.from({ length: 12 }, (_, i) => m(i + 1, 0, 0));
+    expect(monthsToDate(twelve, new Date(2027, 0, 1))).toHaveLength(12);
+  });
+
   it('runs to December at the end of the year', () => {
     expect(monthsToDate([], new Date(2026, 11, 31)).map((x) => x.label)).toEqual([
       'Jan', 'Fev', 'Mar', 'Abr', 'Mai', 'Jun', 'Jul', 'Ago', 'Set', 'Out', 'Nov', 'Dez',

@@ -50,11 +50,14 @@ export function integerTicks(max: number, count = 5): number[] {
 
 /**
  * The months from January to the current month, filled from what the server
- * sent (a month it left out counts zero).
+ * sent (a month it left out counts zero). The current month is the server's
+ * (Brazil's calendar: its last month) when it sent any, so a browser in another
+ * time zone or with a wrong clock does not add or drop a month; the browser's
+ * clock only when there is nothing yet.
  */
 export function monthsToDate(points: readonly MonthPoint[] | null | undefined, now = new Date()): MonthPoint[] {
-  const current = now.getMonth() + 1;
-  const count = Math.max(current, ...(points ?? []).map((p) => Number(p.month) || 0).filter((m) => m <= 12));
+  const sent = (points ?? []).map((p) => Number(p.month) || 0).filter((m) => m >= 1 && m <= 12);
+  const count = sent.length > 0 ? Math.max(...sent) : now.getMonth() + 1;
   const out: MonthPoint[] = [];
   for (let month = 1; month <= count; month++) {
     const p = (points ?? []).find((x) => Number(x.month) === month);
