@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/golang-jwt/jwt/v5"
+	"golang.org/x/sync/singleflight"
 
 	"oportuna/cnpj"
 	"oportuna/opportunity"
@@ -31,7 +32,8 @@ type Salesforce struct {
 	cfg  SalesforceConfig
 	http *http.Client
 
-	mu        sync.Mutex // guards the session
+	mu        sync.Mutex // guards the session's fields, never held during a call
+	login     singleflight.Group
 	token     string
 	instance  string // instance_url of the token response
 	pricebook string // the standard price book's id, once read
@@ -66,12 +68,40 @@ type tokenResponse struct {
 }
 
 // session returns the cached access token, asking for one when there is none.
+// Callers that need a token at the same time share one token request; each
+// waits for it only as long as its own context allows, and one that gives up
+// does not cut the request short for the others.
 func (s *Salesforce) session(ctx context.Context) (token, instance string, err error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.token != "" {
-		return s.token, s.instance, nil
+	token, instance = s.token, s.instance
+	s.mu.Unlock()
+	if token != "" {
+		return token, instance, nil
 	}
+	answer := s.login.DoChan("token", func() (any, error) {
+		t, i, err := s.requestToken(context.WithoutCancel(ctx))
+		if err == nil {
+			s.mu.Lock()
+			s.token, s.instance = t, i
+			s.mu.Unlock()
+		}
+		return [2]string{t, i}, err
+	})
+	select {
+	case r := <-answer:
+		if r.Err != nil {
+			return "", "", r.Err
+		}
+		ti := r.Val.([2]string)
+		return ti[0], ti[1], nil
+	case <-ctx.Done():
+		return "", "", fmt.Errorf("%w: waiting for a token: %w", ErrUnavailable, ctx.Err())
+	}
+}
+
+// requestToken asks the token endpoint for an access token (send bounds it by
+// the configured timeout).
+func (s *Salesforce) requestToken(ctx context.Context) (token, instance string, err error) {
 	form := url.Values{"client_id": {s.cfg.ClientID}}
 	switch s.cfg.Flow {
 	case FlowJWT:
@@ -107,11 +137,11 @@ func (s *Salesforce) session(ctx context.Context) (token, instance string, err e
 		}
 		return "", "", e
 	}
-	s.token, s.instance = tr.AccessToken, strings.TrimRight(tr.InstanceURL, "/")
-	if s.instance == "" {
-		s.instance = s.cfg.URL
+	instance = strings.TrimRight(tr.InstanceURL, "/")
+	if instance == "" {
+		instance = s.cfg.URL
 	}
-	return s.token, s.instance, nil
+	return tr.AccessToken, instance, nil
 }
 
 // dropSession forgets a token the server refused (unless already replaced).

@@ -1,14 +1,18 @@
 package crm_test
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -424,5 +428,65 @@ func TestAnInactiveSellerDoesNotBecomeTheOwner(t *testing.T) {
 		if list[0].OwnerID != "" {
 			t.Errorf("seller %q became the owner", seller)
 		}
+	}
+}
+
+// Callers needing a token at once share one token request; one whose context
+// ends while the token endpoint is slow gives up at its own deadline, without
+// holding up the others or cutting their request short.
+func TestConcurrentCallersShareOneSlowTokenRequest(t *testing.T) {
+	e := newSimEnv(t, crmsim.Options{})
+	target, _ := url.Parse(e.srv.URL)
+	forward := httputil.NewSingleHostReverseProxy(target)
+	release := make(chan struct{})
+	var tokenCalls atomic.Int32
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/services/oauth2/token" {
+			tokenCalls.Add(1)
+			<-release
+		}
+		forward.ServeHTTP(w, r)
+	}))
+	t.Cleanup(slow.Close)
+	c := e.client(func(cfg *crm.SalesforceConfig) { cfg.URL = slow.URL })
+
+	const callers = 5
+	errs := make(chan error, callers)
+	for i := 0; i < callers; i++ {
+		go func() {
+			sellers, err := c.Sellers(e.ctx, "yep")
+			if err == nil && len(sellers) != 3 {
+				err = fmt.Errorf("%d sellers", len(sellers))
+			}
+			errs <- err
+		}()
+	}
+	for tokenCalls.Load() == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	impatient, cancel := context.WithTimeout(e.ctx, 100*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Sellers(impatient, "yep")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, crm.ErrUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("impatient caller: %v, want ErrUnavailable after its deadline", err)
+		}
+	case <-time.After(5 * time.Second):
+		close(release)
+		t.Fatal("the impatient caller is still waiting for the token 5 s after its deadline")
+	}
+	close(release)
+	for i := 0; i < callers; i++ {
+		if err := <-errs; err != nil {
+			t.Errorf("caller %d: %v", i, err)
+		}
+	}
+	if n := tokenCalls.Load(); n != 1 {
+		t.Errorf("token requests = %d, want 1 shared by every caller", n)
 	}
 }
