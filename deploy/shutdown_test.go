@@ -50,20 +50,8 @@ func TestSIGTERMToTheAPIDuringABurstLosesNoRequest(t *testing.T) { sigtermDuring
 func sigtermDuringABurst(t *testing.T, mode string) {
 	s := loadStack(t, readFile(t, "docker-compose.yml"))
 	bin := buildOportuna(t)
-	dbURL := testenv.NewDatabaseURL(t)
+	dbURL, db, _ := seededDatabase(t)
 	ctx := testenv.Context(t)
-	db, err := pgxpool.New(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	one, err := brand.Parse([]byte(`[{"slug":"nordata","name":"Nordata"}]`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := seed.Run(ctx, db, one, "Oportuna@2026"); err != nil {
-		t.Fatal(err)
-	}
 
 	// A new connection per request: an idle keep-alive connection closed by the
 	// server would be the client's concern, not a lost request.
@@ -116,35 +104,11 @@ func sigtermDuringABurst(t *testing.T, mode string) {
 		req.Header.Set("Authorization", basic)
 		return hc.Do(req)
 	}
-	res, err := login()
-	if err != nil || res.StatusCode != http.StatusOK {
-		t.Fatalf("login: %v %v", err, res)
-	}
-	var tokens struct {
-		Data struct {
-			Data struct {
-				AccessToken string `json:"access_token"`
-			} `json:"data"`
-		} `json:"data"`
-	}
-	_ = json.NewDecoder(res.Body).Decode(&tokens)
-	res.Body.Close()
-	token := tokens.Data.Data.AccessToken
-	if token == "" {
-		t.Fatal("no access token")
-	}
+	token := loginToken(t, hc, base, "vendedor1@nordata.demo")
 	var seq atomic.Int64
 	create := func() (*http.Response, error) {
 		n := seq.Add(1)
-		body, _ := json.Marshal(map[string]any{
-			"cnpj": "11222333000181", "contact": "Ana Souza", "network": "Não", "email": "ana@cliente.com.br", "fantasyName": "Cliente Bom",
-			"corporateName": "Cliente Bom Ltda", "street": "Rua A, 1", "cep": "01310100", "city": "São Paulo", "state": "SP",
-			"probabilityClosing": 25, "acceptedTerm": "true", "country": "Brasil", "phone": "11987654321", "seller": "Vanessa",
-			"company": "nordata", "opportunityOrigin": "Partner",
-			"projects": []any{map[string]any{"aplication": "Inventário", "specification": "Coletor", "homologated": true, "haveCollector": false,
-				"partner": false, "opportunityType": "private", "conclusionDate": time.Now().AddDate(0, 2, 0).Format("2006-01-02")}},
-			"products": []any{map[string]any{"partNumber": "CT-40", "description": "Coletor", "amount": 2, "price": "1.000,00"}},
-		})
+		body, _ := json.Marshal(registration(fmt.Sprintf("burst-%d", n)))
 		req, _ := http.NewRequest(http.MethodPost, base+"/api/opportunity/create", bytes.NewReader(body))
 		req.Header.Set("Authorization", "Bearer "+token)
 		req.Header.Set("company", "nordata")
@@ -299,4 +263,25 @@ func waitReady(t *testing.T, hc *http.Client, base string, exited <-chan error, 
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// seededDatabase is a new migrated database holding the demo accounts of one
+// brand, nordata (password Oportuna@2026), with a pool closed at the end of the test.
+func seededDatabase(t *testing.T) (string, *pgxpool.Pool, *brand.Registry) {
+	t.Helper()
+	url := testenv.NewDatabaseURL(t)
+	ctx := testenv.Context(t)
+	db, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	one, err := brand.Parse([]byte(`[{"slug":"nordata","name":"Nordata"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := seed.Run(ctx, db, one, "Oportuna@2026"); err != nil {
+		t.Fatal(err)
+	}
+	return url, db, one
 }
