@@ -21,6 +21,7 @@ import (
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/crm"
+	"oportuna/internal/clientaddr"
 	"oportuna/internal/testenv"
 	"oportuna/mailer"
 	"oportuna/seed"
@@ -222,6 +223,10 @@ func TestPublicFormsAreLimitedPerAddress(t *testing.T) {
 	if code != 429 || body["message"] != MsgTooManyForms || h.Get("Retry-After") == "" {
 		t.Fatalf("sixth sign-up: %d %v retry-after %q", code, body, h.Get("Retry-After"))
 	}
+	// Without trusted proxies a client cannot pass for another by naming it.
+	if code, _, _ := ps.public("POST", "/api/register/resale", bad, "X-Forwarded-For", "198.51.100.7"); code != 429 {
+		t.Errorf("forged X-Forwarded-For: %d, want 429", code)
+	}
 	// The contact form counts apart.
 	if code, _, _ := ps.public("POST", "/api/contact", map[string]any{}, "company", "nordata"); code != 400 {
 		t.Errorf("contact after the sign-ups: %d", code)
@@ -230,6 +235,32 @@ func TestPublicFormsAreLimitedPerAddress(t *testing.T) {
 	code, body, _ = ps.public("POST", "/api/register/resale", signupBody("novo@revenda.com.br", "11444777000161", "nordata"))
 	if code != 201 {
 		t.Fatalf("after the window: %d %v", code, body)
+	}
+}
+
+// Behind a trusted reverse proxy (TRUSTED_PROXIES) each client the proxy names
+// has its own count; the proxy's own address is not limited for all of them.
+func TestBehindATrustedProxyFormsCountEachClient(t *testing.T) {
+	trusted, err := clientaddr.ParsePrefixes("127.0.0.0/8, ::1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := newPartnerStack(t, func(s *Server) { s.TrustedProxies = trusted })
+	bad := map[string]any{"brand": "nordata"}
+	for i := 0; i < DefaultFormLimit; i++ {
+		if code, _, _ := ps.public("POST", "/api/register/resale", bad, "X-Forwarded-For", "203.0.113.5, 198.51.100.7"); code != 400 {
+			t.Fatalf("attempt %d: %d", i+1, code)
+		}
+	}
+	// The same client, whatever it writes on the left of the proxy's entry.
+	if code, body, _ := ps.public("POST", "/api/register/resale", bad, "X-Forwarded-For", "203.0.113.99, 198.51.100.7"); code != 429 || body["message"] != MsgTooManyForms {
+		t.Fatalf("sixth attempt of 198.51.100.7: %d %v", code, body)
+	}
+	if code, _, _ := ps.public("POST", "/api/register/resale", bad, "X-Forwarded-For", "198.51.100.8"); code != 400 {
+		t.Errorf("another client behind the proxy: %d, want 400", code)
+	}
+	if code, _, _ := ps.public("POST", "/api/register/resale", bad); code != 400 {
+		t.Errorf("the proxy's own request: %d, want 400", code)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"path"
 	"regexp"
 	"runtime/debug"
@@ -27,6 +28,7 @@ import (
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/geo"
+	"oportuna/internal/clientaddr"
 	"oportuna/internal/health"
 	"oportuna/internal/metrics"
 	"oportuna/internal/respond"
@@ -54,6 +56,9 @@ type Server struct {
 	// mailbox (/mailbox), never in production.
 	Mail    *mailer.Handler
 	Mailbox bool
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the
+	// client (rate limits and logs); none: the connection's peer is the client.
+	TrustedProxies []netip.Prefix
 
 	index      map[string][]byte // index.html per brand slug, brand injected
 	lgpd       []byte
@@ -66,7 +71,7 @@ func (s *Server) Handler() (http.Handler, error) {
 		return nil, err
 	}
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID)
+	r.Use(clientaddr.Trust(s.TrustedProxies), middleware.RequestID)
 	if s.Metrics != nil {
 		r.Use(s.Metrics.Middleware)
 	}
@@ -268,7 +273,7 @@ func logRequests(next http.Handler) http.Handler {
 			level = slog.LevelError
 		}
 		slog.Log(r.Context(), level, "http", "request_id", middleware.GetReqID(r.Context()), "method", r.Method,
-			"path", r.URL.Path, "status", ww.Status(), "bytes", ww.BytesWritten(), "ms", time.Since(start).Milliseconds())
+			"path", r.URL.Path, "client", clientaddr.Host(r), "status", ww.Status(), "bytes", ww.BytesWritten(), "ms", time.Since(start).Milliseconds())
 	})
 }
 

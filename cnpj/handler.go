@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"math"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"oportuna/auth"
+	"oportuna/internal/clientaddr"
 	"oportuna/internal/respond"
 )
 
@@ -129,7 +129,7 @@ func (h *Handler) caller(r *http.Request) string {
 	if h.BrandOf != nil {
 		brand = h.BrandOf(r)
 	}
-	return "ip:" + clientIP(r) + "|" + brand
+	return "ip:" + clientaddr.Key(r) + "|" + brand
 }
 
 func bearerToken(r *http.Request) string {
@@ -138,22 +138,4 @@ func bearerToken(r *http.Request) string {
 		return strings.TrimSpace(v[7:])
 	}
 	return ""
-}
-
-// clientIP is the address the connection came from (RemoteAddr; behind a
-// trusted proxy, put chi's middleware.RealIP in front to have it rewritten).
-// IPv6 addresses count by their /64 network, which one subscriber usually holds whole.
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	ip := net.ParseIP(host)
-	if ip == nil {
-		return host
-	}
-	if ip.To4() != nil {
-		return ip.String()
-	}
-	return (&net.IPNet{IP: ip.Mask(net.CIDRMask(64, 128)), Mask: net.CIDRMask(64, 128)}).String()
 }

@@ -2,11 +2,12 @@ package cnpj
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"oportuna/internal/periodic"
 )
 
 // The spec's limit: 3 lookups per minute per user.
@@ -19,10 +20,8 @@ const (
 // every API replica counts the same lookups. A transaction-scoped advisory lock
 // per caller makes count-then-insert atomic across replicas.
 type limiter struct {
-	db *pgxpool.Pool
-
-	mu        sync.Mutex
-	lastSweep time.Time
+	db    *pgxpool.Pool
+	sweep periodic.Gate
 }
 
 // allow counts a lookup of the caller at now, unless the caller already has
@@ -53,20 +52,9 @@ func (l *limiter) allow(ctx context.Context, caller string, now time.Time) (bool
 	if err != nil {
 		return false, 0, err
 	}
-	l.sweep(ctx, now)
-	return allowed, wait, nil
-}
-
-// sweep deletes, about once a window per process, the hits of callers that did
-// not come back.
-func (l *limiter) sweep(ctx context.Context, now time.Time) {
-	l.mu.Lock()
-	due := now.Sub(l.lastSweep) >= Window
-	if due {
-		l.lastSweep = now
-	}
-	l.mu.Unlock()
-	if due {
+	// About once a window per process, delete the hits of callers that did not come back.
+	if l.sweep.Due(now, Window) {
 		_, _ = l.db.Exec(ctx, `DELETE FROM cnpj_lookup_hits WHERE at <= $1`, now.Add(-Window))
 	}
+	return allowed, wait, nil
 }

@@ -11,10 +11,16 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"golang.org/x/sync/singleflight"
+
+	"oportuna/internal/periodic"
 )
 
 // maxFetch bounds one provider call whatever the provider's own client does.
 const maxFetch = 30 * time.Second
+
+// SweepEvery is how often a process that writes the cache also deletes its
+// expired entries, so the table holds only what can still answer.
+const SweepEvery = time.Hour
 
 // Lookup finds companies through a provider and keeps the answers in
 // PostgreSQL (table cnpj_cache): a company for TTL, a "not found" for NotFoundTTL.
@@ -27,6 +33,8 @@ type Lookup struct {
 	Now         func() time.Time // clock of the cache expiry (tests move it)
 
 	calls singleflight.Group // one provider call per CNPJ at a time in this process
+
+	sweep periodic.Gate
 }
 
 // New builds the lookup of the configuration.
@@ -125,5 +133,24 @@ func (l *Lookup) store(ctx context.Context, n string, c *Company, ttl time.Durat
 		n, c != nil, raw, l.Provider.Name(), now, now.Add(ttl))
 	if err != nil {
 		slog.WarnContext(ctx, "cnpj cache write failed", "cnpj", n, "err", err)
+		return
 	}
+	if l.sweep.Due(now, SweepEvery) {
+		if _, err := l.Sweep(context.WithoutCancel(ctx)); err != nil {
+			slog.WarnContext(ctx, "cnpj cache sweep failed", "err", err)
+		}
+	}
+}
+
+// Sweep deletes the expired cache entries, answering how many. Find runs it
+// after a write at most once per SweepEvery in each process.
+func (l *Lookup) Sweep(ctx context.Context) (int64, error) {
+	if l.DB == nil {
+		return 0, nil
+	}
+	tag, err := l.DB.Exec(ctx, `DELETE FROM cnpj_cache WHERE expires_at <= $1`, l.now())
+	if err != nil {
+		return 0, fmt.Errorf("cnpj: sweep the cache: %w", err)
+	}
+	return tag.RowsAffected(), nil
 }

@@ -82,6 +82,55 @@ func TestLookupCachesACompanyForTheTTL(t *testing.T) {
 	}
 }
 
+func TestExpiredEntriesAreSweptAfterAWrite(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := testenv.Context(t)
+	_, url := simServer(t)
+	clk := newClock()
+	l := &cnpj.Lookup{DB: db, Provider: &cnpj.BrasilAPI{BaseURL: url, HTTP: client}, TTL: 24 * time.Hour, NotFoundTTL: time.Hour, Now: clk.Now}
+	rows := func() []string {
+		t.Helper()
+		r, err := db.Query(ctx, `SELECT cnpj FROM cnpj_cache ORDER BY cnpj`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for r.Next() {
+			var c string
+			_ = r.Scan(&c)
+			out = append(out, c)
+		}
+		return out
+	}
+	if _, err := l.Find(ctx, "11222333000181"); err != nil {
+		t.Fatal(err)
+	}
+	// Within SweepEvery a write sweeps nothing, even with an expired entry there.
+	clk.Add(cnpj.SweepEvery / 2)
+	if _, err := db.Exec(ctx, `UPDATE cnpj_cache SET expires_at = $1`, clk.Now().Add(-time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Find(ctx, "04252011000110"); err != nil {
+		t.Fatal(err)
+	}
+	if got := rows(); len(got) != 2 {
+		t.Fatalf("rows before the sweep is due: %v", got)
+	}
+	// A write after SweepEvery deletes what expired and keeps the rest.
+	clk.Add(cnpj.SweepEvery)
+	if _, err := l.Find(ctx, "33000167000101"); err != nil {
+		t.Fatal(err)
+	}
+	if got := rows(); strings.Join(got, ",") != "04252011000110,33000167000101" {
+		t.Fatalf("rows after the sweep: %v", got)
+	}
+	// Sweep by hand answers how many went: both, 25 hours later.
+	clk.Add(25 * time.Hour)
+	if n, err := l.Sweep(ctx); err != nil || n != 2 || len(rows()) != 0 {
+		t.Fatalf("sweep: %d %v, left %v", n, err, rows())
+	}
+}
+
 func TestLookupCachesNotFoundBriefly(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := testenv.Context(t)

@@ -7,25 +7,29 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"os"
 	"strconv"
 	"time"
+
+	"oportuna/internal/clientaddr"
 )
 
 // Config is every setting of every subcommand.
 type Config struct {
-	Port              int           // PORT
-	DatabaseURL       string        // DATABASE_URL
-	TemporalAddress   string        // TEMPORAL_ADDRESS
-	TemporalNamespace string        // TEMPORAL_NAMESPACE
-	JWTSecret         []byte        // JWT_SECRET
-	AccessTokenTTL    time.Duration // ACCESS_TOKEN_TTL
-	RefreshTokenTTL   time.Duration // REFRESH_TOKEN_TTL
-	ResetTokenTTL     time.Duration // RESET_TOKEN_TTL
-	LogLevel          slog.Level    // LOG_LEVEL
-	DemoPassword      string        // SEED_PASSWORD
-	MetricsPort       int           // METRICS_PORT; 0 (unset): no metrics listener
-	ShutdownDelay     time.Duration // SHUTDOWN_DELAY; 0 (unset): stop at once
+	Port              int            // PORT
+	DatabaseURL       string         // DATABASE_URL
+	TemporalAddress   string         // TEMPORAL_ADDRESS
+	TemporalNamespace string         // TEMPORAL_NAMESPACE
+	JWTSecret         []byte         // JWT_SECRET
+	AccessTokenTTL    time.Duration  // ACCESS_TOKEN_TTL
+	RefreshTokenTTL   time.Duration  // REFRESH_TOKEN_TTL
+	ResetTokenTTL     time.Duration  // RESET_TOKEN_TTL
+	LogLevel          slog.Level     // LOG_LEVEL
+	DemoPassword      string         // SEED_PASSWORD
+	MetricsPort       int            // METRICS_PORT; 0 (unset): no metrics listener
+	ShutdownDelay     time.Duration  // SHUTDOWN_DELAY; 0 (unset): stop at once
+	TrustedProxies    []netip.Prefix // TRUSTED_PROXIES; none (unset): clients connect directly
 
 	OpportunityValidity         time.Duration // OPPORTUNITY_VALIDITY
 	OpportunityRenewalWindow    time.Duration // OPPORTUNITY_RENEWAL_WINDOW
@@ -73,6 +77,9 @@ func FromEnv() (Config, error) {
 	}
 	if c.ShutdownDelay, err = durationEnv("SHUTDOWN_DELAY", 0); err != nil {
 		return c, err
+	}
+	if c.TrustedProxies, err = clientaddr.ParsePrefixes(os.Getenv("TRUSTED_PROXIES")); err != nil {
+		return c, fmt.Errorf("TRUSTED_PROXIES: %w", err)
 	}
 	if c.AccessTokenTTL, err = durationEnv("ACCESS_TOKEN_TTL", 8*time.Hour); err != nil {
 		return c, err

@@ -25,6 +25,7 @@ func TestDefaultsAndOverrides(t *testing.T) {
 func TestBadValuesAreRefusedWithTheirName(t *testing.T) {
 	for name, value := range map[string]string{
 		"PORT": "oito", "ACCESS_TOKEN_TTL": "-1h", "REFRESH_TOKEN_TTL": "sempre", "LOG_LEVEL": "LOUD", "JWT_SECRET": "curto",
+		"TRUSTED_PROXIES": "10.0.0.0/33",
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Setenv(name, value)

@@ -23,6 +23,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"oportuna/brand"
+	"oportuna/internal/clientaddr"
 	"oportuna/internal/respond"
 )
 
@@ -148,7 +149,7 @@ func (h *Handler) handleSend(w http.ResponseWriter, r *http.Request) {
 		msg.HTML, msg.Text = c.HTML, c.Text
 	}
 	now := time.Now()
-	if ok, wait := h.client.allow(clientAddr(r), now); !ok {
+	if ok, wait := h.client.allow(clientaddr.Key(r), now); !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds()+1)))
 		refuse(w, http.StatusTooManyRequests, MsgTooMany)
 		return
@@ -338,13 +339,6 @@ func (h *Handler) brandOf(domain string) *brand.Brand {
 		}
 	}
 	return nil
-}
-
-func clientAddr(r *http.Request) string {
-	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
-		return host
-	}
-	return r.RemoteAddr
 }
 
 func randomID() string {

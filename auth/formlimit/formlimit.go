@@ -7,15 +7,15 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"net"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"oportuna/internal/clientaddr"
+	"oportuna/internal/periodic"
 	"oportuna/internal/respond"
 )
 
@@ -55,7 +55,7 @@ func (l *Limiter) limit() int {
 // counts, invalid ones too.
 func (l *Limiter) Wrap(form string, next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		ok, wait, err := l.Allow(r.Context(), form+"|"+ClientAddress(r))
+		ok, wait, err := l.Allow(r.Context(), form+"|"+clientaddr.Key(r))
 		if err != nil {
 			respond.Internal(w, r, err)
 			return
@@ -69,12 +69,9 @@ func (l *Limiter) Wrap(form string, next http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// sweep remembers when this process last deleted the hits of clients that did
-// not come back.
-var sweep struct {
-	mu   sync.Mutex
-	last time.Time
-}
+// sweep opens about once a window per process, to delete the hits of clients
+// that did not come back.
+var sweep periodic.Gate
 
 // Allow counts a submission in bucket now, unless the bucket already has Limit
 // within Window; then it answers how long until one leaves the window. An
@@ -106,35 +103,8 @@ func (l *Limiter) Allow(ctx context.Context, bucket string) (bool, time.Duration
 	if err != nil {
 		return false, 0, fmt.Errorf("formlimit: count %s: %w", bucket, err)
 	}
-	sweep.mu.Lock()
-	due := now.Sub(sweep.last) >= Window
-	if due {
-		sweep.last = now
-	}
-	sweep.mu.Unlock()
-	if due {
+	if sweep.Due(now, Window) {
 		_, _ = l.DB.Exec(ctx, `DELETE FROM form_hits WHERE at <= $1`, now.Add(-Window))
 	}
 	return allowed, wait, nil
-}
-
-// ClientAddress is the address the connection came from: r.RemoteAddr, as is.
-// Behind a reverse proxy every client would share the proxy's address, so the
-// operator must mount chi's middleware.RealIP (which trusts X-Forwarded-For /
-// X-Real-IP) in front of the router; it is not mounted by default, since a
-// client reaching the server directly could then forge its address.
-// IPv6 addresses count by their /64 network, which one subscriber usually holds whole.
-func ClientAddress(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	ip := net.ParseIP(host)
-	if ip == nil {
-		return host
-	}
-	if ip.To4() != nil {
-		return ip.String()
-	}
-	return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
 }

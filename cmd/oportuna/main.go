@@ -424,10 +424,11 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 				RefreshTTL: cfg.RefreshTokenTTL, ResetTTL: cfg.ResetTokenTTL,
 				Mailer: dispatcher, Portal: mail.Portal,
 			},
-			Partners: api.PartnerDeps{Mail: dispatcher, Portal: mail.Portal},
-			CNPJ:     cnpjHandler,
-			Mail:     &mailer.Handler{Brands: brands, DB: db, Enqueue: dispatcher.Enqueue, Portal: mail.Portal},
-			Mailbox:  mailCfg.Mailbox,
+			Partners:       api.PartnerDeps{Mail: dispatcher, Portal: mail.Portal},
+			CNPJ:           cnpjHandler,
+			Mail:           &mailer.Handler{Brands: brands, DB: db, Enqueue: dispatcher.Enqueue, Portal: mail.Portal},
+			Mailbox:        mailCfg.Mailbox,
+			TrustedProxies: cfg.TrustedProxies,
 		}
 		h, err := srv.Handler()
 		if err != nil {

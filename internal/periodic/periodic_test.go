@@ -1,0 +1,42 @@
+package periodic
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestGateOpensOncePerPeriod(t *testing.T) {
+	var g Gate
+	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	steps := []struct {
+		at   time.Duration
+		want bool
+	}{{0, true}, {time.Second, false}, {59 * time.Minute, false}, {time.Hour, true}, {90 * time.Minute, false}, {2 * time.Hour, true}}
+	for _, s := range steps {
+		if got := g.Due(t0.Add(s.at), time.Hour); got != s.want {
+			t.Errorf("Due at +%v = %v, want %v", s.at, got, s.want)
+		}
+	}
+}
+
+func TestGateOpensForOneOfManyCallers(t *testing.T) {
+	var g Gate
+	now := time.Now()
+	var opened atomic.Int32
+	var wg sync.WaitGroup
+	for i := 0; i < 50; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if g.Due(now, time.Minute) {
+				opened.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if opened.Load() != 1 {
+		t.Errorf("opened %d times for one instant, want 1", opened.Load())
+	}
+}
