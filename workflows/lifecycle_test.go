@@ -220,8 +220,9 @@ func TestOpportunityLifecycleSurvivesAWorkerRestart(t *testing.T) {
 // recordedCycle is where OPORTUNA_RECORD_HISTORIES writes this test's first
 // run. Earlier recordings keep guarding the code paths they took
 // (opportunity-full-cycle.json: before the CRM followed edits, renewals and
-// expiries); a new deliberate change records under a new name again.
-const recordedCycle = "testdata/histories/opportunity-full-cycle-crm-sync.json"
+// expiries; opportunity-full-cycle-crm-sync.json: before a decision cancelled
+// the timer of its wait); a new deliberate change records under a new name again.
+const recordedCycle = "testdata/histories/opportunity-full-cycle-await-timers.json"
 
 func ptr[T any](v T) *T { return &v }
 

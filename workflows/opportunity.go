@@ -229,7 +229,7 @@ func (wf *opportunityWorkflow) run(ctx workflow.Context, in OpportunityInput) (O
 	}
 	if !wf.registered {
 		// Started by Update-with-Start: the registration arrives with the start.
-		ok, err := workflow.AwaitWithTimeout(ctx, time.Minute, func() bool { return wf.registered && !wf.busy })
+		ok, err := awaitOrTimeout(ctx, time.Minute, "Prazo para o registro chegar", func() bool { return wf.registered && !wf.busy })
 		if err != nil {
 			return wf.st, err
 		}
@@ -302,8 +302,7 @@ func (wf *opportunityWorkflow) waitUntil(ctx workflow.Context, t time.Time, cur 
 	changed := func() bool { return wf.st.Status != cur || wf.renewed }
 	if d := t.Sub(workflow.Now(ctx)); d > 0 {
 		// The timer's summary names what it waits for in the Temporal UI.
-		opts := workflow.AwaitOptions{Timeout: d, TimerOptions: workflow.TimerOptions{Summary: timerSummaries[cur]}}
-		if ok, _ := workflow.AwaitWithOptions(ctx, opts, changed); ok {
+		if ok, _ := awaitOrTimeout(ctx, d, timerSummaries[cur], changed); ok {
 			return false
 		}
 	}

@@ -167,7 +167,7 @@ func (wf *resaleWorkflow) run(ctx workflow.Context, in ResaleInput) (ResaleState
 		wf.st.Status, wf.st.CNPJ, wf.st.CreatedAt, wf.loaded = f.Status, f.CNPJ, f.CreatedAt, true
 	default:
 		// Started by Update-with-Start: the sign-up arrives with the start.
-		ok, err := workflow.AwaitWithTimeout(ctx, time.Minute, func() bool { return (wf.loaded || wf.failed) && !wf.busy })
+		ok, err := awaitOrTimeout(ctx, time.Minute, "Prazo para o cadastro chegar", func() bool { return (wf.loaded || wf.failed) && !wf.busy })
 		if err != nil {
 			return wf.st, err
 		}
@@ -204,8 +204,7 @@ func (wf *resaleWorkflow) waitUntil(ctx workflow.Context, t time.Time) bool {
 		wf.st.Reminders, t.Format(time.RFC3339)))
 	decided := func() bool { return wf.st.Status != activities.ResaleAnalysis }
 	if d := t.Sub(workflow.Now(ctx)); d > 0 {
-		opts := workflow.AwaitOptions{Timeout: d, TimerOptions: workflow.TimerOptions{Summary: "Próximo lembrete aos representantes"}}
-		if ok, _ := workflow.AwaitWithOptions(ctx, opts, decided); ok {
+		if ok, _ := awaitOrTimeout(ctx, d, "Próximo lembrete aos representantes", decided); ok {
 			return false
 		}
 	}

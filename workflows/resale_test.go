@@ -425,9 +425,14 @@ func TestResaleOnboardingOnTheRealServer(t *testing.T) {
 		t.Errorf("token reused: %v", err)
 	}
 	if os.Getenv("OPORTUNA_RECORD_HISTORIES") != "" {
-		recordResaleHistory(t, c, ResaleWorkflowID(id), run.GetRunID(), "testdata/resale/onboarding-approved.json")
+		recordResaleHistory(t, c, ResaleWorkflowID(id), run.GetRunID(), recordedOnboarding)
 	}
 }
+
+// recordedOnboarding is where OPORTUNA_RECORD_HISTORIES writes the onboarding
+// test's run; earlier recordings keep guarding their paths (onboarding-approved.json:
+// before a decision cancelled the reminder's timer).
+const recordedOnboarding = "testdata/resale/onboarding-approved-await-timers.json"
 
 // recordResaleHistory writes a run's history for the replay test (run with
 // OPORTUNA_RECORD_HISTORIES=1 after a deliberate change of the workflow).
