@@ -68,36 +68,58 @@ type tokenResponse struct {
 }
 
 // session returns the cached access token, asking for one when there is none.
-// Callers that need a token at the same time share one token request; each
-// waits for it only as long as its own context allows, and one that gives up
-// does not cut the request short for the others.
+// Callers that need a token at the same time share one token request, made
+// under the context of the caller that started it; each waits only as long as
+// its own context allows. When the caller that started the request gives up
+// (its attempt timed out), the request is cancelled with it, and those still
+// waiting ask again under their own context: a token request never outlives
+// every caller that wants it, so a CRM that recovers is used at once.
 func (s *Salesforce) session(ctx context.Context) (token, instance string, err error) {
-	s.mu.Lock()
-	token, instance = s.token, s.instance
-	s.mu.Unlock()
-	if token != "" {
-		return token, instance, nil
-	}
-	answer := s.login.DoChan("token", func() (any, error) {
-		t, i, err := s.requestToken(context.WithoutCancel(ctx))
-		if err == nil {
-			s.mu.Lock()
-			s.token, s.instance = t, i
-			s.mu.Unlock()
+	for {
+		s.mu.Lock()
+		token, instance = s.token, s.instance
+		s.mu.Unlock()
+		if token != "" {
+			return token, instance, nil
 		}
-		return [2]string{t, i}, err
-	})
-	select {
-	case r := <-answer:
-		if r.Err != nil {
-			return "", "", r.Err
+		answer := s.login.DoChan("token", func() (any, error) {
+			t, i, err := s.requestToken(ctx)
+			if err != nil && ctx.Err() != nil {
+				return nil, errStarterGone{err}
+			}
+			if err == nil {
+				s.mu.Lock()
+				s.token, s.instance = t, i
+				s.mu.Unlock()
+			}
+			return [2]string{t, i}, err
+		})
+		select {
+		case r := <-answer:
+			var gone errStarterGone
+			switch {
+			case r.Err == nil:
+				ti := r.Val.([2]string)
+				return ti[0], ti[1], nil
+			case errors.As(r.Err, &gone) && ctx.Err() == nil:
+				continue // another caller's request, cut short by its context: ask again
+			case errors.As(r.Err, &gone):
+				return "", "", gone.err
+			default:
+				return "", "", r.Err
+			}
+		case <-ctx.Done():
+			return "", "", fmt.Errorf("%w: waiting for a token: %w", ErrUnavailable, ctx.Err())
 		}
-		ti := r.Val.([2]string)
-		return ti[0], ti[1], nil
-	case <-ctx.Done():
-		return "", "", fmt.Errorf("%w: waiting for a token: %w", ErrUnavailable, ctx.Err())
 	}
 }
+
+// errStarterGone: the shared token request failed because the context of the
+// caller that started it ended.
+type errStarterGone struct{ err error }
+
+func (e errStarterGone) Error() string { return e.err.Error() }
+func (e errStarterGone) Unwrap() error { return e.err }
 
 // requestToken asks the token endpoint for an access token (send bounds it by
 // the configured timeout).

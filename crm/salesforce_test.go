@@ -1,11 +1,13 @@
 package crm_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -432,47 +434,64 @@ func TestAnInactiveSellerDoesNotBecomeTheOwner(t *testing.T) {
 }
 
 // Callers needing a token at once share one token request; one whose context
-// ends while the token endpoint is slow gives up at its own deadline, without
-// holding up the others or cutting their request short.
+// ends while the token endpoint is slow gives up at its own deadline. When the
+// caller that started the request gives up, the request goes with it and those
+// still waiting ask again: a token request never outlives every caller.
 func TestConcurrentCallersShareOneSlowTokenRequest(t *testing.T) {
 	e := newSimEnv(t, crmsim.Options{})
 	target, _ := url.Parse(e.srv.URL)
 	forward := httputil.NewSingleHostReverseProxy(target)
 	release := make(chan struct{})
-	var tokenCalls atomic.Int32
+	var tokenCalls, tokenCancelled atomic.Int32
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/services/oauth2/token" {
 			tokenCalls.Add(1)
-			<-release
+			// Read the form first: the server notices a client gone only then.
+			form, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(form))
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				tokenCancelled.Add(1)
+				return
+			}
 		}
 		forward.ServeHTTP(w, r)
 	}))
 	t.Cleanup(slow.Close)
 	c := e.client(func(cfg *crm.SalesforceConfig) { cfg.URL = slow.URL })
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				close(release)
+				t.Fatalf("timed out waiting for %s (token requests %d, cancelled %d)", what, tokenCalls.Load(), tokenCancelled.Load())
+			}
+		}
+	}
+	sellers := func(ctx context.Context, out chan<- error) {
+		list, err := c.Sellers(ctx, "yep")
+		if err == nil && len(list) != 3 {
+			err = fmt.Errorf("%d sellers", len(list))
+		}
+		out <- err
+	}
 
+	// An impatient caller starts the token request.
+	impatient, cancel := context.WithTimeout(e.ctx, 300*time.Millisecond)
+	defer cancel()
+	first := make(chan error, 1)
+	go sellers(impatient, first)
+	waitFor("the first token request", func() bool { return tokenCalls.Load() == 1 })
+
+	// Five patient callers join it.
 	const callers = 5
 	errs := make(chan error, callers)
 	for i := 0; i < callers; i++ {
-		go func() {
-			sellers, err := c.Sellers(e.ctx, "yep")
-			if err == nil && len(sellers) != 3 {
-				err = fmt.Errorf("%d sellers", len(sellers))
-			}
-			errs <- err
-		}()
+		go sellers(e.ctx, errs)
 	}
-	for tokenCalls.Load() == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
-	impatient, cancel := context.WithTimeout(e.ctx, 100*time.Millisecond)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		_, err := c.Sellers(impatient, "yep")
-		done <- err
-	}()
 	select {
-	case err := <-done:
+	case err := <-first:
 		if !errors.Is(err, crm.ErrUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("impatient caller: %v, want ErrUnavailable after its deadline", err)
 		}
@@ -480,13 +499,15 @@ func TestConcurrentCallersShareOneSlowTokenRequest(t *testing.T) {
 		close(release)
 		t.Fatal("the impatient caller is still waiting for the token 5 s after its deadline")
 	}
+	// Its request was cancelled with it; the others asked again, once, together.
+	waitFor("the request of the patient callers", func() bool { return tokenCalls.Load() == 2 && tokenCancelled.Load() == 1 })
 	close(release)
 	for i := 0; i < callers; i++ {
 		if err := <-errs; err != nil {
 			t.Errorf("caller %d: %v", i, err)
 		}
 	}
-	if n := tokenCalls.Load(); n != 1 {
-		t.Errorf("token requests = %d, want 1 shared by every caller", n)
+	if n := tokenCalls.Load(); n != 2 {
+		t.Errorf("token requests = %d, want 2 (the impatient caller's, then one shared by the other five)", n)
 	}
 }
