@@ -9,19 +9,11 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"oportuna/activities"
 	"oportuna/auth"
-	"oportuna/brand"
-	"oportuna/crm"
-	"oportuna/crm/crmsim"
-	"oportuna/internal/testenv"
-	"oportuna/seed"
-	"oportuna/worker"
 )
 
 type stack struct {
@@ -30,41 +22,11 @@ type stack struct {
 	db  *pgxpool.Pool
 }
 
+// newStack is the API on a seeded database (nordata and yep), with a worker
+// whose CRM is the Salesforce client talking to its stand-in over HTTP.
 func newStack(t *testing.T) *stack {
 	t.Helper()
-	ctx := testenv.Context(t)
-	db := testenv.DB(t)
-	tc := testenv.TemporalClient(t)
-	brands, _ := brand.Parse([]byte(`[{"slug":"nordata","name":"Nordata","title":"N"},{"slug":"yep","name":"Yep","title":"Y"}]`))
-	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
-		t.Fatal(err)
-	}
-	// The CRM is the Salesforce client talking to its stand-in over HTTP.
-	sim := crmsim.New(db, crmsim.Options{Brands: brands})
-	simURL, err := sim.Start(ctx, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sf, err := crm.NewSalesforce(sim.ClientConfig(simURL), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	acts := &activities.Activities{DB: db, Brands: brands, CRM: sf, Mailer: activities.LogMailer{},
-		Durations: activities.Durations{Validity: 2160 * time.Hour, RenewalWindow: 360 * time.Hour, ApprovalSLA: 48 * time.Hour, ExpiredRetention: time.Hour}}
-	wctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { _ = worker.Run(wctx, tc, "default", acts); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	s := &Server{Brands: brands, DB: db, Temporal: tc, Acts: acts,
-		Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
-			RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}},
-		Web: fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}}}
-	h, err := s.Handler()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := &stack{t: t, srv: httptest.NewServer(h), db: db}
-	t.Cleanup(st.srv.Close)
+	st, _ := newCRMStack(t)
 	return st
 }
 

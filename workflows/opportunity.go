@@ -194,27 +194,14 @@ func (wf *opportunityWorkflow) setup(ctx workflow.Context, in OpportunityInput) 
 		wf.st = *in.Carry
 		wf.registered = true
 	}
-	if err := workflow.SetQueryHandler(ctx, QueryState, func() (OpportunityState, error) { return wf.st, nil }); err != nil {
-		return err
-	}
-	handlers := []struct {
-		name      string
-		handler   any
-		validator any
-	}{
-		{UpdateRegister, wf.register, wf.validateRegister},
-		{UpdateApprove, wf.approve, wf.validateApprove},
-		{UpdateDisapprove, wf.disapprove, wf.validateDisapprove},
-		{UpdateEdit, wf.edit, wf.validateEdit},
-		{UpdateRequestRenewal, wf.requestRenewal, wf.validateRequestRenewal},
-		{UpdateDecideRenewal, wf.decideRenewal, wf.validateDecideRenewal},
-	}
-	for _, h := range handlers {
-		if err := workflow.SetUpdateHandlerWithOptions(ctx, h.name, h.handler, workflow.UpdateHandlerOptions{Validator: h.validator}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return setHandlers(ctx, func() OpportunityState { return wf.st },
+		update{UpdateRegister, wf.register, wf.validateRegister},
+		update{UpdateApprove, wf.approve, wf.validateApprove},
+		update{UpdateDisapprove, wf.disapprove, wf.validateDisapprove},
+		update{UpdateEdit, wf.edit, wf.validateEdit},
+		update{UpdateRequestRenewal, wf.requestRenewal, wf.validateRequestRenewal},
+		update{UpdateDecideRenewal, wf.decideRenewal, wf.validateDecideRenewal},
+	)
 }
 
 func (wf *opportunityWorkflow) run(ctx workflow.Context, in OpportunityInput) (OpportunityState, error) {

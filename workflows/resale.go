@@ -125,24 +125,11 @@ func (wf *resaleWorkflow) setup(ctx workflow.Context, in ResaleInput) error {
 	if in.Carry != nil {
 		wf.st, wf.loaded = *in.Carry, true
 	}
-	if err := workflow.SetQueryHandler(ctx, QueryState, func() (ResaleState, error) { return wf.st, nil }); err != nil {
-		return err
-	}
-	handlers := []struct {
-		name      string
-		handler   any
-		validator any
-	}{
-		{UpdateRegister, wf.register, wf.validateRegister},
-		{UpdateApprove, wf.approve, wf.validateApprove},
-		{UpdateDisapprove, wf.disapprove, wf.validateDisapprove},
-	}
-	for _, h := range handlers {
-		if err := workflow.SetUpdateHandlerWithOptions(ctx, h.name, h.handler, workflow.UpdateHandlerOptions{Validator: h.validator}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return setHandlers(ctx, func() ResaleState { return wf.st },
+		update{UpdateRegister, wf.register, wf.validateRegister},
+		update{UpdateApprove, wf.approve, wf.validateApprove},
+		update{UpdateDisapprove, wf.disapprove, wf.validateDisapprove},
+	)
 }
 
 func (wf *resaleWorkflow) run(ctx workflow.Context, in ResaleInput) (ResaleState, error) {
