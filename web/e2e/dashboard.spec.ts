@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiSession, decide, randomCnpj, register, runTag, shots, watchConsole, type Session } from './list-support';
-import { login, url } from './support';
+import { apiSession, decide, register, runTag, shots, watchConsole, type Session } from './list-support';
+import { login, randomCnpj, url } from './support';
 
 /**
  * Dashboard (spec §2 "Dashboard"): the chart shows the month's counts, the

@@ -1,6 +1,6 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { apiSession, decide, maskCnpj, randomCnpj, register, runTag, shots, watchConsole } from './list-support';
-import { login, url } from './support';
+import { apiSession, decide, register, runTag, shots, watchConsole } from './list-support';
+import { login, maskCnpj, randomCnpj, url } from './support';
 
 /**
  * History (spec §2 "History"): each change with Portuguese labels, the user

@@ -11,27 +11,6 @@ import { email, PASSWORD, PORT } from './support';
 /** Node does not resolve <slug>.localhost: API calls go to the loopback address (the brand travels in the token). */
 const API = `http://127.0.0.1:${PORT}`;
 
-/** A CNPJ with valid check digits, random, never seeded. */
-export function randomCnpj(): string {
-  const base = `${10_000_000 + Math.floor(Math.random() * 80_000_000)}0001`;
-  const digit = (s: string) => {
-    let sum = 0;
-    let w = 2;
-    for (let i = s.length - 1; i >= 0; i--) {
-      sum += Number(s[i]) * w;
-      w = w === 9 ? 2 : w + 1;
-    }
-    const r = sum % 11;
-    return r < 2 ? 0 : 11 - r;
-  };
-  const d1 = digit(base);
-  return `${base}${d1}${digit(base + d1)}`;
-}
-
-export function maskCnpj(d: string): string {
-  return `${d.slice(0, 2)}.${d.slice(2, 5)}.${d.slice(5, 8)}/${d.slice(8, 12)}-${d.slice(12)}`;
-}
-
 /** A short tag that makes this run's names unique. */
 export function runTag(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`.toUpperCase();

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { apiSession, decide, maskCnpj, randomCnpj, register, runTag, shots, watchConsole } from './list-support';
-import { login, url } from './support';
+import { apiSession, decide, register, runTag, shots, watchConsole } from './list-support';
+import { login, maskCnpj, randomCnpj, url } from './support';
 
 /**
  * Opportunities list (spec §2, §6, §8): filters, persistence, page size

@@ -1,5 +1,5 @@
 import { expect as baseExpect, test, type Page, type TestInfo } from '@playwright/test';
-import { expectLogin, login, url } from './support';
+import { dateDigits, expectLogin, login, randomCnpj, url } from './support';
 
 // Long flows (several sign-ins, workflow updates): generous limits on a busy machine.
 test.describe.configure({ timeout: 180_000 });
@@ -13,33 +13,6 @@ const expect = baseExpect.configure({ timeout: 20_000 });
  */
 const SLUG = 'scanbrisa';
 const REGISTRATION = '/Painel/Opportunities/registration';
-
-/** A CNPJ with valid check digits whose root does not start with 999 (the stand-in's unknown companies). */
-function randomCnpj(unknown = false): string {
-  const root = unknown
-    ? `999${String(Math.floor(Math.random() * 100_000)).padStart(5, '0')}`
-    : String(10_000_000 + Math.floor(Math.random() * 80_000_000));
-  const base = `${root}0001`;
-  const digit = (s: string) => {
-    let sum = 0;
-    let w = 2;
-    for (let i = s.length - 1; i >= 0; i--) {
-      sum += Number(s[i]) * w;
-      w = w === 9 ? 2 : w + 1;
-    }
-    const r = sum % 11;
-    return r < 2 ? 0 : 11 - r;
-  };
-  const d1 = digit(base);
-  return `${base}${d1}${digit(base + d1)}`;
-}
-
-/** dd/mm/yy typed as digits, `days` from today. */
-function dateDigits(days: number): string {
-  const d = new Date(Date.now() + days * 24 * 3600 * 1000);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${p(d.getDate())}${p(d.getMonth() + 1)}${p(d.getFullYear() % 100)}`;
-}
 
 /** The registration and details screens. */
 const FORM_SCREENS = /\/Painel\/Opportunities\/[^/]+$/;

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page, type TestInfo } from '@playwright/test';
-import { PORT, email as demoEmail, expectLogin, login, openLogin, submitLogin, url } from './support';
+import { PORT, email as demoEmail, expectLogin, login, maskCnpj, openLogin, randomCnpj, submitLogin, url } from './support';
 
 /**
  * Partners and accounts (issue 6) on the brand rotulus, whose demo data no
@@ -9,28 +9,6 @@ import { PORT, email as demoEmail, expectLogin, login, openLogin, submitLogin, u
  */
 const SLUG = 'rotulus';
 const NEW_PASSWORD = 'Parceiro@2026';
-
-/** A CNPJ with valid check digits whose root does not start with 999 (the stand-in's unknown companies). */
-function randomCnpj(): string {
-  const root = String(10_000_000 + Math.floor(Math.random() * 80_000_000));
-  const base = `${root}0001`;
-  const digit = (s: string) => {
-    let sum = 0;
-    let w = 2;
-    for (let i = s.length - 1; i >= 0; i--) {
-      sum += Number(s[i]) * w;
-      w = w === 9 ? 2 : w + 1;
-    }
-    const r = sum % 11;
-    return r < 2 ? 0 : 11 - r;
-  };
-  const d1 = digit(base);
-  return `${base}${d1}${digit(base + d1)}`;
-}
-
-function maskCnpj(d: string): string {
-  return `${d.slice(0, 2)}.${d.slice(2, 5)}.${d.slice(5, 8)}/${d.slice(8, 12)}-${d.slice(12)}`;
-}
 
 /** A unique mailbox name for this run. */
 function unique(prefix: string): string {

@@ -94,3 +94,38 @@ export async function menuEntries(page: Page): Promise<string[]> {
   await expect(nav).toBeVisible();
   return nav.locator('[data-testid^="menu-"]').evaluateAll((els) => els.map((el) => el.getAttribute('data-testid') ?? ''));
 }
+
+/**
+ * A random CNPJ with valid check digits, never seeded. Its root never starts
+ * with 999 (the CNPJ stand-in's unknown companies) unless `unknown`.
+ */
+export function randomCnpj(unknown = false): string {
+  const root = unknown
+    ? `999${String(Math.floor(Math.random() * 100_000)).padStart(5, '0')}`
+    : String(10_000_000 + Math.floor(Math.random() * 80_000_000));
+  const base = `${root}0001`;
+  const digit = (s: string) => {
+    let sum = 0;
+    let w = 2;
+    for (let i = s.length - 1; i >= 0; i--) {
+      sum += Number(s[i]) * w;
+      w = w === 9 ? 2 : w + 1;
+    }
+    const r = sum % 11;
+    return r < 2 ? 0 : 11 - r;
+  };
+  const d1 = digit(base);
+  return `${base}${d1}${digit(base + d1)}`;
+}
+
+/** 14 digits as 00.000.000/0000-00. */
+export function maskCnpj(d: string): string {
+  return `${d.slice(0, 2)}.${d.slice(2, 5)}.${d.slice(5, 8)}/${d.slice(8, 12)}-${d.slice(12)}`;
+}
+
+/** dd/mm/yy typed as digits, `days` from today. */
+export function dateDigits(days: number): string {
+  const d = new Date(Date.now() + days * 24 * 3600 * 1000);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getDate())}${p(d.getMonth() + 1)}${p(d.getFullYear() % 100)}`;
+}

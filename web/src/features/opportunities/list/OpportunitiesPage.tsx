@@ -3,9 +3,9 @@ import { DownloadIcon, PlusIcon } from '@blueprintjs/icons';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorModal } from '../../../components/ErrorModal';
-import { LIST_ERROR, ListBody, ListCard, type ListLoadState } from '../../../components/ListBody';
+import { LIST_ERROR, ListBody, ListCard } from '../../../components/ListBody';
+import { useListData } from '../../../components/useListData';
 import { PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
-import { pageCount } from '../../../components/Paginator';
 import { useBrand } from '../../../lib/brand';
 import { listCities, listStates, type GeoCity, type GeoState } from '../../../lib/geoApi';
 import { PANEL_BASE } from '../../../lib/guards';
@@ -54,12 +54,6 @@ export function OpportunitiesPage() {
   const [sort, setSort] = useState<ListSort>(initial.sort);
   const [amount, setAmount] = useState<number>(initial.amount);
   const [page, setPage] = useState(1);
-  const [reloadKey, setReloadKey] = useState(0);
-
-  const [rows, setRows] = useState<OpportunityRow[]>([]);
-  const [total, setTotal] = useState(0);
-  const [state, setState] = useState<ListLoadState>('loading');
-  const [error, setError] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
 
   const [states, setStates] = useState<GeoState[]>([]);
@@ -138,31 +132,13 @@ export function OpportunitiesPage() {
 
   // One request per distinct query; a newer one cancels the older.
   const queryKey = JSON.stringify(listQuery(applied, sort, amount, page));
-  useEffect(() => {
-    if (!endpoint.ok) return;
-    const controller = new AbortController();
-    setState('loading');
-    void listOpportunities(endpoint.path, JSON.parse(queryKey), controller.signal).then((res) => {
-      if (controller.signal.aborted) return;
-      if (res.ok) {
-        setRows(Array.isArray(res.data?.result) ? res.data.result : []);
-        setTotal(Number(res.data?.total) || 0);
-        setState('ready');
-      } else if (res.status === 401) {
-        // The transport already refreshed once or ended the session (and went to '/').
-        setState('unauthorized');
-      } else {
-        setState('error');
-        setError(res.status < 500 && res.message ? res.message : LIST_ERROR);
-      }
-    });
-    return () => controller.abort();
-  }, [endpoint, queryKey, reloadKey]);
-
-  const pages = pageCount(total, amount);
-  useEffect(() => {
-    if (state === 'ready' && page > pages) setPage(pages);
-  }, [state, page, pages]);
+  const { rows, total, state, pages, error, setError, reload } = useListData<OpportunityRow>(
+    endpoint.ok ? (signal) => listOpportunities(endpoint.path, JSON.parse(queryKey), signal) : null,
+    `${endpoint.ok ? endpoint.path : ''}|${queryKey}`,
+    page,
+    amount,
+    setPage,
+  );
 
   async function onExport() {
     if (exporting) return;
@@ -182,7 +158,7 @@ export function OpportunitiesPage() {
       state={state}
       rowCount={rows.length}
       errorTitle="Não foi possível carregar as oportunidades"
-      onRetry={() => setReloadKey((k) => k + 1)}
+      onRetry={reload}
       emptyDescription={hasFilters(applied) ? 'Nenhuma oportunidade corresponde aos filtros.' : 'Nenhuma oportunidade registrada ainda.'}
       blocked={endpoint.ok ? null : endpoint.message}
     >

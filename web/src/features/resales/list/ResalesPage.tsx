@@ -13,9 +13,9 @@ import type { FactoryOpts } from 'imask';
 import { useEffect, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ErrorModal } from '../../../components/ErrorModal';
-import { LIST_ERROR, ListBody, ListCard, type ListLoadState } from '../../../components/ListBody';
+import { ListBody, ListCard } from '../../../components/ListBody';
+import { useListData } from '../../../components/useListData';
 import { PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
-import { pageCount } from '../../../components/Paginator';
 import { formatCNPJ, formatDate, formatPhone } from '../../../lib/format';
 import { PANEL_BASE } from '../../../lib/guards';
 import {
@@ -36,7 +36,6 @@ import '../resales.css';
 
 const DATE_MASK: FactoryOpts = { mask: '00/00/0000' };
 
-
 export function resaleHistoryPath(id: string): string {
   return `${PANEL_BASE}/History/${encodeURIComponent(id)}?type=Resales`;
 }
@@ -50,40 +49,18 @@ export function ResalesPage() {
   const [createdAt, setCreatedAt] = useState(initial.createdAt);
   const [amount, setAmount] = useState(initial.amount);
   const [page, setPage] = useState(1);
-  const [reloadKey, setReloadKey] = useState(0);
-
-  const [rows, setRows] = useState<Resale[]>([]);
-  const [total, setTotal] = useState(0);
-  const [state, setState] = useState<ListLoadState>('loading');
-  const [error, setError] = useState<string | null>(null);
 
   useEffect(() => saveResalePreferences({ status, date, createdAt, amount }), [status, date, createdAt, amount]);
 
   const sentDate = appliedDate(date);
   const queryKey = JSON.stringify({ amount, page, status, date: sentDate, createdAt });
-  useEffect(() => {
-    const controller = new AbortController();
-    setState('loading');
-    void listResales(JSON.parse(queryKey), controller.signal).then((res) => {
-      if (controller.signal.aborted) return;
-      if (res.ok) {
-        setRows(Array.isArray(res.data?.result) ? res.data.result : []);
-        setTotal(Number(res.data?.total) || 0);
-        setState('ready');
-      } else if (res.status === 401) {
-        setState('unauthorized');
-      } else {
-        setState('error');
-        setError(res.status < 500 && res.message ? res.message : LIST_ERROR);
-      }
-    });
-    return () => controller.abort();
-  }, [queryKey, reloadKey]);
-
-  const pages = pageCount(total, amount);
-  useEffect(() => {
-    if (state === 'ready' && page > pages) setPage(pages);
-  }, [state, page, pages]);
+  const { rows, total, state, pages, error, setError, reload } = useListData<Resale>(
+    (signal) => listResales(JSON.parse(queryKey), signal),
+    queryKey,
+    page,
+    amount,
+    setPage,
+  );
 
   function toggleStatus(value: ResaleStatus, checked: boolean) {
     setStatus((list) => (checked ? RESALE_STATUSES.filter((s) => s === value || list.includes(s)) : list.filter((s) => s !== value)));
@@ -116,7 +93,7 @@ export function ResalesPage() {
       state={state}
       rowCount={rows.length}
       errorTitle="Não foi possível carregar as revendas"
-      onRetry={() => setReloadKey((k) => k + 1)}
+      onRetry={reload}
       emptyDescription={status.length > 0 || sentDate ? 'Nenhuma revenda corresponde aos filtros.' : 'Nenhuma revenda cadastrada ainda.'}
     >
     <div className="table-scroll" aria-busy={loading} tabIndex={0} role="region" aria-label="Tabela de revendas">

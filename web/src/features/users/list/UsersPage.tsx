@@ -3,9 +3,9 @@ import { EyeOpenIcon, HistoryIcon, PlusIcon, SearchIcon } from '@blueprintjs/ico
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ErrorModal } from '../../../components/ErrorModal';
-import { LIST_ERROR, ListBody, ListCard, type ListLoadState } from '../../../components/ListBody';
+import { ListBody, ListCard } from '../../../components/ListBody';
+import { useListData } from '../../../components/useListData';
 import { PAGE_SIZES } from '../../../components/PageSizeSelect';
-import { pageCount } from '../../../components/Paginator';
 import { formatPhone } from '../../../lib/format';
 import { PANEL_BASE } from '../../../lib/guards';
 import { ROLE_LABELS, isRole } from '../../../lib/roles';
@@ -15,7 +15,6 @@ import { loadSellerPreferences, saveSellerPreferences } from './preferences';
 import '../../resales/resales.css';
 
 export const NO_PHONE = 'Sem Telefone';
-
 
 export function userDetailsPath(id: string): string {
   return `${PANEL_BASE}/Users/${encodeURIComponent(id)}`;
@@ -47,47 +46,24 @@ export function UsersPage() {
   const [name, setName] = useState(initial.name);
   const [amount, setAmount] = useState(initial.amount);
   const [page, setPage] = useState(1);
-  const [reloadKey, setReloadKey] = useState(0);
-
-  const [rows, setRows] = useState<SellerRow[]>([]);
-  const [total, setTotal] = useState(0);
-  const [state, setState] = useState<ListLoadState>('loading');
-  const [error, setError] = useState<string | null>(null);
 
   useEffect(() => saveSellerPreferences({ name, amount }), [name, amount]);
 
   const queryKey = JSON.stringify({ amount, page, name });
-  useEffect(() => {
-    if (!source.ok) return;
-    const controller = new AbortController();
-    setState('loading');
-    void listSellers(source.kind, JSON.parse(queryKey), controller.signal).then((res) => {
-      if (controller.signal.aborted) return;
-      if (res.ok) {
-        setRows(res.data?.result ?? []);
-        setTotal(res.data?.total ?? 0);
-        setState('ready');
-      } else if (res.status === 401) {
-        setState('unauthorized');
-      } else {
-        setState('error');
-        setError(res.status < 500 && res.message ? res.message : LIST_ERROR);
-      }
-    });
-    return () => controller.abort();
-  }, [source, queryKey, reloadKey]);
-
-  const pages = pageCount(total, amount);
-  useEffect(() => {
-    if (state === 'ready' && page > pages) setPage(pages);
-  }, [state, page, pages]);
+  const { rows, total, state, pages, error, setError, reload } = useListData<SellerRow>(
+    source.ok ? (signal) => listSellers(source.kind, JSON.parse(queryKey), signal) : null,
+    `${source.ok ? source.kind : ''}|${queryKey}`,
+    page,
+    amount,
+    setPage,
+  );
 
   // Applied by Enter (the form's submit) or the magnifier (spec §2).
   function onSearch(event: FormEvent) {
     event.preventDefault();
     setName(typed.trim());
     setPage(1);
-    if (typed.trim() === name) setReloadKey((k) => k + 1);
+    if (typed.trim() === name) reload();
   }
 
   const loading = state === 'loading';
@@ -96,7 +72,7 @@ export function UsersPage() {
       state={state}
       rowCount={rows.length}
       errorTitle="Não foi possível carregar os usuários"
-      onRetry={() => setReloadKey((k) => k + 1)}
+      onRetry={reload}
       blocked={source.ok ? null : source.message}
     >
     <div className="table-scroll" aria-busy={loading} tabIndex={0} role="region" aria-label="Tabela de usuários">
