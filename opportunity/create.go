@@ -10,6 +10,7 @@ import (
 
 	"oportuna/cnpj"
 	"oportuna/geo"
+	"oportuna/internal/calendar"
 )
 
 // Messages of the create form (spec §5, §8).
@@ -216,7 +217,7 @@ func (p CreatePayload) Check(brandSlug string, now time.Time) (Record, []FieldEr
 	project.OpportunityOrigin = origin
 	if strings.TrimSpace(project.ConclusionDate) == "" {
 		errs = append(errs, FieldError{"conclusionDate", "Data de conclusão", MsgRequired})
-	} else if d, ok := ParseDate(project.ConclusionDate); !ok || !d.After(dayOf(now)) {
+	} else if d, ok := ParseDate(project.ConclusionDate); !ok || !d.After(calendar.Date(now)) {
 		errs = append(errs, FieldError{"conclusionDate", "Data de conclusão", MsgConclusionDate})
 	} else {
 		project.ConclusionDate = d.Format("2006-01-02")
@@ -278,7 +279,7 @@ func (p CreatePayload) Check(brandSlug string, now time.Time) (Record, []FieldEr
 		if company == "N/C" {
 			company = strings.TrimSpace(p.CorporateName)
 		}
-		name = "Oportunidade " + company + " - " + now.In(brasilia).Format("02/01/2006")
+		name = "Oportunidade " + company + " - " + calendar.Format(now)
 	}
 	return Record{
 		Name: name, CNPJ: doc, Contact: strings.TrimSpace(p.Contact), Phone: phone, Email: email,

@@ -3,6 +3,8 @@ package opportunity
 import (
 	"strings"
 	"time"
+
+	"oportuna/internal/calendar"
 )
 
 // Messages of spec §5.
@@ -34,15 +36,8 @@ func ParseDate(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// dayOf truncates to the calendar day in Brazil's time (UTC−3, no daylight saving since 2019).
-var brasilia = time.FixedZone("BRT", -3*60*60)
-
-func dayOf(t time.Time) time.Time {
-	y, m, d := t.In(brasilia).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}
-
-// CheckRenewal applies spec §5 "Renewal modal" at the instant now.
+// CheckRenewal applies spec §5 "Renewal modal" at the instant now: the last
+// visit is a day of Brasília's calendar up to today.
 func CheckRenewal(r RenewalRequest, now time.Time) []FieldError {
 	var errs []FieldError
 	if strings.TrimSpace(r.Reason) == "" {
@@ -56,7 +51,7 @@ func CheckRenewal(r RenewalRequest, now time.Time) []FieldError {
 	}
 	if strings.TrimSpace(r.LastVisitDate) == "" {
 		errs = append(errs, FieldError{"lastVisitDate", "Data da última visita", MsgRequired})
-	} else if d, ok := ParseDate(r.LastVisitDate); !ok || d.After(dayOf(now)) {
+	} else if d, ok := ParseDate(r.LastVisitDate); !ok || d.After(calendar.Date(now)) {
 		errs = append(errs, FieldError{"lastVisitDate", "Data da última visita", MsgVisitDate})
 	}
 	return errs
