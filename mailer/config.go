@@ -3,6 +3,7 @@ package mailer
 import (
 	"fmt"
 	"net/mail"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -97,8 +98,8 @@ func (c *Config) Validate() error {
 	if c.PortalURL == "" {
 		c.PortalURL = DefaultPortalURL
 	}
-	if !strings.HasPrefix(c.PortalURL, "http://") && !strings.HasPrefix(c.PortalURL, "https://") {
-		return fmt.Errorf("PORTAL_URL: %q must start with http:// or https://", c.PortalURL)
+	if err := checkPortalURL(c.PortalURL); err != nil {
+		return err
 	}
 	if c.SMTPTLS == "" {
 		c.SMTPTLS = TLSStartTLS
@@ -128,6 +129,29 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("SMTP_FROM: %q is not an e-mail address", c.From)
 	}
 	c.From = a.Address
+	return nil
+}
+
+// checkPortalURL refuses a PORTAL_URL that would not give every brand a working
+// link: not http(s), no host, or braces other than "{brand}" (e.g. a shell
+// default that closed at the first brace: "http://{brand.localhost:8080}").
+func checkPortalURL(p string) error {
+	if !strings.HasPrefix(p, "http://") && !strings.HasPrefix(p, "https://") {
+		return fmt.Errorf("PORTAL_URL: %q must start with http:// or https://", p)
+	}
+	filled := strings.ReplaceAll(p, "{brand}", "marca")
+	if strings.ContainsAny(filled, "{}") {
+		return fmt.Errorf("PORTAL_URL: %q has braces other than {brand} (the only placeholder)", p)
+	}
+	u, err := url.Parse(filled)
+	if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("PORTAL_URL: %q is not a base URL such as https://parceiros.{brand}.example", p)
+	}
+	if port := u.Port(); port != "" {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("PORTAL_URL: %q has an invalid port", p)
+		}
+	}
 	return nil
 }
 

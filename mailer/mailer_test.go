@@ -302,7 +302,13 @@ func TestConfigFromEnvironment(t *testing.T) {
 		"bad port":   {"SMTP_HOST": "h", "SMTP_FROM": "a@b.com", "SMTP_PORT": "99999"},
 		"bad auth":   {"SMTP_HOST": "h", "SMTP_FROM": "a@b.com", "SMTP_AUTH": "magic"},
 		"bad portal": {"PORTAL_URL": "ftp://x"},
-		"bad box":    {"MAILBOX": "talvez"},
+		// scripts/run.sh's old default: the shell closed ${PORTAL_URL:-…{brand} at the first brace.
+		"unclosed placeholder": {"PORTAL_URL": "http://{brand.localhost:8080}"},
+		"other placeholder":    {"PORTAL_URL": "http://{slug}.localhost:8080"},
+		"no host":              {"PORTAL_URL": "http://"},
+		"bad portal port":      {"PORTAL_URL": "http://{brand}.localhost:99999"},
+		"query":                {"PORTAL_URL": "http://{brand}.localhost:8080/?x=1"},
+		"bad box":              {"MAILBOX": "talvez"},
 	} {
 		if _, err := mailer.ConfigFromEnv(env(kv)); err == nil {
 			t.Errorf("%s: accepted", name)

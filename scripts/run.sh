@@ -42,7 +42,10 @@ bin/oportuna seed
 
 export PORT
 # E-mails stay in the outbox and show in the dev mailbox; links point here.
-export MAILBOX=${MAILBOX:-on} PORTAL_URL=${PORTAL_URL:-http://{brand}.localhost:$PORT}
+# (The default sits in a variable: inside ${PORTAL_URL:-…} the shell would end the
+# default at the first '}' and leave links like http://{brand.localhost:8080}.)
+default_portal="http://{brand}.localhost:$PORT"
+export MAILBOX=${MAILBOX:-on} PORTAL_URL=${PORTAL_URL:-$default_portal}
 bin/oportuna dev &
 pids+=("$!")
 wait_http "http://127.0.0.1:$PORT/api/version" 60
