@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"oportuna/brand"
+	"oportuna/internal/calendar"
 	"oportuna/internal/respond"
 )
 
@@ -197,7 +198,7 @@ type mailboxPage struct {
 }
 
 var mailboxFuncs = htmltemplate.FuncMap{
-	"when":   func(t time.Time) string { return t.In(brasilia).Format("02/01/2006 15:04:05") },
+	"when":   func(t time.Time) string { return calendar.In(t).Format("02/01/2006 15:04:05") },
 	"status": statusLabel,
 	"join":   strings.Join,
 }

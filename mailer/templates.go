@@ -7,10 +7,10 @@ import (
 	"strings"
 	texttemplate "text/template"
 	"time"
-	_ "time/tzdata" // dates are written in Brasília time on any host
 	"unicode"
 
 	"oportuna/brand"
+	"oportuna/internal/calendar"
 )
 
 //go:embed templates/layout.html templates/layout.txt
@@ -22,15 +22,6 @@ var (
 	htmlLayout = htmltemplate.Must(htmltemplate.New("layout.html").Funcs(funcs).ParseFS(templateFiles, "templates/layout.html"))
 	textLayout = texttemplate.Must(texttemplate.New("layout.txt").Funcs(funcs).ParseFS(templateFiles, "templates/layout.txt"))
 )
-
-// brasilia is the time zone of the dates in e-mails.
-var brasilia = func() *time.Location {
-	loc, err := time.LoadLocation("America/Sao_Paulo")
-	if err != nil {
-		return time.FixedZone("BRT", -3*60*60)
-	}
-	return loc
-}()
 
 // Content is a rendered e-mail.
 type Content struct {
@@ -119,8 +110,9 @@ func greeting(name string) string {
 	return "Olá, " + name + ","
 }
 
-// Date writes a day as dd/mm/aaaa in Brasília time.
-func Date(t time.Time) string { return t.In(brasilia).Format("02/01/2006") }
+// Date writes the day of t as dd/mm/aaaa in Brasília's calendar, whatever
+// the host's zone (internal/calendar).
+func Date(t time.Time) string { return calendar.Format(t) }
 
 // validity writes how long a link lasts ("1 hora", "48 horas", "7 dias").
 func validity(d time.Duration) string {
