@@ -13,6 +13,7 @@ import (
 
 	"oportuna/cnpj"
 	"oportuna/crm"
+	"oportuna/internal/calendar"
 	"oportuna/opportunity"
 )
 
@@ -101,7 +102,8 @@ func CRMOpportunity(r opportunity.Record, in CRMSyncInput, now time.Time, validi
 	if validity <= 0 {
 		validity = 2160 * time.Hour
 	}
-	closeDate := now.Add(validity)
+	// A close date is a day of Brasília's calendar (midnight UTC, as ParseDate's).
+	closeDate := calendar.Date(now.Add(validity))
 	var project opportunity.Project
 	if len(r.Projects) > 0 {
 		project = r.Projects[0]
@@ -110,7 +112,7 @@ func CRMOpportunity(r opportunity.Record, in CRMSyncInput, now time.Time, validi
 		}
 	}
 	if closed {
-		closeDate = now
+		closeDate = calendar.Date(now)
 	}
 	o := crm.Opportunity{
 		ID: r.ID, Brand: brandSlug, Name: name, Status: status, Probability: prob,
