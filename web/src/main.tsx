@@ -1,11 +1,13 @@
 import { BlueprintProvider } from '@blueprintjs/core';
 import '@blueprintjs/core/lib/css/blueprint.css';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { AppRoutes } from './App';
 import { BrandContext, applyBrand, loadBrand } from './lib/brand';
 import { setCompany } from './lib/http';
+import { createQueryClient } from './lib/queryClient';
 import { endSessionOfPreviousVisit } from './lib/session';
 import './styles/brand.css';
 
@@ -19,15 +21,18 @@ async function start() {
     window.history.replaceState(null, '', '/');
   }
 
+  const queryClient = createQueryClient();
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <BrandContext.Provider value={brand}>
-        <BlueprintProvider>
-          <BrowserRouter>
-            <AppRoutes />
-          </BrowserRouter>
-        </BlueprintProvider>
-      </BrandContext.Provider>
+      <QueryClientProvider client={queryClient}>
+        <BrandContext.Provider value={brand}>
+          <BlueprintProvider>
+            <BrowserRouter>
+              <AppRoutes />
+            </BrowserRouter>
+          </BlueprintProvider>
+        </BrandContext.Provider>
+      </QueryClientProvider>
     </StrictMode>,
   );
 }

@@ -1,6 +1,7 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { HttpResponse } from '../lib/http';
+import { withQueryClient } from '../test/helpers';
 import { LIST_ERROR } from './ListBody';
 import { useListData, type ListPage } from './useListData';
 
@@ -13,7 +14,7 @@ function answer(status: number, data: Page | null, message?: string): HttpRespon
 describe('useListData', () => {
   it('loads the rows and the total, and loads again on reload', async () => {
     const load = vi.fn(async () => answer(200, { result: ['a', 'b'], total: '12' }));
-    const { result } = renderHook(() => useListData(load, 'q1', 1, 10, () => {}));
+    const { result } = renderHook(() => useListData(load, 'q1', 1, 10, () => {}), { wrapper: withQueryClient() });
     expect(result.current.state).toBe('loading');
     await waitFor(() => expect(result.current.state).toBe('ready'));
     expect(result.current.rows).toEqual(['a', 'b']);
@@ -29,7 +30,9 @@ describe('useListData', () => {
       [answer(400, null, 'Data inválida'), 'error', 'Data inválida'],
       [answer(500, null, 'stack trace'), 'error', LIST_ERROR],
     ] as const) {
-      const { result, unmount } = renderHook(() => useListData(async () => res, 'q', 1, 10, () => {}));
+      const { result, unmount } = renderHook(() => useListData(async () => res, 'q', 1, 10, () => {}), {
+        wrapper: withQueryClient(),
+      });
       await waitFor(() => expect(result.current.state).toBe(state));
       expect(result.current.error).toBe(error);
       unmount();
@@ -53,7 +56,7 @@ describe('useListData', () => {
           10,
           () => {},
         ),
-      { initialProps: { query: 'old' } },
+      { initialProps: { query: 'old' }, wrapper: withQueryClient() },
     );
     rerender({ query: 'new' });
     await waitFor(() => expect(result.current.rows).toEqual(['new']));
@@ -64,12 +67,16 @@ describe('useListData', () => {
 
   it('moves back to the last page when the page is past it', async () => {
     const setPage = vi.fn();
-    renderHook(() => useListData(async () => answer(200, { result: [], total: 25 }), 'q', 7, 10, setPage));
+    renderHook(() => useListData(async () => answer(200, { result: [], total: 25 }), 'q', 7, 10, setPage), {
+      wrapper: withQueryClient(),
+    });
     await waitFor(() => expect(setPage).toHaveBeenCalledWith(3));
   });
 
   it('asks for nothing while the list cannot be loaded', async () => {
-    const { result } = renderHook(() => useListData<string>(null, 'q', 1, 10, () => {}));
+    const { result } = renderHook(() => useListData<string>(null, 'q', 1, 10, () => {}), {
+      wrapper: withQueryClient(),
+    });
     await new Promise((r) => setTimeout(r, 20));
     expect(result.current.state).toBe('loading');
     expect(result.current.rows).toEqual([]);

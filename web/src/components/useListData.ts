@@ -1,5 +1,7 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { HttpResponse } from '../lib/http';
+import { queryKeys } from '../lib/queryClient';
 import { LIST_ERROR, type ListLoadState } from './ListBody';
 import { pageCount } from './Paginator';
 
@@ -23,8 +25,11 @@ export interface ListData<T> {
 }
 
 /**
- * Loads a list page whenever `query` changes (a serialised query: filters,
- * sort, page size, page), cancelling the load it replaces. `load` is null when
+ * The shared list loader, a TanStack query keyed by `query` (a serialised
+ * query: endpoint, filters, sort, page size, page). A new key cancels the load
+ * it replaces (its AbortSignal); pages already seen come from the cache and are
+ * refreshed in the background, as on window focus. While a new key loads, the
+ * previous rows stay on screen with the 'loading' state. `load` is null when
  * the list cannot be asked for (the page then shows its blocked state). A 401
  * is 'unauthorized' (the transport has already refreshed or ended the session);
  * other failures are 'error' with the server's message for a 4xx, else the
@@ -38,40 +43,63 @@ export function useListData<T>(
   amount: number,
   setPage: (page: number) => void,
 ): ListData<T> {
-  const [rows, setRows] = useState<T[]>([]);
-  const [total, setTotal] = useState(0);
-  const [state, setState] = useState<ListLoadState>('loading');
-  const [error, setError] = useState<string | null>(null);
-  const [reloadKey, setReloadKey] = useState(0);
   const latest = useRef(load);
   latest.current = load;
   const enabled = load !== null;
+  const [reloading, setReloading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
 
+  const q = useQuery({
+    queryKey: queryKeys.list(query),
+    queryFn: ({ signal }) => latest.current!(signal),
+    enabled,
+    placeholderData: keepPreviousData,
+  });
+
+  const res = q.data;
+  const failed = !!res && !res.ok;
+  // A newly failed load opens the error modal once (a reload that fails again reopens it).
   useEffect(() => {
-    const current = latest.current;
-    if (!current) return;
-    const controller = new AbortController();
-    setState('loading');
-    void current(controller.signal).then((res) => {
-      if (controller.signal.aborted) return;
-      if (res.ok) {
-        setRows(Array.isArray(res.data?.result) ? res.data.result : []);
-        setTotal(Number(res.data?.total) || 0);
-        setState('ready');
-      } else if (res.status === 401) {
-        setState('unauthorized');
-      } else {
-        setState('error');
-        setError(res.status < 500 && res.message ? res.message : LIST_ERROR);
-      }
-    });
-    return () => controller.abort();
-  }, [enabled, query, reloadKey]);
+    if (res && !res.ok && res.status !== 401 && !q.isPlaceholderData) {
+      setError(res.status < 500 && res.message ? res.message : LIST_ERROR);
+    }
+  }, [res, q.dataUpdatedAt, q.isPlaceholderData]);
+
+  // The last good page stays on screen while another loads or after a failure.
+  const lastGood = useRef<{ rows: T[]; total: number }>({ rows: [], total: 0 });
+  if (res?.ok) {
+    lastGood.current = {
+      rows: Array.isArray(res.data?.result) ? res.data.result : [],
+      total: Number(res.data?.total) || 0,
+    };
+  }
+  const { rows, total } = lastGood.current;
+
+  let state: ListLoadState;
+  if (!enabled || q.isPending || q.isPlaceholderData || (reloading && q.isFetching)) state = 'loading';
+  else if (failed && res.status === 401) state = 'unauthorized';
+  else if (failed) state = 'error';
+  else state = 'ready';
 
   const pages = pageCount(total, amount);
   useEffect(() => {
     if (state === 'ready' && page > pages) setPage(pages);
   }, [state, page, pages, setPage]);
 
-  return { rows, total, state, pages, error, setError, reload: () => setReloadKey((k) => k + 1) };
+  useEffect(() => {
+    if (reloading && !q.isFetching) setReloading(false);
+  }, [reloading, q.isFetching]);
+
+  return {
+    rows,
+    total,
+    state,
+    pages,
+    error,
+    setError,
+    reload: () => {
+      setReloading(true);
+      void q.refetch();
+    },
+  };
 }

@@ -1,10 +1,12 @@
 import { render, type RenderResult } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
 import Cookies from 'js-cookie';
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
 import { BrandContext, type Brand } from '../lib/brand';
 import { setCompany } from '../lib/http';
+import { createQueryClient } from '../lib/queryClient';
 
 export const TEST_BRAND: Brand = {
   slug: 'yep',
@@ -92,13 +94,23 @@ export function LocationProbe() {
 export function renderAt(path: string, routes: ReactElement, brand: Brand = TEST_BRAND): RenderResult {
   setCompany(brand.slug);
   return render(
-    <BrandContext.Provider value={brand}>
-      <MemoryRouter initialEntries={[path]}>
-        {routes}
-        <LocationProbe />
-      </MemoryRouter>
-    </BrandContext.Provider>,
+    <QueryClientProvider client={createQueryClient()}>
+      <BrandContext.Provider value={brand}>
+        <MemoryRouter initialEntries={[path]}>
+          {routes}
+          <LocationProbe />
+        </MemoryRouter>
+      </BrandContext.Provider>
+    </QueryClientProvider>,
   );
+}
+
+/** A wrapper with a fresh query cache, for renderHook. */
+export function withQueryClient() {
+  const client = createQueryClient();
+  return function Wrapper({ children }: { children: ReactNode }) {
+    return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  };
 }
 
 export { Route, Routes };

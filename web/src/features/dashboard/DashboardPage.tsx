@@ -9,19 +9,20 @@ import {
   ShopIcon,
   ThListIcon,
 } from '@blueprintjs/icons';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ErrorModal } from '../../components/ErrorModal';
 import { LOADING_MESSAGES } from '../../components/LoadingModal';
-import { getDashboard, type DashboardData, type StatusTotal } from '../../lib/dashboardApi';
+import type { DashboardData, StatusTotal } from '../../lib/dashboardApi';
 import { PANEL_BASE } from '../../lib/guards';
 import { statusIntent, statusLabel } from '../../lib/status';
 import { detailsPath, historyPath } from '../opportunities/list/OpportunityTable';
 import { monthsToDate, TAB_SERIES } from './chart';
 import { MonthlyChart } from './MonthlyChart';
+import { DASHBOARD_ERROR, useDashboard } from './useDashboard';
 import './dashboard.css';
 
-export const DASHBOARD_ERROR = 'Houve um erro. Tente novamente mais tarde!';
+export { DASHBOARD_ERROR };
 /** The 'Resumo' shows the last 11 opportunities (spec §9). */
 export const RECENT_COUNT = 11;
 
@@ -93,29 +94,8 @@ function TotalCard({ id, label, value }: TotalCardProps) {
 /** Dashboard (spec §2 "Dashboard"): chart, totals, 'Resumo' and 'Ferramentas Disponíveis'. */
 export function DashboardPage() {
   const navigate = useNavigate();
-  const [data, setData] = useState<DashboardData | null>(null);
-  const [state, setState] = useState<'loading' | 'ready' | 'error' | 'unauthorized'>('loading');
-  const [error, setError] = useState<string | null>(null);
+  const { data, state, error, setError, reload } = useDashboard(normalize);
   const [tab, setTab] = useState<ChartTab>('opportunities');
-  const [reloadKey, setReloadKey] = useState(0);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setState('loading');
-    void getDashboard(undefined, controller.signal).then((res) => {
-      if (controller.signal.aborted) return;
-      if (res.ok) {
-        setData(normalize(res.data?.data));
-        setState('ready');
-      } else if (res.status === 401) {
-        setState('unauthorized');
-      } else {
-        setState('error');
-        setError(res.status < 500 && res.message ? res.message : DASHBOARD_ERROR);
-      }
-    });
-    return () => controller.abort();
-  }, [reloadKey]);
 
   const months = useMemo(() => data?.months ?? monthsToDate([]), [data]);
 
@@ -133,7 +113,7 @@ export function DashboardPage() {
         <NonIdealState
           title="Não foi possível carregar o dashboard"
           description={DASHBOARD_ERROR}
-          action={<Button icon={<RefreshIcon />} text="Tentar novamente" onClick={() => setReloadKey((k) => k + 1)} />}
+          action={<Button icon={<RefreshIcon />} text="Tentar novamente" onClick={reload} />}
         />
       </div>
     );

@@ -8,21 +8,18 @@ import {
   TickCircleIcon,
   TimeIcon,
 } from '@blueprintjs/icons';
-import { useCallback, useEffect, useRef, useState, type ReactElement } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import { useNavigate } from 'react-router';
 import { formatDateTime } from '../../lib/format';
 import {
-  NOTIFICATION_POLL_MS,
   lastSeenNotification,
-  listNotifications,
-  markAllNotificationsRead,
-  markNotificationRead,
   newestId,
   safeLink,
   saveLastSeenNotification,
   type Notification,
 } from '../../lib/notificationsApi';
 import { readSession } from '../../lib/session';
+import { useNotifications } from './useNotifications';
 import './notifications.css';
 
 /** The icon of a notice kind. */
@@ -51,53 +48,11 @@ export function badgeText(unread: number): string {
 export function NotificationBell() {
   const navigate = useNavigate();
   const userId = readSession().userid;
-  const [items, setItems] = useState<Notification[]>([]);
-  const [unread, setUnread] = useState(0);
-  const [loaded, setLoaded] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const { items, unread, loaded, failed, refresh, markRead, markAllRead } = useNotifications(userId);
   const [open, setOpen] = useState(false);
   const [lastSeen, setLastSeen] = useState(() => lastSeenNotification(userId));
   /** lastSeen when the dropdown opened: what is newer shows 'Nova' while it stays open. */
   const [seenAtOpen, setSeenAtOpen] = useState(0);
-  const inFlight = useRef<AbortController | null>(null);
-  const mounted = useRef(true);
-
-  const load = useCallback(async () => {
-    inFlight.current?.abort();
-    const controller = new AbortController();
-    inFlight.current = controller;
-    const res = await listNotifications(undefined, controller.signal);
-    if (controller.signal.aborted || !mounted.current) return;
-    if (res.ok && res.data) {
-      setItems(Array.isArray(res.data.result) ? res.data.result : []);
-      setUnread(Number(res.data.unread) || 0);
-      setFailed(false);
-    } else {
-      setFailed(true);
-    }
-    setLoaded(true);
-  }, []);
-
-  useEffect(() => {
-    mounted.current = true;
-    void load();
-    const tick = () => {
-      if (document.visibilityState !== 'hidden') void load();
-    };
-    const timer = window.setInterval(tick, NOTIFICATION_POLL_MS);
-    const onVisible = () => {
-      if (document.visibilityState === 'visible') void load();
-    };
-    window.addEventListener('focus', tick);
-    document.addEventListener('visibilitychange', onVisible);
-    return () => {
-      mounted.current = false;
-      inFlight.current?.abort();
-      window.clearInterval(timer);
-      window.removeEventListener('focus', tick);
-      document.removeEventListener('visibilitychange', onVisible);
-    };
-  }, [load]);
 
   // While open, what arrives counts as seen.
   useEffect(() => {
@@ -112,28 +67,20 @@ export function NotificationBell() {
   function onToggle(next: boolean) {
     if (next) {
       setSeenAtOpen(lastSeenNotification(userId));
-      void load();
+      refresh();
     }
     setOpen(next);
   }
 
-  async function onPick(n: Notification) {
+  function onPick(n: Notification) {
     const link = safeLink(n.link);
     setOpen(false);
-    if (!n.readAt) {
-      setItems((list) => list.map((x) => (x.id === n.id ? { ...x, readAt: new Date().toISOString() } : x)));
-      setUnread((u) => Math.max(0, u - 1));
-      void markNotificationRead(n.id);
-    }
+    if (!n.readAt) markRead(n.id);
     if (link) navigate(link);
   }
 
-  async function onReadAll() {
-    const now = new Date().toISOString();
-    setItems((list) => list.map((x) => (x.readAt ? x : { ...x, readAt: now })));
-    setUnread(0);
-    const res = await markAllNotificationsRead();
-    if (!res.ok) void load();
+  function onReadAll() {
+    markAllRead();
   }
 
   const count = badgeText(unread);
@@ -149,7 +96,7 @@ export function NotificationBell() {
           size="small"
           text="Marcar todas como lidas"
           disabled={unread === 0}
-          onClick={() => void onReadAll()}
+          onClick={onReadAll}
           data-testid="notifications-read-all"
         />
       </div>
@@ -189,7 +136,7 @@ export function NotificationBell() {
                     </Tag>
                   ) : undefined
                 }
-                onClick={() => void onPick(n)}
+                onClick={() => onPick(n)}
               />
             );
           })}

@@ -1,8 +1,7 @@
 import { configure, act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '../../../App';
-import { resetGeoCache } from '../../../lib/geoApi';
 import type { OpportunityRow } from '../../../lib/opportunityListApi';
 import { json, mockFetch, renderAt, storeSession, TEST_BRAND, type Call } from '../../../test/helpers';
 
@@ -83,7 +82,6 @@ const lastQuery = (calls: Call[]) => {
   return Object.fromEntries(new URL(all[all.length - 1].url, 'http://x').searchParams);
 };
 
-beforeEach(() => resetGeoCache());
 afterEach(() => vi.useRealTimers());
 
 // Typing-heavy tests run long on a busy shared machine (the other screens' suites allow 30 s too).
@@ -283,8 +281,12 @@ describe('Opportunities list', { timeout: 30_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Ordenar por valor estimado' }));
     await waitFor(() => expect(lastQuery(calls).estimated).toBe('asc'));
     expect(lastQuery(calls).createdAt).toBeUndefined();
+    // Back to createdAt desc: the first page is still in the query cache, so no call is made for it.
+    const before = calls.length;
     await userEvent.click(screen.getByRole('button', { name: 'Ordenar por cadastro' }));
-    await waitFor(() => expect(lastQuery(calls)).toMatchObject({ createdAt: 'desc' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Ordenar por cadastro' }));
+    await waitFor(() => expect(lastQuery(calls)).toMatchObject({ createdAt: 'asc' }));
+    expect(calls.slice(before).filter((c) => c.url.includes('createdAt=desc'))).toHaveLength(0);
   });
 
   it('pages through the total with the paginator', async () => {

@@ -7,7 +7,7 @@ import { LIST_ERROR, ListBody, ListCard } from '../../../components/ListBody';
 import { useListData } from '../../../components/useListData';
 import { PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
 import { useBrand } from '../../../lib/brand';
-import { listCities, listStates, type GeoCity, type GeoState } from '../../../lib/geoApi';
+import { useCities, useStates } from '../../../lib/geoApi';
 import { PANEL_BASE } from '../../../lib/guards';
 import {
   EMPTY_FILTERS,
@@ -56,12 +56,6 @@ export function OpportunitiesPage() {
   const [page, setPage] = useState(1);
   const [exporting, setExporting] = useState(false);
 
-  const [states, setStates] = useState<GeoState[]>([]);
-  const [cities, setCities] = useState<GeoCity[]>([]);
-  // The geography service answers [] only when it failed (every state has cities).
-  const [statesFailed, setStatesFailed] = useState(false);
-  const [citiesFailed, setCitiesFailed] = useState(false);
-
   const filtersRef = useRef(filters);
   const timer = useRef<number | undefined>(undefined);
 
@@ -69,34 +63,9 @@ export function OpportunitiesPage() {
   useEffect(() => savePreferences({ filters, sort, amount }), [filters, sort, amount]);
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
-  useEffect(() => {
-    let active = true;
-    void listStates().then((list) => {
-      if (!active) return;
-      setStates(list);
-      setStatesFailed(list.length === 0);
-    });
-    return () => {
-      active = false;
-    };
-  }, []);
-
-  useEffect(() => {
-    let active = true;
-    setCitiesFailed(false);
-    if (!filters.state) {
-      setCities([]);
-      return;
-    }
-    void listCities(filters.state).then((list) => {
-      if (!active) return;
-      setCities(list);
-      setCitiesFailed(list.length === 0);
-    });
-    return () => {
-      active = false;
-    };
-  }, [filters.state]);
+  // Geography: cached for the app's life (lib/geoApi.ts); a failure shows under the select.
+  const { states, failed: statesFailed } = useStates();
+  const { cities, failed: citiesFailed } = useCities(filters.state);
 
   function change(next: OpportunityFilters, immediate: boolean) {
     filtersRef.current = next;
