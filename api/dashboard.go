@@ -4,12 +4,12 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"oportuna/auth"
 	"oportuna/crm"
+	"oportuna/internal/calendar"
 	"oportuna/internal/respond"
 )
 
@@ -37,14 +37,9 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
 		respond.Error(w, http.StatusForbidden, auth.MsgCompanyMismatch)
 		return
 	}
-	loc, err := time.LoadLocation("America/Sao_Paulo")
-	if err != nil {
-		loc = time.FixedZone("BRT", -3*3600)
-	}
-	now := time.Now().In(loc)
-	yearStart := time.Date(now.Year(), 1, 1, 0, 0, 0, 0, loc)
-	monthStart := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc)
-	months := make([]monthPoint, int(now.Month()))
+	now := s.now()
+	yearStart, monthStart := calendar.YearStart(now), calendar.MonthStart(now)
+	months := make([]monthPoint, int(calendar.In(now).Month()))
 	for i := range months {
 		months[i] = monthPoint{Month: i + 1, Label: monthLabels[i]}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"oportuna/auth"
 	"oportuna/cnpj"
+	"oportuna/internal/calendar"
 	"oportuna/internal/respond"
 	"oportuna/opportunity"
 )
@@ -91,19 +92,12 @@ func (s *Server) handleExportOpportunities(w http.ResponseWriter, r *http.Reques
 		return
 	}
 	defer f.Close()
-	name := fmt.Sprintf("%s-%s.xlsx", exportSheet, time.Now().In(saoPaulo).Format("2006-01-02"))
+	name := fmt.Sprintf("%s-%s.xlsx", exportSheet, calendar.ISO(s.now()))
 	w.Header().Set("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
 	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	w.Header().Set("Cache-Control", "no-store")
 	_, _ = f.WriteTo(w)
 }
-
-var saoPaulo = func() *time.Location {
-	if l, err := time.LoadLocation("America/Sao_Paulo"); err == nil {
-		return l
-	}
-	return time.FixedZone("BRT", -3*3600)
-}()
 
 // buildExport streams the query's rows into a workbook.
 func (s *Server) buildExport(ctx context.Context, oq opportunityQuery, distributor string) (*excelize.File, error) {
@@ -157,12 +151,12 @@ func (s *Server) buildExport(ctx context.Context, oq opportunityQuery, distribut
 		register, seller, resale                                                  string
 		approved, validUntil                                                      *time.Time
 	)
+	// A date cell is the instant's day in Brasília's calendar.
 	dateCell := func(t *time.Time) any {
 		if t == nil {
 			return nil
 		}
-		d := t.In(saoPaulo)
-		return excelize.Cell{StyleID: dateStyle, Value: time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC)}
+		return excelize.Cell{StyleID: dateStyle, Value: calendar.Date(*t)}
 	}
 	row := make([]any, len(exportColumns))
 	n := 2

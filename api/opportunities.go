@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/jackc/pgx/v5"
@@ -95,7 +94,7 @@ func (s *Server) handleCreateOpportunity(w http.ResponseWriter, r *http.Request)
 		respond.Error(w, http.StatusForbidden, MsgCompanyPayload)
 		return
 	}
-	rec, errs := p.Check(c.Brand, time.Now())
+	rec, errs := p.Check(c.Brand, s.now())
 	if len(errs) > 0 {
 		labels := make([]string, len(errs))
 		for i, e := range errs {
@@ -334,7 +333,7 @@ func (s *Server) handleRenewalRequest(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if errs := opportunity.CheckRenewal(body, time.Now()); len(errs) > 0 {
+	if errs := opportunity.CheckRenewal(body, s.now()); len(errs) > 0 {
 		labels := make([]string, len(errs))
 		for i, e := range errs {
 			labels[i] = e.Label

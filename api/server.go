@@ -59,10 +59,22 @@ type Server struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the
 	// client (rate limits and logs); none: the connection's peer is the client.
 	TrustedProxies []netip.Prefix
+	// Now is the clock of the date rules and of the days the API writes (the
+	// dashboard's month, the export's dates), read in Brasília's calendar
+	// (internal/calendar); nil: time.Now. Tests pin it.
+	Now func() time.Time
 
 	index      map[string][]byte // index.html per brand slug, brand injected
 	lgpd       []byte
 	guidelines map[string][]byte
+}
+
+// now is the instant the date rules read (Server.Now).
+func (s *Server) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
 }
 
 // Handler builds the router.
