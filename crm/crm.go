@@ -34,6 +34,8 @@ var (
 	// ErrMultipleMatches: several Accounts hold the customer's CNPJ, or several
 	// opportunities our external id (HTTP 300); a person must merge them (not retried).
 	ErrMultipleMatches = errors.New("crm: multiple matches")
+	// ErrNotFound: the CRM holds no opportunity with our id (GetOpportunity).
+	ErrNotFound = errors.New("crm: opportunity not found")
 )
 
 // MsgMultipleMatches is the pt-BR text for ErrMultipleMatches.
@@ -93,9 +95,55 @@ type Seller struct {
 	Company string `json:"company"`
 }
 
-// Client upserts opportunities in the CRM and lists the sellers it holds.
+// Record is what the CRM holds of one of our opportunities, as the reconciler
+// compares it with the workflow (no personal data).
+type Record struct {
+	CRMID       string // the CRM's record id (the opportunity's register)
+	ID          string // our id, the external id
+	Name        string
+	Stage       string // the CRM's stage
+	Probability int
+	Closed      bool
+	// Statuses are our statuses the stage stands for (the stage map read
+	// backwards: one stage may stand for several); empty for a stage the
+	// portal never writes, e.g. a record closed won by a salesperson.
+	Statuses []opportunity.Status
+	// Matches is how many CRM records hold our id (more than one: a person must merge them).
+	Matches int
+}
+
+// Shows reports whether the record's stage is the one of status st.
+func (r Record) Shows(st opportunity.Status) bool {
+	for _, s := range r.Statuses {
+		if s == st {
+			return true
+		}
+	}
+	return false
+}
+
+// StatusesOf reads a stage map backwards: the statuses written as stage, in
+// the order of opportunity.Statuses.
+func StatusesOf(stages map[opportunity.Status]string, stage string) []opportunity.Status {
+	var out []opportunity.Status
+	for _, st := range opportunity.Statuses {
+		if v := stages[st]; v != "" && strings.EqualFold(v, stage) {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// Client upserts opportunities in the CRM, reads them back and lists the
+// sellers it holds.
 type Client interface {
 	UpsertOpportunity(ctx context.Context, o Opportunity) (string, error)
+	// GetOpportunity reads the record holding our id; ErrNotFound when there
+	// is none, ErrMultipleMatches when there are several.
+	GetOpportunity(ctx context.Context, id string) (Record, error)
+	// GetOpportunities reads the records of many of our ids at once (absent
+	// ids are missing from the map; Matches counts duplicates).
+	GetOpportunities(ctx context.Context, ids []string) (map[string]Record, error)
 	Sellers(ctx context.Context, brand string) ([]Seller, error)
 }
 
@@ -121,9 +169,51 @@ func (l Local) Sellers(ctx context.Context, brand string) ([]Seller, error) {
 
 // UpsertOpportunity returns "LOCAL-" and the first 12 hexadecimal digits of the id.
 func (Local) UpsertOpportunity(_ context.Context, o Opportunity) (string, error) {
-	id := strings.ToUpper(strings.ReplaceAll(o.ID, "-", ""))
+	return localID(o.ID), nil
+}
+
+func localID(id string) string {
+	id = strings.ToUpper(strings.ReplaceAll(id, "-", ""))
 	if len(id) > 12 {
 		id = id[:12]
 	}
-	return "LOCAL-" + id, nil
+	return "LOCAL-" + id
+}
+
+// GetOpportunity answers from the portal's read model, since Local keeps
+// nothing: an opportunity whose register is its local id is held, with the
+// read model's status (the default stage map's stage), name and probability.
+func (l Local) GetOpportunity(ctx context.Context, id string) (Record, error) {
+	recs, err := l.GetOpportunities(ctx, []string{id})
+	if err != nil {
+		return Record{}, err
+	}
+	r, ok := recs[id]
+	if !ok {
+		return Record{}, fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	return r, nil
+}
+
+// GetOpportunities is GetOpportunity for many ids.
+func (l Local) GetOpportunities(ctx context.Context, ids []string) (map[string]Record, error) {
+	if l.DB == nil {
+		return nil, ErrUnavailable
+	}
+	rows, _ := l.DB.Query(ctx, `SELECT id::text, status, name, probability_closing, register
+		FROM opportunities WHERE id::text = ANY($1) AND register <> ''`, ids)
+	out := map[string]Record{}
+	var id, status, name, register string
+	var prob int
+	_, err := pgx.ForEachRow(rows, []any{&id, &status, &name, &prob, &register}, func() error {
+		if register != localID(id) {
+			return nil
+		}
+		stage := DefaultStages()[opportunity.Status(status)]
+		out[id] = Record{CRMID: register, ID: id, Name: name, Stage: stage, Probability: prob, Matches: 1,
+			Closed: opportunity.Status(status) == opportunity.Expired || opportunity.Status(status) == opportunity.Disapproved,
+			Statuses: StatusesOf(DefaultStages(), stage)}
+		return nil
+	})
+	return out, err
 }

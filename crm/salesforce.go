@@ -447,6 +447,63 @@ func (s *Salesforce) existing(ctx context.Context, id string) (*existingOpportun
 	return &rec, nil
 }
 
+// GetOpportunity reads the opportunity holding our id (one SOQL query by the
+// external id); ErrNotFound when there is none, ErrMultipleMatches when several.
+func (s *Salesforce) GetOpportunity(ctx context.Context, id string) (Record, error) {
+	recs, err := s.GetOpportunities(ctx, []string{id})
+	if err != nil {
+		return Record{}, err
+	}
+	r, ok := recs[id]
+	switch {
+	case !ok:
+		return Record{}, fmt.Errorf("%w: %s", ErrNotFound, id)
+	case r.Matches > 1:
+		return r, fmt.Errorf("%w: %d opportunities hold %s", ErrMultipleMatches, r.Matches, id)
+	}
+	return r, nil
+}
+
+// lookupChunk bounds the ids of one query (its URL stays far below Salesforce's 16 KB).
+const lookupChunk = 100
+
+// GetOpportunities reads the opportunities holding our ids, one SOQL query per
+// lookupChunk ids; the stage is read back to our statuses through the stage map.
+func (s *Salesforce) GetOpportunities(ctx context.Context, ids []string) (map[string]Record, error) {
+	ext := s.cfg.Fields.OpportunityExternalID
+	stages := DefaultStages()
+	for st, v := range s.cfg.Stages {
+		stages[st] = v
+	}
+	out := map[string]Record{}
+	for i := 0; i < len(ids); i += lookupChunk {
+		chunk := ids[i:min(i+lookupChunk, len(ids))]
+		quoted := make([]string, len(chunk))
+		for j, id := range chunk {
+			quoted[j] = Quote(id)
+		}
+		recs, err := queryAs[map[string]any](ctx, s, fmt.Sprintf("SELECT Id, Name, StageName, Probability, IsClosed, %s FROM Opportunity WHERE %s IN (%s)",
+			ext, ext, strings.Join(quoted, ", ")))
+		if err != nil {
+			return nil, err
+		}
+		for _, rec := range recs {
+			id := field(rec, ext)
+			if r, dup := out[id]; dup {
+				r.Matches++
+				out[id] = r
+				continue
+			}
+			stage := field(rec, "StageName")
+			prob, _ := rec["Probability"].(float64)
+			closed, _ := rec["IsClosed"].(bool)
+			out[id] = Record{CRMID: field(rec, "Id"), ID: id, Name: field(rec, "Name"), Stage: stage,
+				Probability: int(math.Round(prob)), Closed: closed, Statuses: StatusesOf(stages, stage), Matches: 1}
+		}
+	}
+	return out, nil
+}
+
 func (s *Salesforce) oppPath(id string) string {
 	return s.dataPath("/sobjects/Opportunity/" + s.cfg.Fields.OpportunityExternalID + "/" + url.PathEscape(id))
 }

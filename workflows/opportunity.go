@@ -407,6 +407,9 @@ func (wf *opportunityWorkflow) syncCRMLater(ctx workflow.Context, status opportu
 		var canceled *temporal.CanceledError
 		if err != nil && !errors.As(err, &canceled) {
 			workflow.GetLogger(ctx).Error("CRM not updated", "status", status, "err", err)
+			if workflow.GetVersion(ctx, changeRecordCRMSyncFailure, workflow.DefaultVersion, 1) >= 1 {
+				wf.recordCRMSyncFailure(ctx, status, err)
+			}
 		}
 	})
 }

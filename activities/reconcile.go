@@ -1,0 +1,165 @@
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"go.temporal.io/sdk/temporal"
+
+	"oportuna/opportunity"
+)
+
+// CRMSyncFailure is a background CRM sync (expiry, refusal, a repair) that
+// finally failed: the CRM does not show Status. It is recorded in
+// crm_sync_failures, where the reconciler retries it (docs/operations.md).
+type CRMSyncFailure struct {
+	OpportunityID string             `json:"opportunityId"`
+	Brand         string             `json:"brand"`
+	Status        opportunity.Status `json:"status"`
+	Error         string             `json:"error"`
+	At            time.Time          `json:"at"`
+}
+
+// maxFailureText bounds the error text kept of a failure.
+const maxFailureText = 500
+
+// RecordCRMSyncFailure records a failed background CRM sync durably, once per
+// opportunity and status while it is open (a second failure of the same write
+// updates its error), and logs it.
+func (a *Activities) RecordCRMSyncFailure(ctx context.Context, f CRMSyncFailure) error {
+	msg := f.Error
+	if utf8.RuneCountInString(msg) > maxFailureText {
+		msg = string([]rune(msg)[:maxFailureText]) + "…"
+	}
+	if f.At.IsZero() {
+		f.At = time.Now()
+	}
+	_, err := a.DB.Exec(ctx, `INSERT INTO crm_sync_failures (opportunity_id, brand, status, error, failed_at, last_attempt_at)
+		VALUES ($1, $2, $3, $4, $5, $5)
+		ON CONFLICT (opportunity_id, status) WHERE resolved_at IS NULL
+		DO UPDATE SET error = EXCLUDED.error, last_attempt_at = GREATEST(crm_sync_failures.last_attempt_at, EXCLUDED.last_attempt_at)`,
+		f.OpportunityID, f.Brand, string(f.Status), msg, f.At)
+	if err != nil {
+		return fmt.Errorf("record crm sync failure: %w", err)
+	}
+	slog.ErrorContext(ctx, "crm sync failure recorded", "opportunity", f.OpportunityID, "brand", f.Brand, "status", f.Status)
+	return nil
+}
+
+// RestoreInput is the workflow's state of an opportunity, written back to a
+// read model that diverged from it (the repair update, workflows/repair.go).
+// Key is the history row's event key; ValidUntil and ApprovedAt are left as
+// they are when nil.
+type RestoreInput struct {
+	Key           string             `json:"key"`
+	OpportunityID string             `json:"opportunityId"`
+	Brand         string             `json:"brand"`
+	Status        opportunity.Status `json:"status"`
+	Name          string             `json:"name"`
+	Probability   int                `json:"probability"`
+	Register      string             `json:"register"`
+	ValidUntil    *time.Time         `json:"validUntil,omitempty"`
+	ApprovedAt    *time.Time         `json:"approvedAt,omitempty"`
+	At            time.Time          `json:"at"`
+}
+
+// Names of the read model's fields RestoreReadModel corrects, as the history
+// names them.
+const (
+	FieldStatus      = "status"
+	FieldName        = "name"
+	FieldProbability = "probabilityClosing"
+	FieldRegister    = "register"
+	FieldValidUntil  = "validUntil"
+	FieldApproveDate = "approveDate"
+)
+
+// RestoreReadModel brings the opportunity's row to the workflow's state and
+// returns the names of the fields it corrected (none when the row already
+// agreed). A correction is logged in the history as an 'update' by 'Sistema'
+// under in.Key; a retry after the commit answers the fields recorded then.
+func (a *Activities) RestoreReadModel(ctx context.Context, in RestoreInput) ([]string, error) {
+	var fields []string
+	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
+		var mods []byte
+		err := tx.QueryRow(ctx, `SELECT modifications FROM history WHERE event_key = $1`, in.Key).Scan(&mods)
+		if err == nil {
+			var done []Change
+			if err := json.Unmarshal(mods, &done); err != nil {
+				return err
+			}
+			for _, c := range done {
+				fields = append(fields, c.Attribute)
+			}
+			return nil
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		var status, name, register string
+		var prob int
+		var valid, approved *time.Time
+		err = tx.QueryRow(ctx, `SELECT status, name, probability_closing, register, valid_until, approve_date
+			FROM opportunities WHERE id = $1 FOR UPDATE`, in.OpportunityID).Scan(&status, &name, &prob, &register, &valid, &approved)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return temporal.NewNonRetryableApplicationError("opportunity not found: "+in.OpportunityID, "NotFound", nil)
+		}
+		if err != nil {
+			return err
+		}
+		var changes []Change
+		add := func(attr, old, new string) {
+			if old != new {
+				changes = append(changes, Change{Attribute: attr, OldValue: old, NewValue: new})
+			}
+		}
+		add(FieldStatus, status, string(in.Status))
+		add(FieldName, name, in.Name)
+		add(FieldProbability, fmt.Sprint(prob), fmt.Sprint(in.Probability))
+		add(FieldRegister, register, in.Register)
+		if in.ValidUntil != nil {
+			add(FieldValidUntil, timeText(valid), timeText(in.ValidUntil))
+		}
+		if in.ApprovedAt != nil {
+			add(FieldApproveDate, timeText(approved), timeText(in.ApprovedAt))
+		}
+		if len(changes) == 0 {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `UPDATE opportunities SET status = $2, name = $3, probability_closing = $4, register = $5,
+				valid_until = COALESCE($6, valid_until), approve_date = COALESCE($7, approve_date), updated_at = $8
+			WHERE id = $1`, in.OpportunityID, in.Status, in.Name, in.Probability, in.Register, in.ValidUntil, in.ApprovedAt, in.At); err != nil {
+			return err
+		}
+		for _, c := range changes {
+			fields = append(fields, c.Attribute)
+		}
+		return insertHistory(ctx, tx, in.Key, in.OpportunityID, in.Brand, nil, "update", changes, in.At)
+	})
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) {
+		return nil, err // not found: not retried
+	}
+	if err != nil {
+		return nil, fmt.Errorf("restore read model of %s: %w", in.OpportunityID, err)
+	}
+	if len(fields) > 0 {
+		slog.WarnContext(ctx, "read model restored from the workflow", "opportunity", in.OpportunityID, "brand", in.Brand, "fields", fields)
+	}
+	return fields, nil
+}
+
+// timeText is a timestamp as the history shows it, to the microsecond
+// PostgreSQL keeps; empty for none.
+func timeText(t *time.Time) string {
+	if t == nil || t.IsZero() {
+		return ""
+	}
+	return t.UTC().Truncate(time.Microsecond).Format(time.RFC3339Nano)
+}
