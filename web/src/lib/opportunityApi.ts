@@ -127,8 +127,11 @@ export function createOpportunity(payload: CreateOpportunityPayload, idempotency
 }
 
 /** GET /opportunity/id/{id}; the record is data.data[0]. */
-export async function getOpportunity(id: string): Promise<HttpResponse<{ data: OpportunityRecord[] }> & { record?: OpportunityRecord }> {
-  const res = await request<{ data: OpportunityRecord[] }>('api', `/opportunity/id/${encodeURIComponent(id)}`);
+export async function getOpportunity(
+  id: string,
+  signal?: AbortSignal,
+): Promise<HttpResponse<{ data: OpportunityRecord[] }> & { record?: OpportunityRecord }> {
+  const res = await request<{ data: OpportunityRecord[] }>('api', `/opportunity/id/${encodeURIComponent(id)}`, { signal });
   const record = res.ok ? res.data?.data?.[0] : undefined;
   return { ...res, record };
 }

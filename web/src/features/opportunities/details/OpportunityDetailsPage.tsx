@@ -1,90 +1,25 @@
 import { Button, Callout, FormGroup, H1, HTMLSelect, InputGroup, Intent, Tag } from '@blueprintjs/core';
 import { HistoryIcon } from '@blueprintjs/icons';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmationModal } from '../../../components/ConfirmationModal';
 import { ErrorModal } from '../../../components/ErrorModal';
 import { LoadingModal } from '../../../components/LoadingModal';
+import { ReasonDialog } from '../../../components/ReasonDialog';
 import { SuccessModal } from '../../../components/SuccessModal';
 import { useBrand } from '../../../lib/brand';
 import { formatDate, formatDateShort } from '../../../lib/format';
 import { PANEL_BASE } from '../../../lib/guards';
-import type { HttpResponse } from '../../../lib/http';
-import {
-  MSG_APPROVED,
-  MSG_GENERIC,
-  MSG_REFUSED,
-  MSG_RENEWAL_APPROVED,
-  MSG_RENEWAL_REFUSED,
-  MSG_RENEWAL_REQUESTED,
-  MSG_UPDATED,
-  approveFailureMessage,
-  approveOpportunity,
-  decideRenewal,
-  getOpportunity,
-  refuseFailureMessage,
-  refuseOpportunity,
-  renewalDecisionFailureMessage,
-  renewalRequestFailureMessage,
-  requestRenewal,
-  updateFailureMessage,
-  updateOpportunity,
-  updateProbability,
-  type OpportunityRecord,
-} from '../../../lib/opportunityApi';
-import { FIELD_LABELS, approvalNameError, sellerLabel, type RenewalPayload } from '../../../lib/opportunityValidation';
-import { readSession } from '../../../lib/session';
-import {
-  DEFAULT_PROBABILITY,
-  PROBABILITY_LABELS,
-  PROBABILITY_VALUES,
-  isProbability,
-  statusIntent,
-  statusLabel,
-} from '../../../lib/status';
+import { FIELD_LABELS, sellerLabel, type RenewalPayload } from '../../../lib/opportunityValidation';
+import { PROBABILITY_LABELS, PROBABILITY_VALUES, statusIntent, statusLabel } from '../../../lib/status';
 import { OpportunitySections, ReadOnlyField, SectionCard } from '../shared/OpportunitySections';
-import { useModalMessage } from '../shared/useModalMessage';
 import '../shared/opportunity.css';
-import { ReasonDialog } from '../../../components/ReasonDialog';
 import { RenewalDialog } from './RenewalDialog';
+import { useOpportunityDetails } from './useOpportunityDetails';
+
+import { reasonLabel } from './useOpportunityDetails';
+export { allowedActions, reasonLabel, shownProbability } from './useOpportunityDetails';
 
 export const PAGE_TITLE = 'Detalhes da oportunidade';
-
-/** Statuses in which a representative may edit the name and the probability (docs/opportunity-lifecycle.md). */
-const EDITABLE = ['analysis', 'approved', 'renovation', 'awaiting_renovation'];
-
-/** Label of the reason by status (spec §2): null when no reason is shown. */
-export function reasonLabel(status: string): string | null {
-  if (status === 'disapproved') return 'Motivo da reprovação';
-  if (status === 'awaiting_renovation') return 'Motivo da solicitação de renovação';
-  return null;
-}
-
-/** What the signed-in roles may do with an opportunity in a status (spec §4, §6). */
-export function allowedActions(roles: readonly string[], status: string) {
-  const rep = roles.includes('REPRESENTATIVE');
-  const owner = roles.includes('RESALE') || roles.includes('SELLER');
-  return {
-    edit: rep && EDITABLE.includes(status),
-    decide: rep && status === 'analysis',
-    decideRenewal: rep && status === 'awaiting_renovation',
-    requestRenewal: owner && (status === 'renovation' || status === 'expired'),
-  };
-}
-
-/**
- * The probability the select shows for a stored value: one of the four bands, or
- * the default (25) for anything else (the list shows such a value as 'N/C').
- */
-export function shownProbability(stored: number | null | undefined): number {
-  return isProbability(stored) ? stored : DEFAULT_PROBABILITY;
-}
-
-type DialogKind = 'approve' | 'refuse' | 'renewal' | 'approveRenewal' | 'refuseRenewal' | null;
-interface Conflict {
-  id: string;
-  record?: OpportunityRecord;
-}
 
 /**
  * Opportunity details (spec §2 "Opportunity details", §4 transitions, §8
@@ -93,112 +28,11 @@ interface Conflict {
  */
 export function OpportunityDetailsPage() {
   const { id = '' } = useParams();
-  const [params] = useSearchParams();
   const navigate = useNavigate();
   const brand = useBrand();
-  const roles = useMemo(() => readSession().permissions, []);
-  const isRep = roles.includes('REPRESENTATIVE');
-
-  const [record, setRecord] = useState<OpportunityRecord | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [name, setName] = useState('');
-  const [probability, setProbability] = useState<number>(DEFAULT_PROBABILITY);
-  const [nameError, setNameError] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<DialogKind>(null);
-  const [busy, setBusy] = useState(false);
-  const success = useModalMessage();
-  const failure = useModalMessage();
-  const [conflicts, setConflicts] = useState<Conflict[]>([]);
-  const renewalOpened = useRef(false);
-  const nameRef = useRef<HTMLInputElement>(null);
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    const res = await getOpportunity(id);
-    setLoading(false);
-    if (res.record) {
-      setRecord(res.record);
-      setName(res.record.name);
-      setProbability(shownProbability(res.record.probabilityClosing));
-    } else if (res.status !== 401) {
-      // Spec §8: the server's message for a 4xx, else 'Houve um erro. Tente novamente mais tarde!'.
-      setLoadError(res.status < 500 && res.message ? res.message : MSG_GENERIC);
-    }
-  }, [id]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const status = record?.status ?? '';
-  const can = allowedActions(roles, status);
-
-  // ?renovation=true opens the renewal dialog on load (when the user may ask for it).
-  useEffect(() => {
-    if (!record || renewalOpened.current) return;
-    renewalOpened.current = true;
-    if (params.get('renovation') === 'true' && can.requestRenewal) setDialog('renewal');
-  }, [record, params, can.requestRenewal]);
-
-  // The other open registrations of the same customer, for representatives.
-  const conflictIds = useMemo(() => (isRep ? (record?.conflicts ?? []) : []), [isRep, record]);
-  useEffect(() => {
-    let active = true;
-    setConflicts(conflictIds.map((cid) => ({ id: cid })));
-    if (conflictIds.length === 0) return;
-    void Promise.all(conflictIds.slice(0, 20).map((cid) => getOpportunity(cid))).then((answers) => {
-      if (!active) return;
-      setConflicts(conflictIds.map((cid, i) => ({ id: cid, record: answers[i]?.record })));
-    });
-    return () => {
-      active = false;
-    };
-  }, [conflictIds]);
-
-  /** Runs a call; success → the success modal, failure → its message (a 401 already left the screen). */
-  async function run(
-    call: () => Promise<HttpResponse<unknown>>,
-    ok: string,
-    failureOf: (res: HttpResponse<unknown>) => string | null,
-  ) {
-    setBusy(true);
-    const res = await call();
-    setBusy(false);
-    setDialog(null);
-    if (res.ok) success.show(ok);
-    else if (res.status !== 401) failure.show(failureOf(res) ?? MSG_GENERIC);
-  }
-
-  function onApproveClick() {
-    const err = approvalNameError(name);
-    setNameError(err);
-    if (err) {
-      nameRef.current?.focus();
-      return;
-    }
-    setDialog('approve');
-  }
-
-  function onUpdateClick() {
-    if (!record) return;
-    const err = approvalNameError(name);
-    setNameError(err);
-    if (err) {
-      nameRef.current?.focus();
-      return;
-    }
-    const nameChanged = name.trim() !== record.name;
-    void run(
-      () => (nameChanged ? updateOpportunity(record.id, name, probability) : updateProbability(record.id, probability)),
-      MSG_UPDATED,
-      updateFailureMessage,
-    );
-  }
-
-  // Compared with what the select showed on load: a stored value outside the bands shows as 25 and is no change.
-  const changed =
-    !!record && (name.trim() !== record.name || probability !== shownProbability(record.probabilityClosing));
+  const d = useOpportunityDetails(id);
+  const { record, status, can, isRep, name, nameError, probability, busy, dialog, setDialog, success, failure } = d;
+  const { conflictIds, conflicts } = d;
   const reasonTitle = reasonLabel(status);
   const toList = () => navigate(`${PANEL_BASE}/Opportunities`);
 
@@ -274,15 +108,12 @@ export function OpportunityDetailsPage() {
                 >
                   <InputGroup
                     id="opportunity-name"
-                    inputRef={nameRef}
+                    inputRef={d.nameRef}
                     value={name}
                     readOnly={!can.edit}
                     disabled={busy}
                     intent={nameError ? Intent.DANGER : Intent.NONE}
-                    onValueChange={(v) => {
-                      setName(v);
-                      if (nameError && v.trim()) setNameError(null);
-                    }}
+                    onValueChange={d.setName}
                   />
                 </FormGroup>
                 <FormGroup label={FIELD_LABELS.probabilityClosing} labelFor="opportunity-probability">
@@ -290,7 +121,7 @@ export function OpportunityDetailsPage() {
                     id="opportunity-probability"
                     value={String(probability)}
                     disabled={!can.edit || busy}
-                    onChange={(e) => setProbability(Number(e.currentTarget.value))}
+                    onChange={(e) => d.setProbability(Number(e.currentTarget.value))}
                   >
                     {PROBABILITY_VALUES.map((p) => (
                       <option key={p} value={p}>
@@ -306,8 +137,8 @@ export function OpportunityDetailsPage() {
                     intent={Intent.PRIMARY}
                     variant="outlined"
                     text="Atualizar registro"
-                    disabled={!changed || busy}
-                    onClick={onUpdateClick}
+                    disabled={!d.changed || busy}
+                    onClick={d.onUpdateClick}
                     data-testid="update-button"
                   />
                 </div>
@@ -356,7 +187,7 @@ export function OpportunityDetailsPage() {
                   intent={Intent.SUCCESS}
                   text="Aprovar"
                   disabled={busy}
-                  onClick={onApproveClick}
+                  onClick={d.onApproveClick}
                   data-testid="approve-button"
                 />
               </>
@@ -400,9 +231,7 @@ export function OpportunityDetailsPage() {
             intent={Intent.SUCCESS}
             loading={busy}
             onCancel={() => setDialog(null)}
-            onConfirm={() =>
-              void run(() => approveOpportunity(record.id, name, probability), MSG_APPROVED, approveFailureMessage)
-            }
+            onConfirm={d.approve}
           />
           <ReasonDialog
             isOpen={dialog === 'refuse'}
@@ -410,17 +239,13 @@ export function OpportunityDetailsPage() {
             confirmText="Reprovar"
             loading={busy}
             onCancel={() => setDialog(null)}
-            onConfirm={(reason) =>
-              void run(() => refuseOpportunity(record.id, reason), MSG_REFUSED, refuseFailureMessage)
-            }
+            onConfirm={d.refuse}
           />
           <RenewalDialog
             isOpen={dialog === 'renewal'}
             loading={busy}
             onCancel={() => setDialog(null)}
-            onSubmit={(payload: RenewalPayload) =>
-              void run(() => requestRenewal(record.id, payload), MSG_RENEWAL_REQUESTED, renewalRequestFailureMessage)
-            }
+            onSubmit={(payload: RenewalPayload) => d.askRenewal(payload)}
           />
           <ConfirmationModal
             isOpen={dialog === 'approveRenewal'}
@@ -430,13 +255,7 @@ export function OpportunityDetailsPage() {
             intent={Intent.SUCCESS}
             loading={busy}
             onCancel={() => setDialog(null)}
-            onConfirm={() =>
-              void run(
-                () => decideRenewal(record.id, { approve: true, name: record.name, probabilityClosing: record.probabilityClosing }),
-                MSG_RENEWAL_APPROVED,
-                renewalDecisionFailureMessage,
-              )
-            }
+            onConfirm={() => d.decideRenewal(true)}
           />
           <ReasonDialog
             isOpen={dialog === 'refuseRenewal'}
@@ -444,32 +263,17 @@ export function OpportunityDetailsPage() {
             confirmText="Recusar Renovação"
             loading={busy}
             onCancel={() => setDialog(null)}
-            onConfirm={(reason) =>
-              void run(
-                () =>
-                  decideRenewal(record.id, {
-                    approve: false,
-                    reason,
-                    name: record.name,
-                    probabilityClosing: record.probabilityClosing,
-                  }),
-                MSG_RENEWAL_REFUSED,
-                renewalDecisionFailureMessage,
-              )
-            }
+            onConfirm={(reason) => d.decideRenewal(false, reason)}
           />
         </>
       )}
 
-      <LoadingModal isOpen={loading} />
-      <ErrorModal isOpen={loadError !== null} message={loadError ?? ''} onClose={toList} />
+      <LoadingModal isOpen={d.loading} />
+      <ErrorModal isOpen={d.loadError !== null} message={d.loadError ?? ''} onClose={toList} />
       <ErrorModal
         isOpen={failure.open}
         message={failure.message}
-        onClose={() => {
-          failure.close();
-          void load(); // the status may have moved meanwhile
-        }}
+        onClose={d.closeFailure}
       />
       <SuccessModal isOpen={success.open} message={success.message} onClose={toList} />
     </section>
