@@ -17,6 +17,7 @@ import (
 	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/brand"
+	"oportuna/internal/calendar"
 	"oportuna/internal/testenv"
 	"oportuna/migrations"
 	"oportuna/seed"
@@ -157,7 +158,7 @@ func BenchmarkOpportunityList(b *testing.B) {
 		"name":            "amount=10&name=abc",
 		"cnpj":            "amount=10&cnpj=00012",
 		"estimated-asc":   "amount=10&estimated=asc",
-		"date":            "amount=10&date=" + time.Now().AddDate(0, 0, -3).Format("02/01/2006"),
+		"date":            "amount=10&date=" + calendar.Date(time.Now()).AddDate(0, 0, -3).Format("02/01/2006"),
 	} {
 		b.Run(name, func(b *testing.B) { benchGet(b, h, tok, "/api/opportunity/all?"+q) })
 	}

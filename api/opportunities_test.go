@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"oportuna/auth"
+	"oportuna/internal/calendar"
 )
 
 type stack struct {
@@ -95,7 +96,7 @@ func createBody(doc string) map[string]any {
 		"probabilityClosing": 25, "acceptedTerm": "true", "country": "Brasil", "phone": "11987654321", "seller": "Vanessa",
 		"company": "nordata", "opportunityOrigin": "Partner",
 		"projects": []any{map[string]any{"aplication": "Inventário", "specification": "Coletor", "homologated": true, "haveCollector": false,
-			"partner": false, "opportunityType": "private", "conclusionDate": time.Now().AddDate(0, 2, 0).Format("2006-01-02")}},
+			"partner": false, "opportunityType": "private", "conclusionDate": calendar.Date(time.Now()).AddDate(0, 2, 0).Format(time.DateOnly)}},
 		"products": []any{map[string]any{"partNumber": "CT-40", "description": "Coletor", "amount": 2, "price": "1.000,00"}},
 	}
 }
@@ -212,7 +213,7 @@ func TestOpportunityAPIEnforcesRolesOwnershipAndTransitions(t *testing.T) {
 	dash := body["data"].(map[string]any)
 	approved, analysis := dash["approved"].(map[string]any), dash["analysis"].(map[string]any)
 	if approved["total"] != 1.0 || approved["thisMonth"] != 1.0 || analysis["total"] != 1.0 ||
-		len(dash["months"].([]any)) != int(time.Now().Month()) || len(dash["recent"].([]any)) != 2 {
+		len(dash["months"].([]any)) != int(calendar.In(time.Now()).Month()) || len(dash["recent"].([]any)) != 2 {
 		t.Errorf("dashboard %v", dash)
 	}
 	last := dash["months"].([]any)[len(dash["months"].([]any))-1].(map[string]any)

@@ -9,6 +9,7 @@ import (
 
 	"oportuna/activities"
 	"oportuna/auth"
+	"oportuna/internal/calendar"
 	"oportuna/workflows"
 )
 
@@ -117,7 +118,7 @@ func TestResaleListsAndDetailsKeepToTheBrandAndRole(t *testing.T) {
 	resale := ps.login("revenda@nordata.demo", "nordata")
 	seller := ps.login("vendedor1@nordata.demo", "nordata")
 	yepRep := ps.login("representante@yep.demo", "yep")
-	today := time.Now().In(time.FixedZone("BRT", -3*3600)).Format("02/01/2006")
+	today := calendar.Format(time.Now())
 	for _, c := range []struct {
 		s     *session
 		path  string

@@ -15,6 +15,7 @@ import (
 	"oportuna/auth"
 	"oportuna/crm"
 	"oportuna/crm/crmsim"
+	"oportuna/internal/calendar"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/seed"
@@ -409,7 +410,7 @@ func TestTheCRMFollowsExpiryRenewalAndEdits(t *testing.T) {
 		t.Fatalf("status %s with the CRM record closed", s)
 	}
 	if _, err := w.update(id, workflows.UpdateRequestRenewal, workflows.RenewalRequest{Actor: w.seller, Renewal: opportunity.RenewalRequest{
-		Reason: "Cliente retomou", ProbabilityClosing: 75, ProjectStillInScope: "Sim", LastVisitDate: time.Now().Format("2006-01-02")}}); err != nil {
+		Reason: "Cliente retomou", ProbabilityClosing: 75, ProjectStillInScope: "Sim", LastVisitDate: calendar.ISO(time.Now())}}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := w.update(id, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: w.rep, Approve: true})

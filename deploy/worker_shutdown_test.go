@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"oportuna/crm/crmsim"
+	"oportuna/internal/calendar"
 	"oportuna/internal/testenv"
 	"oportuna/worker"
 )
@@ -223,7 +224,7 @@ func registration(key string) map[string]any {
 		"probabilityClosing": 25, "acceptedTerm": "true", "country": "Brasil", "phone": "11987654321", "seller": "Vanessa",
 		"company": "nordata", "opportunityOrigin": "Partner", "requestId": key,
 		"projects": []any{map[string]any{"aplication": "Inventário", "specification": "Coletor", "homologated": true, "haveCollector": false,
-			"partner": false, "opportunityType": "private", "conclusionDate": time.Now().AddDate(0, 2, 0).Format("2006-01-02")}},
+			"partner": false, "opportunityType": "private", "conclusionDate": calendar.Date(time.Now()).AddDate(0, 2, 0).Format(time.DateOnly)}},
 		"products": []any{map[string]any{"partNumber": "CT-40", "description": "Coletor", "amount": 2, "price": "1.000,00"}},
 	}
 }

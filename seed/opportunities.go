@@ -13,6 +13,7 @@ import (
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/cnpj"
+	"oportuna/internal/calendar"
 	"oportuna/opportunity"
 	"oportuna/workflows"
 )
@@ -111,7 +112,7 @@ func Opportunities(ctx context.Context, db *pgxpool.Pool, c client.Client, brand
 				AcceptedTerm: true, Products: []opportunity.Product{p.product},
 				Projects: []opportunity.Project{{Aplication: "Controle de estoque", Specification: "Leitura de código de barras 1D/2D",
 					Homologated: ptr(true), HaveCollector: ptr(false), Partner: ptr(false), OpportunityType: "private",
-					ConclusionDate: time.Now().AddDate(0, 3, 0).Format("2006-01-02"), OpportunityOrigin: "Partner"}},
+					ConclusionDate: conclusionDate(time.Now()), OpportunityOrigin: "Partner"}},
 			}
 			rec.Estimated = opportunity.Estimated(rec.Products)
 			// Short lives for the demo states that only time reaches.
@@ -173,7 +174,7 @@ func Opportunities(ctx context.Context, db *pgxpool.Pool, c client.Client, brand
 			UpdateName: workflows.UpdateRequestRenewal, WaitForStage: client.WorkflowUpdateStageCompleted,
 			Args: []any{workflows.RenewalRequest{Actor: seller, Renewal: opportunity.RenewalRequest{
 				Reason: "O cliente retomou o projeto após a auditoria de estoque.", ProbabilityClosing: 75,
-				ProjectStillInScope: "Sim", LastVisitDate: time.Now().Format("2006-01-02")}}}})
+				ProjectStillInScope: "Sim", LastVisitDate: visitDate(time.Now())}}}})
 		if err == nil {
 			err = h.Get(ctx, nil)
 		}
@@ -183,6 +184,16 @@ func Opportunities(ctx context.Context, db *pgxpool.Pool, c client.Client, brand
 	}
 	return created, nil
 }
+
+// conclusionDate is the demo projects' conclusion at the instant now: three
+// months after today in Brasília, the calendar the server checks it against.
+func conclusionDate(now time.Time) string {
+	return calendar.Date(now).AddDate(0, 3, 0).Format(time.DateOnly)
+}
+
+// visitDate is the demo renewal's last visit at the instant now: today in
+// Brasília, whatever the zone of the machine that seeds.
+func visitDate(now time.Time) string { return calendar.ISO(now) }
 
 func waitStatus(ctx context.Context, db *pgxpool.Pool, id string, want opportunity.Status, within time.Duration) error {
 	deadline := time.Now().Add(within)

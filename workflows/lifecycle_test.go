@@ -18,6 +18,7 @@ import (
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/crm"
+	"oportuna/internal/calendar"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/seed"
@@ -181,7 +182,7 @@ func TestOpportunityLifecycleSurvivesAWorkerRestart(t *testing.T) {
 	waitStatus(t, db, id, opportunity.Renovation, 10*time.Second)
 	waitStatus(t, db, id, opportunity.Expired, 10*time.Second)
 	renewal := workflows.RenewalRequest{Actor: seller, Renewal: opportunity.RenewalRequest{Reason: "Cliente retomou",
-		ProbabilityClosing: 75, ProjectStillInScope: "Sim", LastVisitDate: time.Now().Format("2006-01-02")}}
+		ProbabilityClosing: 75, ProjectStillInScope: "Sim", LastVisitDate: calendar.ISO(time.Now())}}
 	if err := update(workflows.UpdateRequestRenewal, renewal); err != nil {
 		t.Fatal(err)
 	}
