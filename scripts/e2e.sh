@@ -34,7 +34,9 @@ pids+=("$TEMPORAL_PID")
 export TEMPORAL_ADDRESS=127.0.0.1:$tport
 
 bin/oportuna migrate 2>/dev/null
-bin/oportuna seed 2>/dev/null
+# The seed dates its demo in Brasília's calendar (internal/calendar) on any host:
+# seeding from UTC+14 (17 h ahead: a day ahead from 07:00 in Brasília) proves it.
+TZ=Pacific/Kiritimati bin/oportuna seed 2>/dev/null
 
 export PORT=$(free_port)
 export JWT_SECRET=e2e-secret-e2e-secret-e2e-secret-e2e
