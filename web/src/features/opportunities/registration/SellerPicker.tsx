@@ -1,5 +1,6 @@
 import { Button, Callout, FormGroup, HTMLSelect, Intent } from '@blueprintjs/core';
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { MSG_SELLERS_FAILED, getCrmSellers, type CrmSeller } from '../../../lib/opportunityApi';
 import { sellerLabel, sellerRequired } from '../../../lib/opportunityValidation';
 
@@ -16,27 +17,27 @@ export interface SellerPickerProps {
 
 type Load = { state: 'loading' } | { state: 'ok'; sellers: CrmSeller[] } | { state: 'failed' };
 
+/** The CRM's sellers, cached for a minute (a 404 is an empty list; a 401 already left the screen). */
+function useCrmSellers(): { load: Load; retry: () => void } {
+  const q = useQuery({ queryKey: ['crm-sellers'], queryFn: () => getCrmSellers(), staleTime: 60_000 });
+  const res = q.data;
+  let load: Load = { state: 'loading' };
+  if (q.isFetching && !res?.ok) load = { state: 'loading' };
+  else if (res?.ok) load = { state: 'ok', sellers: res.sellers };
+  else if (res?.status === 404) load = { state: 'ok', sellers: [] };
+  else if (res && res.status !== 401) load = { state: 'failed' };
+  return { load, retry: () => void q.refetch() };
+}
+
 /**
  * The seller picker (spec §2): sellers held in the CRM
  * (GET /opportunity/getSellersOnSalesforce). Labelled 'Vendedor Prime' and
  * optional for the company 'yep'; required otherwise.
  */
 export function SellerPicker({ company, value, error, disabled, currentUserId, onChange }: SellerPickerProps) {
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const { load, retry } = useCrmSellers();
   const label = sellerLabel(company);
   const required = sellerRequired(company);
-
-  const fetchSellers = useCallback(async () => {
-    setLoad({ state: 'loading' });
-    const res = await getCrmSellers();
-    if (res.ok) setLoad({ state: 'ok', sellers: res.sellers });
-    else if (res.status === 404) setLoad({ state: 'ok', sellers: [] });
-    else if (res.status !== 401) setLoad({ state: 'failed' });
-  }, []);
-
-  useEffect(() => {
-    void fetchSellers();
-  }, [fetchSellers]);
 
   // A seller registering for themselves starts with their own name chosen.
   const sellers = load.state === 'ok' ? load.sellers : [];
@@ -75,7 +76,7 @@ export function SellerPicker({ company, value, error, disabled, currentUserId, o
       {load.state === 'failed' && (
         <Callout intent={Intent.DANGER} className="op-sellers-error" data-testid="sellers-error" compact>
           {MSG_SELLERS_FAILED}{' '}
-          <Button variant="minimal" size="small" text="Tentar novamente" onClick={() => void fetchSellers()} />
+          <Button variant="minimal" size="small" text="Tentar novamente" onClick={() => void retry()} />
         </Callout>
       )}
     </FormGroup>
