@@ -46,11 +46,11 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
 	// Approvals by approval date; refusals (terminal) by their last change. Each
 	// part and each count below walks one index (see migrations/0003).
 	rows, _ := s.DB.Query(r.Context(), `
-		SELECT 'approved', extract(month FROM approve_date AT TIME ZONE 'America/Sao_Paulo')::int, count(*)
+		SELECT 'approved', extract(month FROM approve_date AT TIME ZONE $3)::int, count(*)
 		FROM opportunities WHERE brand = $1 AND status = 'approved' AND approve_date >= $2 GROUP BY 2
 		UNION ALL
-		SELECT 'disapproved', extract(month FROM updated_at AT TIME ZONE 'America/Sao_Paulo')::int, count(*)
-		FROM opportunities WHERE brand = $1 AND status = 'disapproved' AND updated_at >= $2 GROUP BY 2`, c.Brand, yearStart)
+		SELECT 'disapproved', extract(month FROM updated_at AT TIME ZONE $3)::int, count(*)
+		FROM opportunities WHERE brand = $1 AND status = 'disapproved' AND updated_at >= $2 GROUP BY 2`, c.Brand, yearStart, calendar.Name)
 	type bucket struct {
 		Status string
 		Month  int

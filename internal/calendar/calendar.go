@@ -9,8 +9,12 @@ import (
 	_ "time/tzdata" // the zone is in the binary: no dependence on the host's tz database
 )
 
-// Location is Brasília's time zone (America/Sao_Paulo).
-var Location = mustLoad("America/Sao_Paulo")
+// Name is Brasília's zone in the tz database; SQL that needs a day of a
+// timestamp passes it (… AT TIME ZONE $n).
+const Name = "America/Sao_Paulo"
+
+// Location is Brasília's time zone.
+var Location = mustLoad(Name)
 
 func mustLoad(name string) *time.Location {
 	loc, err := time.LoadLocation(name)
