@@ -35,6 +35,7 @@ type Config struct {
 	OpportunityRenewalWindow    time.Duration // OPPORTUNITY_RENEWAL_WINDOW
 	ApprovalSLA                 time.Duration // APPROVAL_SLA
 	OpportunityExpiredRetention time.Duration // OPPORTUNITY_EXPIRED_RETENTION
+	ReconcileInterval           time.Duration // RECONCILE_INTERVAL: the reconciliation schedule's period (worker)
 }
 
 // Defaults of the settings, also quoted by the README.
@@ -99,10 +100,14 @@ func FromEnv() (Config, error) {
 		{"OPPORTUNITY_RENEWAL_WINDOW", &c.OpportunityRenewalWindow, 360 * time.Hour},
 		{"APPROVAL_SLA", &c.ApprovalSLA, 48 * time.Hour},
 		{"OPPORTUNITY_EXPIRED_RETENTION", &c.OpportunityExpiredRetention, 4320 * time.Hour},
+		{"RECONCILE_INTERVAL", &c.ReconcileInterval, 15 * time.Minute},
 	} {
 		if *d.dst, err = durationEnv(d.name, d.def); err != nil {
 			return c, err
 		}
+	}
+	if c.ReconcileInterval < 10*time.Second {
+		return c, fmt.Errorf("RECONCILE_INTERVAL (%s) must be at least 10s", c.ReconcileInterval)
 	}
 	if c.OpportunityRenewalWindow >= c.OpportunityValidity {
 		return c, fmt.Errorf("OPPORTUNITY_RENEWAL_WINDOW (%s) must be shorter than OPPORTUNITY_VALIDITY (%s)", c.OpportunityRenewalWindow, c.OpportunityValidity)

@@ -19,6 +19,7 @@ import (
 
 	"oportuna/activities"
 	"oportuna/internal/health"
+	"oportuna/reconcile"
 	"oportuna/workflows"
 )
 
@@ -117,6 +118,7 @@ func RunWithStatus(ctx context.Context, c client.Client, namespace string, acts 
 	})
 	workflows.Register(w)
 	w.RegisterActivity(acts)
+	reconcile.Register(w, &reconcile.Activities{DB: acts.DB, Temporal: c, Portal: acts})
 	if err := w.Start(); err != nil {
 		return fmt.Errorf("worker: start: %w", err)
 	}

@@ -45,6 +45,7 @@ import (
 	"oportuna/internal/metrics"
 	"oportuna/mailer"
 	"oportuna/migrations"
+	"oportuna/reconcile"
 	"oportuna/seed"
 	"oportuna/web"
 	"oportuna/worker"
@@ -358,6 +359,13 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 	}
 	checks := health.New(deps...)
 	acts := newActivities(db, brands, cfg, crmClient, mail)
+	if withWorker {
+		// The reconciliation runs on a Temporal Schedule, created or updated by every worker.
+		reg.MustRegister(metrics.NewReconciliation(db))
+		if err := reconcile.EnsureSchedule(ctx, tc, cfg.ReconcileInterval); err != nil {
+			return err
+		}
+	}
 
 	var ops *http.Server
 	if cfg.MetricsPort > 0 {

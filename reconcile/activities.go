@@ -1,0 +1,717 @@
+package reconcile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"oportuna/activities"
+	"oportuna/crm"
+	"oportuna/internal/metrics"
+	"oportuna/opportunity"
+	"oportuna/workflows"
+)
+
+// Activities are the reconciler's: they read the read model, ask the workflows
+// (Temporal) and the CRM, repair through the workflows, and record findings.
+type Activities struct {
+	DB       *pgxpool.Pool
+	Temporal client.Client
+	// Portal are the portal's activities: its CRM client and durations, and
+	// SyncCRM and RestoreReadModel for records whose workflow has ended.
+	Portal *activities.Activities
+}
+
+// Timeouts of one row's calls.
+const (
+	queryTimeout  = 10 * time.Second
+	repairTimeout = workflows.CRMBudget + 30*time.Second
+	// settle: a row changed this recently may have a CRM sync on its way; its
+	// CRM is compared at the next run.
+	settle = 2 * time.Minute
+)
+
+// finding is one divergence, as an operator reads it (no personal data).
+type finding struct {
+	Kind       string
+	RecordType string // opportunity, resale
+	RecordID   string
+	Brand      string
+	Expected   string // what the workflow holds: a status
+	Actual     string // what the read model or the CRM holds: a status, a stage, "absent", a workflow's end
+	Fields     []string
+	Detail     string
+	Repaired   bool
+}
+
+// record writes a finding: a repaired one resolved at once (closing an open
+// one of the same record and kind), an open one inserted or, when a previous
+// run found it already, marked seen again. It logs one line, and counts the
+// finding in the metric when it is new or repaired.
+func (a *Activities) record(ctx context.Context, runAt time.Time, f finding) error {
+	if f.Fields == nil {
+		f.Fields = []string{}
+	}
+	counted := f.Repaired
+	if f.Repaired {
+		tag, err := a.DB.Exec(ctx, `UPDATE reconciliation_findings SET last_seen_at = $4, seen = seen + 1, expected = $5, actual = $6,
+				fields = $7, detail = $8, repaired = true, resolved_at = now()
+			WHERE record_type = $1 AND record_id = $2::uuid AND kind = $3 AND resolved_at IS NULL`,
+			f.RecordType, f.RecordID, f.Kind, runAt, f.Expected, f.Actual, f.Fields, f.Detail)
+		if err == nil && tag.RowsAffected() == 0 {
+			_, err = a.DB.Exec(ctx, `INSERT INTO reconciliation_findings (run_at, last_seen_at, kind, record_type, record_id, brand,
+					expected, actual, fields, detail, repaired, resolved_at)
+				VALUES ($1, $1, $2, $3, $4::uuid, $5, $6, $7, $8, $9, true, now())`,
+				runAt, f.Kind, f.RecordType, f.RecordID, f.Brand, f.Expected, f.Actual, f.Fields, f.Detail)
+		}
+		if err != nil {
+			return fmt.Errorf("record finding: %w", err)
+		}
+	} else {
+		err := a.DB.QueryRow(ctx, `INSERT INTO reconciliation_findings (run_at, last_seen_at, kind, record_type, record_id, brand,
+				expected, actual, fields, detail)
+			VALUES ($1, $1, $2, $3, $4::uuid, $5, $6, $7, $8, $9)
+			ON CONFLICT (record_type, record_id, kind) WHERE resolved_at IS NULL DO UPDATE SET
+				last_seen_at = GREATEST(reconciliation_findings.last_seen_at, EXCLUDED.last_seen_at),
+				seen = reconciliation_findings.seen + 1, expected = EXCLUDED.expected, actual = EXCLUDED.actual,
+				fields = EXCLUDED.fields, detail = EXCLUDED.detail
+			RETURNING xmax = 0`,
+			runAt, f.Kind, f.RecordType, f.RecordID, f.Brand, f.Expected, f.Actual, f.Fields, f.Detail).Scan(&counted)
+		if err != nil {
+			return fmt.Errorf("record finding: %w", err)
+		}
+	}
+	level := slog.LevelWarn
+	if f.Repaired {
+		level = slog.LevelInfo
+	}
+	slog.Log(ctx, level, "reconciliation finding", "kind", f.Kind, "record_type", f.RecordType, "record_id", f.RecordID,
+		"brand", f.Brand, "expected", f.Expected, "actual", f.Actual, "fields", f.Fields, "repaired", f.Repaired,
+		"detail", f.Detail, "new", counted)
+	if counted {
+		metrics.ReconciliationFindings.WithLabelValues(f.Kind, strconv.FormatBool(f.Repaired)).Inc()
+	}
+	return nil
+}
+
+// Finish ends a run: the findings a complete check did not see again are resolved.
+type Finish struct {
+	RunAt time.Time `json:"runAt"`
+	Skip  []string  `json:"skip,omitempty"` // kinds whose checks did not all run
+}
+
+// FinishReconciliation resolves the open findings the run did not find again
+// (repaired by someone, or gone) and returns how many.
+func (a *Activities) FinishReconciliation(ctx context.Context, f Finish) (int, error) {
+	skip := f.Skip
+	if skip == nil {
+		skip = []string{}
+	}
+	tag, err := a.DB.Exec(ctx, `UPDATE reconciliation_findings SET resolved_at = now()
+		WHERE resolved_at IS NULL AND last_seen_at < $1 AND NOT (kind = ANY($2))`, f.RunAt, skip)
+	if err != nil {
+		return 0, fmt.Errorf("finish reconciliation: %w", err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+// --- workflows ---------------------------------------------------------------------
+
+// lookup is what Temporal knows of a record's workflow.
+type lookup struct {
+	running   bool
+	completed bool   // ended normally: its result is the final state
+	gone      string // no workflow to ask: not_found, terminated, failed, canceled, timed_out
+	transient bool   // between two runs (continued as new): ask again next time
+}
+
+func (a *Activities) describe(ctx context.Context, workflowID string) (lookup, string, error) {
+	qctx, cancel := context.WithTimeout(ctx, queryTimeout)
+	defer cancel()
+	d, err := a.Temporal.DescribeWorkflowExecution(qctx, workflowID, "")
+	var nf *serviceerror.NotFound
+	if errors.As(err, &nf) {
+		return lookup{gone: "not_found"}, "", nil
+	}
+	if err != nil {
+		return lookup{}, "", err
+	}
+	info := d.GetWorkflowExecutionInfo()
+	runID := info.GetExecution().GetRunId()
+	switch s := info.GetStatus(); s {
+	case enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING:
+		return lookup{running: true}, runID, nil
+	case enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED:
+		return lookup{completed: true}, runID, nil
+	case enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW:
+		return lookup{transient: true}, runID, nil
+	default:
+		return lookup{gone: strings.ToLower(strings.TrimPrefix(s.String(), "WorkflowExecutionStatus"))}, runID, nil
+	}
+}
+
+// state asks a running workflow its state (the state query), or reads the
+// result of one that completed.
+func (a *Activities) state(ctx context.Context, workflowID, runID string, l lookup, into any) error {
+	qctx, cancel := context.WithTimeout(ctx, queryTimeout)
+	defer cancel()
+	if l.completed {
+		return a.Temporal.GetWorkflow(qctx, workflowID, runID).Get(qctx, into)
+	}
+	v, err := a.Temporal.QueryWorkflow(qctx, workflowID, "", workflows.QueryState)
+	if err != nil {
+		return err
+	}
+	return v.Get(into)
+}
+
+// repair sends UpdateRepair; the update id makes a retried activity get the
+// first answer instead of a second repair.
+func (a *Activities) repair(ctx context.Context, runAt time.Time, id string, withCRM bool, kinds []string) (workflows.RepairResult, error) {
+	uctx, cancel := context.WithTimeout(ctx, repairTimeout)
+	defer cancel()
+	var res workflows.RepairResult
+	h, err := a.Temporal.UpdateWorkflow(uctx, client.UpdateWorkflowOptions{
+		WorkflowID: workflows.OpportunityWorkflowID(id), UpdateName: workflows.UpdateRepair,
+		UpdateID: "reconcile/" + runAt.UTC().Format(time.RFC3339Nano) + "/" + strings.Join(kinds, "+"),
+		Args:     []any{workflows.RepairRequest{System: true, CRM: withCRM, Kinds: kinds}}, WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	if err == nil {
+		err = h.Get(uctx, &res)
+	}
+	return res, err
+}
+
+// errType is a short, payload-free description of an error for a finding.
+func errType(err error) string {
+	var app *temporal.ApplicationError
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &app):
+		return app.Type()
+	case errors.Is(err, context.DeadlineExceeded):
+		return "Timeout"
+	case errors.Is(err, crm.ErrUnavailable):
+		return activities.ErrTypeCRMUnavailable
+	case errors.Is(err, crm.ErrLocked):
+		return activities.ErrTypeCRMLocked
+	case errors.Is(err, crm.ErrMultipleMatches):
+		return activities.ErrTypeCRMMultipleMatches
+	}
+	return fmt.Sprintf("%T", errors.Unwrap(err))
+}
+
+// resume continues a page from its last heartbeat (an activity retried after a worker died).
+func resume(ctx context.Context, after string) string {
+	if activity.HasHeartbeatDetails(ctx) {
+		var last string
+		if activity.GetHeartbeatDetails(ctx, &last) == nil && last != "" {
+			return last
+		}
+	}
+	return after
+}
+
+// --- opportunities -------------------------------------------------------------------
+
+type oppRow struct {
+	ID          string
+	Brand       string
+	Status      opportunity.Status
+	Name        string
+	Probability int
+	Register    string
+	ValidUntil  *time.Time
+	UpdatedAt   time.Time
+}
+
+// openStatuses are the statuses whose opportunity still has a running workflow.
+var openStatuses = []string{string(opportunity.Analysis), string(opportunity.Approved), string(opportunity.Renovation),
+	string(opportunity.AwaitingRenovation), string(opportunity.Expired)}
+
+const zeroUUID = "00000000-0000-0000-0000-000000000000"
+
+// ReconcileOpportunities checks a page of open opportunities (expired ones
+// while their workflow may still run: OPPORTUNITY_EXPIRED_RETENTION) against
+// their workflow's state and the CRM, and repairs through UpdateRepair.
+func (a *Activities) ReconcileOpportunities(ctx context.Context, p Page) (PageResult, error) {
+	after := resume(ctx, p.After)
+	if after == "" {
+		after = zeroUUID
+	}
+	retention := a.Portal.Durations.ExpiredRetention
+	if retention <= 0 {
+		retention = workflows.DefaultDurations.ExpiredRetention
+	}
+	rows, _ := a.DB.Query(ctx, `SELECT id::text, brand, status, name, probability_closing, register, valid_until, updated_at
+		FROM opportunities
+		WHERE status = ANY($1) AND id > $2::uuid AND (status <> 'expired' OR updated_at > $3)
+		ORDER BY id LIMIT $4`, openStatuses, after, p.RunAt.Add(-retention-24*time.Hour), p.Limit)
+	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[oppRow])
+	if err != nil {
+		return PageResult{}, fmt.Errorf("reconcile: opportunities: %w", err)
+	}
+	res := PageResult{Done: len(list) < p.Limit}
+	if len(list) > 0 {
+		res.Next = list[len(list)-1].ID
+	}
+
+	type checked struct {
+		row oppRow
+		l   lookup
+		st  workflows.OpportunityState
+	}
+	var checks []checked
+	var ids []string
+	for _, row := range list {
+		l, runID, err := a.describe(ctx, workflows.OpportunityWorkflowID(row.ID))
+		var st workflows.OpportunityState
+		if err == nil && (l.running || l.completed) {
+			err = a.state(ctx, workflows.OpportunityWorkflowID(row.ID), runID, l, &st)
+		}
+		if err != nil {
+			// Temporal or the worker is not answering: no finding from a guess.
+			slog.WarnContext(ctx, "reconcile: workflow not answering", "opportunity", row.ID, "err", err)
+			res.Incomplete = appendKinds(res.Incomplete, KindReadModel, KindWorkflowMissing)
+			continue
+		}
+		if l.transient || ((l.running || l.completed) && st.Status == "") {
+			continue // between runs, or not registered yet
+		}
+		checks = append(checks, checked{row, l, st})
+		if l.gone == "" && p.RunAt.Sub(row.UpdatedAt) > settle {
+			ids = append(ids, row.ID)
+		}
+	}
+	var recs map[string]crm.Record
+	crmOK := len(ids) > 0
+	if crmOK {
+		if recs, err = a.Portal.CRM.GetOpportunities(ctx, ids); err != nil {
+			slog.WarnContext(ctx, "reconcile: the CRM did not answer; its comparison waits for the next run", "err", err)
+			res.Incomplete = appendKinds(res.Incomplete, KindCRMMissing, KindCRMMismatch, KindCRMAhead)
+			crmOK = false
+		}
+	}
+	compared := map[string]bool{}
+	for _, id := range ids {
+		compared[id] = crmOK
+	}
+
+	for _, c := range checks {
+		res.Checked++
+		activity.RecordHeartbeat(ctx, c.row.ID)
+		row, st := c.row, c.st
+		if c.l.gone != "" {
+			if err := a.record(ctx, p.RunAt, finding{Kind: KindWorkflowMissing, RecordType: "opportunity", RecordID: row.ID, Brand: row.Brand,
+				Expected: "running", Actual: c.l.gone, Detail: "status " + string(row.Status)}); err != nil {
+				return res, err
+			}
+			res.Findings++
+			continue
+		}
+		fields := rowDiff(row, st)
+		var crmFind *finding
+		push := false
+		if compared[row.ID] {
+			rec, has := recs[row.ID]
+			crmFind, push = crmDiff(st, rec, has)
+			if crmFind != nil {
+				crmFind.RecordType, crmFind.RecordID, crmFind.Brand = "opportunity", row.ID, row.Brand
+			}
+		}
+		var found []finding
+		if len(fields) > 0 || push {
+			kinds := []string{}
+			if len(fields) > 0 {
+				kinds = append(kinds, KindReadModel)
+			}
+			if crmFind != nil {
+				kinds = append(kinds, crmFind.Kind)
+			}
+			fixed, crmOutcome, crmErr, err := a.repairOpportunity(ctx, p.RunAt, c.l, row, st, push, kinds)
+			switch {
+			case err != nil && len(fields) > 0:
+				found = append(found, finding{Kind: KindReadModel, Expected: string(st.Status), Actual: string(row.Status), Fields: fields,
+					Detail: "repair failed: " + errType(err)})
+			case len(fixed) > 0:
+				found = append(found, finding{Kind: KindReadModel, Expected: string(st.Status), Actual: string(row.Status), Fields: fixed,
+					Repaired: true, Detail: "restored from the workflow"})
+			}
+			if crmFind != nil && push {
+				switch {
+				case err != nil:
+					crmFind.Detail = "repair failed: " + errType(err)
+				case crmOutcome == workflows.RepairCRMSynced:
+					crmFind.Repaired, crmFind.Detail = true, "written to the CRM from the workflow"
+				case crmOutcome == workflows.RepairCRMPending:
+					crmFind.Detail = "CRM unavailable: retrying in the background"
+				default:
+					crmFind.Detail = "the CRM refused: " + crmErr
+				}
+			}
+		}
+		if crmFind != nil {
+			found = append(found, *crmFind)
+		}
+		for _, f := range found {
+			f.RecordType, f.RecordID, f.Brand = "opportunity", row.ID, row.Brand
+			if err := a.record(ctx, p.RunAt, f); err != nil {
+				return res, err
+			}
+			res.Findings++
+			if f.Repaired {
+				res.Repaired++
+			}
+		}
+	}
+	return res, nil
+}
+
+func appendKinds(list []string, kinds ...string) []string {
+	for _, k := range kinds {
+		found := false
+		for _, x := range list {
+			found = found || x == k
+		}
+		if !found {
+			list = append(list, k)
+		}
+	}
+	return list
+}
+
+// rowDiff names the read model's fields that differ from the workflow's state.
+func rowDiff(row oppRow, st workflows.OpportunityState) []string {
+	var out []string
+	if row.Status != st.Status {
+		out = append(out, activities.FieldStatus)
+	}
+	if row.Name != st.Name {
+		out = append(out, activities.FieldName)
+	}
+	if row.Probability != st.Probability {
+		out = append(out, activities.FieldProbability)
+	}
+	if row.Register != st.Register {
+		out = append(out, activities.FieldRegister)
+	}
+	if !st.ValidUntil.IsZero() && (row.ValidUntil == nil || !row.ValidUntil.Truncate(time.Microsecond).Equal(st.ValidUntil.Truncate(time.Microsecond))) {
+		out = append(out, activities.FieldValidUntil)
+	}
+	return out
+}
+
+// crmDiff compares the CRM's record with the workflow's state: the finding,
+// if any, and whether writing the workflow's state to the CRM repairs it.
+func crmDiff(st workflows.OpportunityState, rec crm.Record, has bool) (*finding, bool) {
+	switch {
+	case st.Status == opportunity.Analysis:
+		if has {
+			// An approval the CRM committed but whose answer was lost: the
+			// portal cannot approve on its own; a representative decides.
+			return &finding{Kind: KindCRMAhead, Expected: string(st.Status), Actual: rec.Stage, Fields: []string{"stage"},
+				Detail: "the CRM holds a record of an opportunity in analysis: a representative must approve or refuse it"}, false
+		}
+		return nil, false
+	case !has:
+		if st.Register == "" {
+			return nil, false // never written to the CRM (expired in analysis)
+		}
+		return &finding{Kind: KindCRMMissing, Expected: string(st.Status), Actual: "absent", Fields: []string{"record"}}, true
+	case rec.Matches > 1:
+		return &finding{Kind: KindCRMMismatch, Expected: string(st.Status), Actual: rec.Stage, Fields: []string{"record"},
+			Detail: "several CRM records hold this opportunity: merge them in the CRM"}, false
+	}
+	var fields []string
+	shows := rec.Shows(st.Status) ||
+		// A renewal requested after the expiry: the record stays closed until the renewal is approved.
+		(st.Status == opportunity.AwaitingRenovation && rec.Shows(opportunity.Expired))
+	if !shows {
+		fields = append(fields, "stage")
+	}
+	if !rec.Closed { // a closed record keeps the name and probability it closed with
+		if rec.Name != crmName(st.Name) {
+			fields = append(fields, "name")
+		}
+		if rec.Probability != st.Probability {
+			fields = append(fields, "probability")
+		}
+	}
+	if len(fields) == 0 {
+		return nil, false
+	}
+	return &finding{Kind: KindCRMMismatch, Expected: string(st.Status), Actual: rec.Stage, Fields: fields}, true
+}
+
+// crmName is the name as the CRM keeps it (120 characters at most).
+func crmName(name string) string {
+	if utf8.RuneCountInString(name) <= 120 {
+		return name
+	}
+	return string([]rune(name)[:119]) + "…"
+}
+
+// repairOpportunity brings the read model (and, with push, the CRM) to the
+// workflow's state: through UpdateRepair while the workflow runs, directly
+// from its final state once it completed.
+func (a *Activities) repairOpportunity(ctx context.Context, runAt time.Time, l lookup, row oppRow, st workflows.OpportunityState,
+	push bool, kinds []string) (fields []string, crmOutcome, crmErr string, err error) {
+	if l.running {
+		res, err := a.repair(ctx, runAt, row.ID, push, kinds)
+		return res.Fields, res.CRM, res.CRMError, err
+	}
+	if push && st.Status != opportunity.Analysis {
+		crmOutcome = workflows.RepairCRMSynced
+		id, err := a.Portal.SyncCRM(ctx, activities.CRMSyncInput{CRMInput: activities.CRMInput{OpportunityID: st.ID, Brand: st.Brand,
+			Name: st.Name, Probability: st.Probability}, Status: st.Status})
+		var app *temporal.ApplicationError
+		switch {
+		case err == nil:
+			if id != "" {
+				st.Register = id
+			}
+		case errors.As(err, &app) && app.NonRetryable():
+			crmOutcome, crmErr = workflows.RepairCRMRefused, app.Type()
+		default:
+			crmOutcome, crmErr = workflows.RepairCRMPending, activities.ErrTypeCRMUnavailable
+		}
+	}
+	in := activities.RestoreInput{Key: row.ID + "/reconcile/" + runAt.UTC().Format(time.RFC3339Nano), OpportunityID: row.ID,
+		Brand: row.Brand, Status: st.Status, Name: st.Name, Probability: st.Probability, Register: st.Register, At: time.Now()}
+	if !st.ValidUntil.IsZero() {
+		valid, approved := st.ValidUntil, st.ValidUntil.Add(-a.Portal.Durations.Validity)
+		in.ValidUntil, in.ApprovedAt = &valid, &approved
+	}
+	fields, err = a.Portal.RestoreReadModel(ctx, in)
+	return fields, crmOutcome, crmErr, err
+}
+
+// --- reseller sign-ups -----------------------------------------------------------------
+
+// ReconcileResales checks a page of sign-ups in analysis against their
+// workflow: one that is gone gets a new run adopting the stored company (the
+// same start a representative's decision makes); a status the workflow does
+// not share is reported.
+func (a *Activities) ReconcileResales(ctx context.Context, p Page) (PageResult, error) {
+	after := resume(ctx, p.After)
+	if after == "" {
+		after = zeroUUID
+	}
+	rows, _ := a.DB.Query(ctx, `SELECT id::text, brand, status FROM resales WHERE status = 'analysis' AND id > $1::uuid ORDER BY id LIMIT $2`,
+		after, p.Limit)
+	type resaleRow struct{ ID, Brand, Status string }
+	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[resaleRow])
+	if err != nil {
+		return PageResult{}, fmt.Errorf("reconcile: resales: %w", err)
+	}
+	res := PageResult{Done: len(list) < p.Limit}
+	if len(list) > 0 {
+		res.Next = list[len(list)-1].ID
+	}
+	for _, row := range list {
+		activity.RecordHeartbeat(ctx, row.ID)
+		wid := workflows.ResaleWorkflowID(row.ID)
+		l, runID, err := a.describe(ctx, wid)
+		var st workflows.ResaleState
+		if err == nil && (l.running || l.completed) {
+			err = a.state(ctx, wid, runID, l, &st)
+		}
+		if err != nil {
+			slog.WarnContext(ctx, "reconcile: workflow not answering", "resale", row.ID, "err", err)
+			res.Incomplete = appendKinds(res.Incomplete, KindResaleStatus, KindWorkflowMissing)
+			continue
+		}
+		res.Checked++
+		var f *finding
+		switch {
+		case l.transient || (l.running && st.Status == ""):
+			continue
+		case l.gone != "":
+			f = &finding{Kind: KindWorkflowMissing, Expected: "running", Actual: l.gone, Detail: "status " + row.Status}
+			start := workflows.ResaleStart(row.ID, row.Brand)
+			start.WorkflowIDConflictPolicy = enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING
+			start.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY
+			if _, err := a.Temporal.ExecuteWorkflow(ctx, start, workflows.Resale, workflows.ResaleInput{ID: row.ID, Brand: row.Brand, Adopt: true}); err != nil {
+				f.Detail += "; adoption failed: " + errType(err)
+			} else {
+				f.Repaired, f.Detail = true, "a new run adopted the stored company"
+			}
+		case st.Status != row.Status:
+			actual := st.Status
+			if actual == "" {
+				actual = "not loaded"
+			}
+			f = &finding{Kind: KindResaleStatus, Expected: actual, Actual: row.Status, Fields: []string{"status"},
+				Detail: "the sign-up's row and its workflow disagree: check the workflow's history"}
+		}
+		if f == nil {
+			continue
+		}
+		f.RecordType, f.RecordID, f.Brand = "resale", row.ID, row.Brand
+		if err := a.record(ctx, p.RunAt, *f); err != nil {
+			return res, err
+		}
+		res.Findings++
+		if f.Repaired {
+			res.Repaired++
+		}
+	}
+	return res, nil
+}
+
+// --- CRM sync failures -------------------------------------------------------------------
+
+// RetryCRMSyncFailures retries a page of unresolved crm_sync_failures: through
+// UpdateRepair while the opportunity's workflow runs (its current state is
+// written), directly with the read model's status once it has ended.
+func (a *Activities) RetryCRMSyncFailures(ctx context.Context, p Page) (PageResult, error) {
+	after, _ := strconv.ParseInt(resume(ctx, p.After), 10, 64)
+	type failureRow struct {
+		ID            int64
+		OpportunityID string
+		Brand         string
+		Status        string
+		RowStatus     *string
+	}
+	rows, _ := a.DB.Query(ctx, `SELECT f.id, f.opportunity_id::text, f.brand, f.status, o.status
+		FROM crm_sync_failures f LEFT JOIN opportunities o ON o.id = f.opportunity_id
+		WHERE f.resolved_at IS NULL AND f.id > $1 ORDER BY f.id LIMIT $2`, after, p.Limit)
+	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[failureRow])
+	if err != nil {
+		return PageResult{}, fmt.Errorf("reconcile: crm sync failures: %w", err)
+	}
+	res := PageResult{Done: len(list) < p.Limit}
+	if len(list) > 0 {
+		res.Next = strconv.FormatInt(list[len(list)-1].ID, 10)
+	}
+	for _, fr := range list {
+		activity.RecordHeartbeat(ctx, strconv.FormatInt(fr.ID, 10))
+		res.Checked++
+		f := finding{Kind: KindCRMSyncFailure, RecordType: "opportunity", RecordID: fr.OpportunityID, Brand: fr.Brand,
+			Expected: fr.Status, Actual: "not written", Fields: []string{"stage"}}
+		var failure error
+		l, _, err := a.describe(ctx, workflows.OpportunityWorkflowID(fr.OpportunityID))
+		switch {
+		case err != nil:
+			failure = err
+		case l.running:
+			r, err := a.repair(ctx, p.RunAt, fr.OpportunityID, true, []string{KindCRMSyncFailure})
+			switch {
+			case err != nil:
+				failure = err
+			case r.CRM == workflows.RepairCRMSynced, r.CRM == workflows.RepairCRMNone:
+				// Written, or nothing left to write (the workflow moved on).
+			default:
+				failure = fmt.Errorf("%s: %s", r.CRM, r.CRMError)
+				f.Detail = r.CRM + ": " + r.CRMError
+			}
+		case fr.RowStatus == nil:
+			failure = errors.New("the opportunity is not in the read model")
+		default:
+			status := opportunity.Status(*fr.RowStatus)
+			if status == opportunity.Analysis {
+				break // never written to the CRM from analysis
+			}
+			_, err := a.Portal.SyncCRM(ctx, activities.CRMSyncInput{CRMInput: activities.CRMInput{OpportunityID: fr.OpportunityID, Brand: fr.Brand},
+				Status: status})
+			failure = err
+		}
+		if failure == nil {
+			f.Repaired, f.Detail = true, "written to the CRM on retry"
+			if _, err := a.DB.Exec(ctx, `UPDATE crm_sync_failures SET resolved_at = now(), attempts = attempts + 1, last_attempt_at = now()
+				WHERE id = $1`, fr.ID); err != nil {
+				return res, err
+			}
+			res.Repaired++
+		} else {
+			if f.Detail == "" {
+				f.Detail = "retry failed: " + errType(failure)
+			}
+			msg := failure.Error()
+			if utf8.RuneCountInString(msg) > 500 {
+				msg = string([]rune(msg)[:500]) + "…"
+			}
+			if _, err := a.DB.Exec(ctx, `UPDATE crm_sync_failures SET attempts = attempts + 1, last_attempt_at = now(), error = $2
+				WHERE id = $1`, fr.ID, msg); err != nil {
+				return res, err
+			}
+		}
+		if err := a.record(ctx, p.RunAt, f); err != nil {
+			return res, err
+		}
+		res.Findings++
+	}
+	return res, nil
+}
+
+// --- CRM ahead of a refused opportunity -------------------------------------------------
+
+// CloseCRMAhead follows the open crm_ahead findings whose opportunity was
+// refused since (its workflow ended): the CRM record the lost approval left
+// is closed at the refused status, and the finding resolved as repaired.
+func (a *Activities) CloseCRMAhead(ctx context.Context, p Page) (PageResult, error) {
+	after, _ := strconv.ParseInt(resume(ctx, p.After), 10, 64)
+	type aheadRow struct {
+		ID            int64
+		OpportunityID string
+		Brand         string
+		Status        string
+	}
+	rows, _ := a.DB.Query(ctx, `SELECT f.id, f.record_id::text, f.brand, o.status
+		FROM reconciliation_findings f JOIN opportunities o ON o.id = f.record_id
+		WHERE f.resolved_at IS NULL AND f.kind = $1 AND f.record_type = 'opportunity' AND o.status = $2 AND f.id > $3
+		ORDER BY f.id LIMIT $4`, KindCRMAhead, string(opportunity.Disapproved), after, p.Limit)
+	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[aheadRow])
+	if err != nil {
+		return PageResult{}, fmt.Errorf("reconcile: crm ahead: %w", err)
+	}
+	res := PageResult{Done: len(list) < p.Limit}
+	if len(list) > 0 {
+		res.Next = strconv.FormatInt(list[len(list)-1].ID, 10)
+	}
+	for _, r := range list {
+		activity.RecordHeartbeat(ctx, strconv.FormatInt(r.ID, 10))
+		res.Checked++
+		f := finding{Kind: KindCRMAhead, RecordType: "opportunity", RecordID: r.OpportunityID, Brand: r.Brand,
+			Expected: r.Status, Fields: []string{"stage"}}
+		rec, err := a.Portal.CRM.GetOpportunity(ctx, r.OpportunityID)
+		switch {
+		case errors.Is(err, crm.ErrNotFound):
+			f.Actual, f.Repaired, f.Detail = "absent", true, "the CRM no longer holds it"
+		case err != nil:
+			f.Actual, f.Detail = "unknown", "CRM lookup failed: "+errType(err)
+		case rec.Shows(opportunity.Disapproved):
+			f.Actual, f.Repaired, f.Detail = rec.Stage, true, "the CRM already shows it closed"
+		default:
+			f.Actual = rec.Stage
+			if _, err := a.Portal.SyncCRM(ctx, activities.CRMSyncInput{CRMInput: activities.CRMInput{OpportunityID: r.OpportunityID, Brand: r.Brand},
+				Status: opportunity.Disapproved}); err != nil {
+				f.Detail = "closing it in the CRM failed: " + errType(err)
+			} else {
+				f.Repaired, f.Detail = true, "closed in the CRM after the refusal"
+			}
+		}
+		if err := a.record(ctx, p.RunAt, f); err != nil {
+			return res, err
+		}
+		res.Findings++
+		if f.Repaired {
+			res.Repaired++
+		}
+	}
+	return res, nil
+}
