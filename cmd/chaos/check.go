@@ -1,0 +1,532 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
+
+	"oportuna/crm"
+	"oportuna/mailer"
+	"oportuna/opportunity"
+	"oportuna/workflows"
+)
+
+// Categories of a check: any finding in them makes the run fail.
+const (
+	catLost       = "lost"
+	catDuplicated = "duplicated"
+	catStuck      = "stuck"
+	catAnswer     = "wrong answer"
+)
+
+// check is one line of the table.
+type check struct {
+	Category string `json:"category"`
+	Name     string `json:"name"`
+}
+
+// The checks, in the order of the table.
+var (
+	chkNotRegistered   = check{catLost, "registration not confirmed to the client (create answer)"}
+	chkNotApprovedAPI  = check{catLost, "not approved in the API (GET /api/opportunity/id)"}
+	chkNotApprovedRM   = check{catLost, "not approved in the read model (opportunities.status)"}
+	chkNotApprovedWF   = check{catLost, "not approved in its workflow (state query)"}
+	chkWorkflowEnded   = check{catLost, "workflow not running (failed, terminated, timed out)"}
+	chkNoCRM           = check{catLost, "no CRM record (or not at the approved stage)"}
+	chkNoHistory       = check{catLost, "history: no creation or no approval row"}
+	chkNoNotice        = check{catLost, "notices: approval or registration notice missing"}
+	chkMailLost        = check{catLost, "e-mails marked sent that the SMTP server never got"}
+	chkDupRows         = check{catDuplicated, "opportunities registered twice (rows beyond the expected ids)"}
+	chkDupCRM          = check{catDuplicated, "CRM records per opportunity > 1"}
+	chkDupHistory      = check{catDuplicated, "approval history rows per opportunity > 1"}
+	chkDupDecision     = check{catDuplicated, "other history rows after the approval (a retry run as an edit)"}
+	chkDupNotice       = check{catDuplicated, "notifications of one kind to one user > 1"}
+	chkDupMail         = check{catDuplicated, "e-mails delivered more than once (same Message-ID)"}
+	chkWrongAnswer     = check{catAnswer, "approval answered otherwise to its client (409, an edit, a timeout…)"}
+	chkPendingActivity = check{catStuck, "activities still pending (retrying) after the settle time"}
+	chkPendingTask     = check{catStuck, "workflow tasks still pending after the settle time"}
+	chkOutbox          = check{catStuck, "outbox rows not sent (pending, sending, failed)"}
+	chkNotEmailed      = check{catStuck, "notifications whose e-mail never went out (emailed_at empty)"}
+
+	allChecks = []check{chkNotRegistered, chkNotApprovedAPI, chkNotApprovedRM, chkNotApprovedWF, chkWorkflowEnded, chkNoCRM,
+		chkNoHistory, chkNoNotice, chkMailLost, chkDupRows, chkDupCRM, chkDupHistory, chkDupDecision, chkDupNotice, chkDupMail,
+		chkWrongAnswer, chkPendingActivity, chkPendingTask, chkOutbox, chkNotEmailed}
+)
+
+// finding is one failed check of one opportunity (or outbox row).
+type finding struct {
+	Check check    `json:"check"`
+	Round int      `json:"round"`
+	ID    string   `json:"id"`
+	Seen  string   `json:"seen"`
+	Logs  []string `json:"logs,omitempty"`
+}
+
+type chaosReport struct {
+	Seed       uint64           `json:"seed"`
+	Settled    bool             `json:"settled"`
+	SettleTime time.Duration    `json:"settleTime"`
+	Findings   []finding        `json:"findings"`
+	Events     []event          `json:"events"`
+	Counts     map[string]int64 `json:"counts"`
+}
+
+func (r *chaosReport) add(c check, o *op, id, format string, args ...any) {
+	f := finding{Check: c, ID: id, Seen: fmt.Sprintf(format, args...)}
+	if o != nil {
+		f.Round, f.ID = o.round, o.id
+	}
+	r.Findings = append(r.Findings, f)
+}
+
+// describe reads a workflow's execution description.
+func (h *harness) describe(ctx context.Context, id string) (*workflowservice.DescribeWorkflowExecutionResponse, error) {
+	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	return h.tc.DescribeWorkflowExecution(dctx, workflows.OpportunityWorkflowID(id), "")
+}
+
+// quiet reports whether a workflow has nothing left to do: no activity and no
+// workflow task pending.
+func quiet(d *workflowservice.DescribeWorkflowExecutionResponse) bool {
+	return len(d.PendingActivities) == 0 && d.PendingWorkflowTask == nil
+}
+
+// settle waits until every workflow of ops is quiet and the outbox holds only
+// sent e-mails, or the settle timeout; it answers how long that took after the
+// chaos ended.
+func (h *harness) settle(ctx context.Context, ops []*op, chaosEnd time.Time) (bool, time.Duration) {
+	waiting := map[string]bool{}
+	for _, o := range ops {
+		waiting[o.id] = true
+	}
+	deadline := chaosEnd.Add(h.o.settle)
+	for {
+		for id := range waiting {
+			if d, err := h.describe(ctx, id); err == nil && quiet(d) {
+				delete(waiting, id)
+			}
+		}
+		var open int
+		_ = h.db.QueryRow(ctx, `SELECT count(*) FROM mail_outbox WHERE status <> 'sent'`).Scan(&open)
+		var unmailed int
+		_ = h.db.QueryRow(ctx, `SELECT count(*) FROM notifications WHERE emailed_at IS NULL`).Scan(&unmailed)
+		if len(waiting) == 0 && open == 0 && unmailed == 0 {
+			return true, time.Since(chaosEnd)
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return false, time.Since(chaosEnd)
+		}
+		sleep(ctx, time.Second)
+	}
+}
+
+// check compares every opportunity in the API, the read model, its workflow,
+// the CRM stand-in, the history, the notifications, the outbox and the SMTP
+// server's deliveries.
+func (h *harness) check(ctx context.Context, ops []*op, users map[string]string) *chaosReport {
+	rep := &chaosReport{Counts: map[string]int64{}}
+	ids := make([]string, len(ops))
+	byID := map[string]*op{}
+	for i, o := range ops {
+		ids[i] = o.id
+		byID[o.id] = o
+	}
+	approvedStage := crm.DefaultStages()[opportunity.Approved]
+
+	// Read model.
+	status := map[string]string{}
+	rows, _ := h.db.Query(ctx, `SELECT id::text, status FROM opportunities WHERE id = ANY($1::uuid[])`, ids)
+	for rows.Next() {
+		var id, st string
+		if err := rows.Scan(&id, &st); err == nil {
+			status[id] = st
+		}
+	}
+	rows.Close()
+	var extra int
+	var extraIDs []string
+	rows, _ = h.db.Query(ctx, `SELECT id::text FROM opportunities WHERE user_id = ANY($1::uuid[]) AND id <> ALL($2::uuid[])`,
+		[]string{users["vendedor1@nordata.demo"], users["vendedor2@nordata.demo"]}, ids)
+	for rows.Next() {
+		var id string
+		if rows.Scan(&id) == nil {
+			extra++
+			extraIDs = append(extraIDs, id)
+		}
+	}
+	rows.Close()
+	if !h.o.demo {
+		for _, id := range extraIDs {
+			rep.add(chkDupRows, nil, id, "an opportunity of the chaos sellers that no client registered")
+		}
+	}
+
+	// CRM stand-in.
+	type crmRow struct {
+		n      int
+		stages []string
+	}
+	crmRecs := map[string]crmRow{}
+	rows, _ = h.db.Query(ctx, `SELECT external_id, count(*), array_agg(stage_name ORDER BY created_at) FROM crm_sim.opportunities
+		WHERE external_id = ANY($1) GROUP BY external_id`, ids)
+	for rows.Next() {
+		var id string
+		var c crmRow
+		if rows.Scan(&id, &c.n, &c.stages) == nil {
+			crmRecs[id] = c
+		}
+	}
+	rows.Close()
+
+	// History.
+	type hist struct {
+		creates, approvals, after int
+		afterKeys                 []string
+	}
+	histories := map[string]*hist{}
+	rows, _ = h.db.Query(ctx, `SELECT type_id::text, action_type, COALESCE(event_key, ''),
+			modifications @> '[{"attribute":"status","newValue":"approved"}]'::jsonb
+		FROM history WHERE type = 'opportunity' AND type_id = ANY($1::uuid[]) ORDER BY id`, ids)
+	for rows.Next() {
+		var id, action, key string
+		var approval bool
+		if rows.Scan(&id, &action, &key, &approval) != nil {
+			continue
+		}
+		hh := histories[id]
+		if hh == nil {
+			hh = &hist{}
+			histories[id] = hh
+		}
+		switch {
+		case action == "create":
+			hh.creates++
+		case approval:
+			hh.approvals++
+		case hh.approvals > 0:
+			hh.after++
+			hh.afterKeys = append(hh.afterKeys, key)
+		}
+	}
+	rows.Close()
+
+	// Notifications: kind → user → count, per opportunity.
+	var reps int
+	_ = h.db.QueryRow(ctx, `SELECT count(DISTINCT u.id) FROM users u JOIN user_roles r ON r.user_id = u.id
+		WHERE u.active AND r.role = 'REPRESENTATIVE' AND r.brand IN ($1, 'all')`, brandSlug).Scan(&reps)
+	notices := map[string]map[string]map[string]int{}
+	rows, _ = h.db.Query(ctx, `SELECT substr(link, length('/Painel/Opportunities/') + 1), kind, user_id::text, count(*)
+		FROM notifications WHERE link = ANY($1) GROUP BY 1, 2, 3`, links(ids))
+	for rows.Next() {
+		var id, kind, user string
+		var n int
+		if rows.Scan(&id, &kind, &user, &n) != nil {
+			continue
+		}
+		if notices[id] == nil {
+			notices[id] = map[string]map[string]int{}
+		}
+		if notices[id][kind] == nil {
+			notices[id][kind] = map[string]int{}
+		}
+		notices[id][kind][user] += n
+	}
+	rows.Close()
+
+	// Outbox and deliveries.
+	type outRow struct {
+		key, status, lastErr string
+		attempts             int
+	}
+	var outbox []outRow
+	rows, _ = h.db.Query(ctx, `SELECT key, status, attempts, last_error FROM mail_outbox ORDER BY id`)
+	for rows.Next() {
+		var r outRow
+		if rows.Scan(&r.key, &r.status, &r.attempts, &r.lastErr) == nil {
+			outbox = append(outbox, r)
+		}
+	}
+	rows.Close()
+	rep.Counts["outbox rows"] = int64(len(outbox))
+	rep.Counts["e-mails received by SMTP"] = int64(h.smtp.total())
+	for _, r := range outbox {
+		o := byID[opportunityOfKey(r.key)]
+		id := r.key
+		if r.status != mailer.StatusSent {
+			rep.add(chkOutbox, o, id, "outbox %s: %s after %d attempts, last error %q", r.key, r.status, r.attempts, r.lastErr)
+		}
+		n := h.smtp.deliveries(mailer.MessageID(r.key, mailFrom))
+		switch {
+		case n > 1:
+			rep.add(chkDupMail, o, id, "outbox %s delivered %d times", r.key, n)
+		case n == 0 && r.status == mailer.StatusSent:
+			rep.add(chkMailLost, o, id, "outbox %s is sent, the SMTP server got nothing", r.key)
+		}
+	}
+	rows, _ = h.db.Query(ctx, `SELECT notice_key, user_id::text, kind, link FROM notifications WHERE emailed_at IS NULL ORDER BY id`)
+	for rows.Next() {
+		var key, user, kind, link string
+		if rows.Scan(&key, &user, &kind, &link) == nil {
+			o := byID[strings.TrimPrefix(link, "/Painel/Opportunities/")]
+			rep.add(chkNotEmailed, o, key, "notification %s (%s) to user %s: no e-mail recorded as sent", key, kind, user)
+		}
+	}
+	rows.Close()
+
+	for _, o := range ops {
+		wid := workflows.OpportunityWorkflowID(o.id)
+		if !o.createdOK() {
+			rep.add(chkNotRegistered, o, "", "after %d tries: %s", o.createTry, o.created)
+		}
+		if o.createdOK() && !o.approvedOK() || len(o.answers) > 0 {
+			rep.add(chkWrongAnswer, o, "", "%d approval requests (%d decisions after CRM refusals); last answer %s; unexpected: %s",
+				o.approveTry, o.decisions, o.approved, strings.Join(o.answers, "; "))
+		}
+		// API, as the representative sees it.
+		a := h.portal.call(ctx, http.MethodGet, "/api/opportunity/id/"+o.id, h.repToken, "", nil)
+		if st := apiStatus(a); st != string(opportunity.Approved) {
+			rep.add(chkNotApprovedAPI, o, "", "GET answered %s", a)
+		}
+		if st := status[o.id]; st != string(opportunity.Approved) {
+			rep.add(chkNotApprovedRM, o, "", "read model status %q", st)
+		}
+		// Workflow.
+		d, err := h.describe(ctx, o.id)
+		switch {
+		case err != nil:
+			rep.add(chkWorkflowEnded, o, "", "describe %s: %v", wid, err)
+		default:
+			if s := d.WorkflowExecutionInfo.GetStatus(); s != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
+				rep.add(chkWorkflowEnded, o, "", "%s is %s", wid, s)
+			}
+			for _, pa := range d.PendingActivities {
+				rep.add(chkPendingActivity, o, "", "%s: %s (id %s) %s, attempt %d, last failure %q", wid, pa.GetActivityType().GetName(),
+					pa.GetActivityId(), pa.GetState(), pa.GetAttempt(), pa.GetLastFailure().GetMessage())
+			}
+			if t := d.PendingWorkflowTask; t != nil {
+				rep.add(chkPendingTask, o, "", "%s: workflow task %s, attempt %d", wid, t.GetState(), t.GetAttempt())
+			}
+		}
+		var st workflows.OpportunityState
+		qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		v, err := h.tc.QueryWorkflow(qctx, wid, "", workflows.QueryState)
+		if err == nil {
+			err = v.Get(&st)
+		}
+		cancel()
+		if err != nil || st.Status != opportunity.Approved {
+			rep.add(chkNotApprovedWF, o, "", "state query: status %q, err %v", st.Status, err)
+		}
+		// CRM.
+		c := crmRecs[o.id]
+		switch {
+		case c.n == 0:
+			rep.add(chkNoCRM, o, "", "no record with this external id")
+		case c.n > 1:
+			rep.add(chkDupCRM, o, "", "%d records, stages %v", c.n, c.stages)
+		}
+		if c.n >= 1 && c.stages[len(c.stages)-1] != approvedStage {
+			rep.add(chkNoCRM, o, "", "stages %v, want %s", c.stages, approvedStage)
+		}
+		// History.
+		hh := histories[o.id]
+		if hh == nil {
+			hh = &hist{}
+		}
+		if hh.creates != 1 || hh.approvals == 0 {
+			rep.add(chkNoHistory, o, "", "%d creation rows, %d approval rows", hh.creates, hh.approvals)
+		}
+		if hh.approvals > 1 {
+			rep.add(chkDupHistory, o, "", "%d approval rows", hh.approvals)
+		}
+		if hh.after > 0 {
+			rep.add(chkDupDecision, o, "", "%d rows after the approval: %v", hh.after, hh.afterKeys)
+		}
+		// Notifications: the registration to every representative, the approval to the seller.
+		ns := notices[o.id]
+		if len(ns["approved"]) != 1 || ns["approved"][users[o.seller]] == 0 || len(ns["registered"]) != reps {
+			rep.add(chkNoNotice, o, "", "approved notices %v (seller %s), registered notices to %d of %d representatives",
+				ns["approved"], users[o.seller], len(ns["registered"]), reps)
+		}
+		for kind, us := range ns {
+			for user, n := range us {
+				if n > 1 {
+					rep.add(chkDupNotice, o, "", "%d %q notifications to user %s", n, kind, user)
+				}
+			}
+		}
+	}
+	h.attachLogs(rep)
+	rep.Counts["worker kills (SIGKILL)"] = h.workerKills.Load()
+	rep.Counts["api kills (SIGKILL)"] = h.apiKills.Load()
+	rep.Counts["CRM down (s)"] = int64(h.crmDown / time.Second)
+	rep.Counts["requests"] = h.stats.requests.Load()
+	rep.Counts["network errors (retried)"] = h.stats.netErrors.Load()
+	rep.Counts["5xx but 502/504 (retried)"] = h.stats.status5xx.Load()
+	rep.Counts["504 (retried)"] = h.stats.status504.Load()
+	rep.Counts["429 (retried)"] = h.stats.status429.Load()
+	rep.Counts["502 CRM refusals (decided again, new key)"] = h.stats.crmRefusals.Load()
+	rep.Counts["opportunities of the chaos sellers beyond the expected"] = int64(extra)
+	h.evMu.Lock()
+	rep.Events = append([]event(nil), h.events...)
+	h.evMu.Unlock()
+	return rep
+}
+
+func links(ids []string) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = "/Painel/Opportunities/" + id
+	}
+	return out
+}
+
+// opportunityOfKey is the opportunity id of an outbox key notice/<id>/<cycle>/<seq>/<kind>/<user>.
+func opportunityOfKey(key string) string {
+	parts := strings.Split(key, "/")
+	if len(parts) > 1 && parts[0] == "notice" {
+		return parts[1]
+	}
+	return ""
+}
+
+func apiStatus(a answer) string {
+	list, _ := a.body["data"].([]any)
+	if a.status != http.StatusOK || len(list) != 1 {
+		return ""
+	}
+	rec, _ := list[0].(map[string]any)
+	s, _ := rec["status"].(string)
+	return s
+}
+
+// attachLogs adds to each finding the api and worker log lines at WARN or
+// ERROR that name its opportunity (at most 6).
+func (h *harness) attachLogs(rep *chaosReport) {
+	want := map[string]bool{}
+	for _, f := range rep.Findings {
+		if f.ID != "" {
+			want[f.ID] = true
+		}
+	}
+	if len(want) == 0 {
+		return
+	}
+	found := map[string][]string{}
+	for _, path := range append(h.worker.logFiles(), h.api.logFiles()...) {
+		f, err := os.Open(path)
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			if !strings.Contains(line, `"level":"ERROR"`) && !strings.Contains(line, `"level":"WARN"`) {
+				continue
+			}
+			for id := range want {
+				if strings.Contains(line, id) && len(found[id]) < 6 {
+					if len(line) > 600 {
+						line = line[:600] + "…"
+					}
+					found[id] = append(found[id], filepath.Base(path)+": "+line)
+				}
+			}
+		}
+		f.Close()
+	}
+	for i := range rep.Findings {
+		rep.Findings[i].Logs = found[rep.Findings[i].ID]
+	}
+}
+
+// report prints the table and the findings, writes report.json, and answers
+// the exit code: 1 when any count is not 0.
+func (h *harness) report(rep *chaosReport, ops []*op) int {
+	per := map[check][3]int{}
+	affected := map[string]map[string]bool{}
+	for _, f := range rep.Findings {
+		c := per[f.Check]
+		if f.Round >= 1 && f.Round <= 2 {
+			c[f.Round-1]++
+		}
+		c[2]++
+		per[f.Check] = c
+		if affected[f.Check.Category] == nil {
+			affected[f.Check.Category] = map[string]bool{}
+		}
+		affected[f.Check.Category][f.ID] = true
+	}
+	var r1, r2 int
+	for _, o := range ops {
+		if o.round == 1 {
+			r1++
+		} else {
+			r2++
+		}
+	}
+	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "\nCHAOS\tround 1\tround 2\ttotal")
+	fmt.Fprintf(w, "opportunities registered and approved\t%d\t%d\t%d\n", r1, r2, r1+r2)
+	last := ""
+	for _, c := range allChecks {
+		if c.Category != last {
+			fmt.Fprintf(w, "%s\t%d\t\t(opportunities or rows)\n", strings.ToUpper(c.Category), len(affected[c.Category]))
+			last = c.Category
+		}
+		n := per[c]
+		fmt.Fprintf(w, "  %s\t%d\t%d\t%d\n", c.Name, n[0], n[1], n[2])
+	}
+	settle := fmt.Sprintf("%.1f s", rep.SettleTime.Seconds())
+	if !rep.Settled {
+		settle = fmt.Sprintf("not settled after %.0f s", rep.SettleTime.Seconds())
+	}
+	fmt.Fprintf(w, "time to settle\t\t\t%s\n", settle)
+	w.Flush()
+	keys := make([]string, 0, len(rep.Counts))
+	for k := range rep.Counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	fmt.Println()
+	for _, k := range keys {
+		fmt.Printf("  %-55s %d\n", k, rep.Counts[k])
+	}
+	if len(rep.Findings) > 0 {
+		fmt.Println("\nFINDINGS")
+		for _, f := range rep.Findings {
+			fmt.Printf("- [%s] %s · round %d · %s\n    %s\n", f.Check.Category, f.Check.Name, f.Round, f.ID, f.Seen)
+			for _, l := range f.Logs {
+				fmt.Printf("    log %s\n", l)
+			}
+		}
+	}
+	b, _ := json.MarshalIndent(rep, "", "  ")
+	path := filepath.Join(h.o.dir, "report.json")
+	_ = os.WriteFile(path, b, 0o644)
+	fmt.Printf("\nseed %d · logs and report.json in %s\n", rep.Seed, h.o.dir)
+	failed := 0
+	for _, cat := range []string{catLost, catDuplicated, catStuck, catAnswer} {
+		failed += len(affected[cat])
+	}
+	if failed > 0 || !rep.Settled {
+		fmt.Printf("chaos: FAILED (lost %d, duplicated %d, stuck %d, wrong answers %d)\n",
+			len(affected[catLost]), len(affected[catDuplicated]), len(affected[catStuck]), len(affected[catAnswer]))
+		return 1
+	}
+	fmt.Println("chaos: 0 lost, 0 duplicated, 0 stuck")
+	return 0
+}

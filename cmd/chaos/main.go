@@ -1,0 +1,452 @@
+// Command chaos registers and approves opportunities through the API while it
+// kills the worker (SIGKILL, every -kill-min to -kill-max, restarted at once),
+// kills the API once, and in a second round takes the Salesforce stand-in down;
+// then it waits for the system to settle and checks that nothing was lost,
+// duplicated or left stuck (docs/operations.md, Chaos). It exits 1 when any
+// count is not 0.
+//
+// It starts everything on free ports: a fresh database on the server of
+// $OPORTUNA_TEST_DATABASE_URL or $DATABASE_URL (dropped at the end), a Temporal
+// dev server with the tests' tuned flags, the Salesforce stand-in (in this
+// process, so it can go down), an SMTP server that counts deliveries, and
+// `oportuna api` and `oportuna worker` as separate processes. `make chaos` runs
+// the full program; `make chaos-short` (in `make test`) runs -short.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"log/slog"
+	mrand "math/rand/v2"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
+
+	"oportuna/brand"
+	"oportuna/crm/crmsim"
+	"oportuna/internal/testenv"
+	"oportuna/seed"
+)
+
+type options struct {
+	opportunities int
+	clients       int
+	killMin       time.Duration
+	killMax       time.Duration
+	workerKills   int
+	crmOutage     time.Duration
+	settle        time.Duration
+	opTime        time.Duration
+	think         time.Duration
+	short         bool
+	bin           string
+	temporalCLI   string
+	databaseURL   string
+	dir           string
+	seed          uint64
+	keep          bool
+	demo          bool
+}
+
+func main() {
+	var o options
+	flag.IntVar(&o.opportunities, "opportunities", 100, "opportunities registered and approved in each round")
+	flag.IntVar(&o.clients, "clients", 10, "concurrent clients")
+	flag.DurationVar(&o.killMin, "kill-min", 1500*time.Millisecond, "shortest time between worker kills")
+	flag.DurationVar(&o.killMax, "kill-max", 3*time.Second, "longest time between worker kills")
+	flag.IntVar(&o.workerKills, "worker-kills", 0, "worker kills per round (0: keep killing while the clients run)")
+	flag.DurationVar(&o.crmOutage, "crm-outage", 30*time.Second, "how long the Salesforce stand-in is down in round 2")
+	flag.DurationVar(&o.settle, "settle-timeout", 3*time.Minute, "how long to wait for the system to settle")
+	flag.DurationVar(&o.opTime, "op-timeout", 4*time.Minute, "how long a client keeps retrying one request")
+	flag.DurationVar(&o.think, "think", 300*time.Millisecond, "a client's mean pause before each registration (uniform 0 to twice this)")
+	flag.BoolVar(&o.short, "short", false, "the short round of make test: 10 opportunities a round (20 approvals), 5 clients, 3 worker kills a round 0.7–1.5 s apart, an 8 s CRM outage")
+	flag.StringVar(&o.bin, "bin", "bin/oportuna", "the oportuna binary")
+	flag.StringVar(&o.temporalCLI, "temporal", "", "the temporal CLI (default: $TEMPORAL_CLI, PATH, GOPATH/bin)")
+	flag.StringVar(&o.databaseURL, "database-url", "", "a PostgreSQL server where a database may be created (default: $OPORTUNA_TEST_DATABASE_URL, then $DATABASE_URL)")
+	flag.StringVar(&o.dir, "dir", "", "where the logs and report.json go (default .data/chaos/<time>)")
+	flag.Uint64Var(&o.seed, "seed", 0, "random seed of the kill schedule (0: from the clock; printed)")
+	flag.BoolVar(&o.keep, "keep", false, "keep the database (its URL is printed)")
+	flag.BoolVar(&o.demo, "demo", false, "seed with `oportuna seed` (demo opportunities of every brand) instead of the accounts only")
+	flag.Parse()
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if o.short {
+		if !set["opportunities"] {
+			o.opportunities = 10
+		}
+		if !set["clients"] {
+			o.clients = 5
+		}
+		if !set["worker-kills"] {
+			o.workerKills = 3
+		}
+		if !set["kill-min"] {
+			o.killMin = 700 * time.Millisecond
+		}
+		if !set["kill-max"] {
+			o.killMax = 1500 * time.Millisecond
+		}
+		if !set["crm-outage"] {
+			o.crmOutage = 8 * time.Second
+		}
+		if !set["settle-timeout"] {
+			o.settle = 90 * time.Second
+		}
+		if !set["op-timeout"] {
+			o.opTime = 2 * time.Minute
+		}
+	}
+	if o.seed == 0 {
+		o.seed = uint64(time.Now().UnixNano())
+	}
+	if o.databaseURL == "" {
+		o.databaseURL = os.Getenv("OPORTUNA_TEST_DATABASE_URL")
+	}
+	if o.databaseURL == "" {
+		o.databaseURL = os.Getenv("DATABASE_URL")
+	}
+	if o.dir == "" {
+		o.dir = filepath.Join(".data", "chaos", time.Now().UTC().Format("20060102-150405"))
+	}
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	code, err := run(ctx, o)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "chaos:", err)
+		os.Exit(2)
+	}
+	os.Exit(code)
+}
+
+func quietTemporalLogger() tlog.Logger {
+	return tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
+}
+
+// harness is the running stack.
+type harness struct {
+	o        options
+	rng      *mrand.Rand
+	db       *pgxpool.Pool
+	tc       client.Client
+	sim      *crmsim.Sim
+	crm      *switchable
+	smtp     *smtpSink
+	api      *proc
+	worker   *proc
+	portal   *portal
+	stats    clientStats
+	repToken string
+	started  time.Time
+
+	evMu   sync.Mutex
+	events []event
+
+	workerKills, apiKills atomic.Int64
+	crmDown               time.Duration
+}
+
+type event struct {
+	At   time.Duration `json:"at"`
+	What string        `json:"what"`
+}
+
+func (h *harness) event(format string, args ...any) {
+	e := event{At: time.Since(h.started).Round(time.Millisecond), What: fmt.Sprintf(format, args...)}
+	h.evMu.Lock()
+	h.events = append(h.events, e)
+	h.evMu.Unlock()
+	slog.Info(e.What, "t", e.At)
+}
+
+func run(ctx context.Context, o options) (int, error) {
+	if o.databaseURL == "" {
+		return 0, fmt.Errorf("no PostgreSQL: set OPORTUNA_TEST_DATABASE_URL or DATABASE_URL (make chaos uses the project cluster)")
+	}
+	if o.killMin <= 0 || o.killMax < o.killMin {
+		return 0, fmt.Errorf("-kill-min %s and -kill-max %s: want 0 < min ≤ max", o.killMin, o.killMax)
+	}
+	if _, err := os.Stat(o.bin); err != nil {
+		return 0, fmt.Errorf("%s: %w (make build)", o.bin, err)
+	}
+	cli := o.temporalCLI
+	if cli == "" {
+		var err error
+		if cli, err = testenv.TemporalCLI(); err != nil {
+			return 0, err
+		}
+	}
+	if err := os.MkdirAll(o.dir, 0o755); err != nil {
+		return 0, err
+	}
+	h := &harness{o: o, rng: mrand.New(mrand.NewPCG(o.seed, o.seed>>1)), started: time.Now()}
+	h.portal = &portal{stats: &h.stats, hc: &http.Client{Timeout: 100 * time.Second}}
+	slog.Info("chaos", "opportunities_per_round", o.opportunities, "clients", o.clients, "kill", fmt.Sprintf("%s–%s", o.killMin, o.killMax),
+		"worker_kills_per_round", o.workerKills, "crm_outage", o.crmOutage, "seed", o.seed, "dir", o.dir)
+
+	// PostgreSQL: a fresh database, migrated by the binary.
+	d, err := createDatabase(ctx, o.databaseURL)
+	if err != nil {
+		return 0, err
+	}
+	defer func() {
+		if o.keep {
+			fmt.Printf("database kept: %s\n", redact(d.url))
+			return
+		}
+		d.drop()
+	}()
+	temporal, err := startTemporal(ctx, cli, filepath.Join(o.dir, "temporal.log"))
+	if err != nil {
+		return 0, err
+	}
+	defer temporal.stop()
+	h.event("temporal dev server at %s", temporal.addr)
+	base := append(os.Environ(), "DATABASE_URL="+d.url, "TEMPORAL_ADDRESS="+temporal.addr, "TEMPORAL_NAMESPACE=default")
+	if out, err := runBin(ctx, o.bin, "migrate", base); err != nil {
+		return 0, fmt.Errorf("oportuna migrate: %w\n%s", err, out)
+	}
+	if h.db, err = pgxpool.New(ctx, d.url); err != nil {
+		return 0, err
+	}
+	defer h.db.Close()
+	if o.demo {
+		if out, err := runBin(ctx, o.bin, "seed", append(base, "CRM_SIM=on", "CRM_URL=")); err != nil {
+			return 0, fmt.Errorf("oportuna seed: %w\n%s", err, out)
+		}
+	} else {
+		one, err := brand.Parse([]byte(`[{"slug":"` + brandSlug + `","name":"Nordata"}]`))
+		if err != nil {
+			return 0, err
+		}
+		if _, err := seed.Run(ctx, h.db, one, password); err != nil {
+			return 0, fmt.Errorf("seed accounts: %w", err)
+		}
+	}
+	h.event("database %s migrated and seeded", d.name)
+
+	// The Salesforce stand-in, in this process so that it can go down.
+	opts, err := crmsim.OptionsFromEnv(func(string) string { return "" }, brand.MustLoad())
+	if err != nil {
+		return 0, err
+	}
+	opts.Logger = slog.New(slog.NewTextHandler(discard{}, nil))
+	h.sim = crmsim.New(h.db, opts)
+	if err := h.sim.Seed(ctx); err != nil {
+		return 0, fmt.Errorf("crm stand-in seed: %w", err)
+	}
+	if h.crm, err = newSwitchable(h.sim); err != nil {
+		return 0, err
+	}
+	defer h.crm.down()
+	if h.smtp, err = startSMTP(); err != nil {
+		return 0, err
+	}
+	defer h.smtp.close()
+	cfg := h.sim.ClientConfig(h.crm.url())
+	secret := make([]byte, 24)
+	_, _ = rand.Read(secret)
+	env := append(base, "JWT_SECRET="+hex.EncodeToString(secret), "LOG_LEVEL=INFO",
+		"CRM_URL="+h.crm.url(), "CRM_SIM=off", "SALESFORCE_CLIENT_ID="+cfg.ClientID, "SALESFORCE_CLIENT_SECRET="+cfg.ClientSecret,
+		"SMTP_HOST="+h.smtp.host, fmt.Sprintf("SMTP_PORT=%d", h.smtp.port), "SMTP_TLS=none", "SMTP_FROM="+mailFrom, "MAILBOX=off")
+	env = env[:len(env):len(env)]
+	h.worker = newProc("worker", o.bin, "worker", o.dir, env, false)
+	h.api = newProc("api", o.bin, "api", o.dir, env, true)
+	h.portal.base = h.api.base
+	if err := h.worker.start(ctx); err != nil {
+		return 0, err
+	}
+	defer h.worker.stop(30 * time.Second)
+	if err := h.api.start(ctx); err != nil {
+		return 0, err
+	}
+	defer h.api.stop(30 * time.Second)
+	h.event("api at %s and worker running", h.api.base())
+	if h.tc, err = client.Dial(client.Options{HostPort: temporal.addr, Namespace: "default", Logger: quietTemporalLogger()}); err != nil {
+		return 0, err
+	}
+	defer h.tc.Close()
+
+	users, err := h.users(ctx)
+	if err != nil {
+		return 0, err
+	}
+	drv := &driver{p: h.portal, tokens: map[string]string{}, rep: "representante@nordata.demo", opTime: o.opTime,
+		crmPause: 2 * time.Second, think: o.think, run: time.Now().Unix() % 100000}
+	for _, u := range []string{drv.rep, "vendedor1@nordata.demo", "vendedor2@nordata.demo"} {
+		if drv.tokens[u], err = h.portal.login(ctx, u); err != nil {
+			return 0, err
+		}
+	}
+
+	h.repToken = drv.tokens[drv.rep]
+
+	// Round 1: worker killed every kill-min..kill-max, the API killed once.
+	r1 := h.round(ctx, drv, users, 1, true, 0)
+	if ctx.Err() != nil {
+		return 0, ctx.Err()
+	}
+	// Round 2: the same, and the Salesforce stand-in down for crm-outage.
+	r2 := h.round(ctx, drv, users, 2, false, o.crmOutage)
+	if ctx.Err() != nil {
+		return 0, ctx.Err()
+	}
+	chaosEnd := time.Now()
+	h.event("chaos over: waiting for the system to settle")
+	ops := append(append([]*op{}, r1...), r2...)
+	settled, settleTime := h.settle(ctx, ops, chaosEnd)
+	if settled {
+		h.event("settled %s after the chaos ended", settleTime.Round(100*time.Millisecond))
+	} else {
+		h.event("not settled after %s", o.settle)
+	}
+	rep := h.check(ctx, ops, users)
+	rep.Settled, rep.SettleTime = settled, settleTime
+	rep.Seed = o.seed
+	code := h.report(rep, ops)
+	return code, nil
+}
+
+const mailFrom = "nao-responda@oportuna.localhost"
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+func runBin(ctx context.Context, bin, sub string, env []string) ([]byte, error) {
+	c := exec.CommandContext(ctx, bin, sub)
+	c.Env = env
+	return c.CombinedOutput()
+}
+
+// users maps the demo logins the clients use to their ids.
+func (h *harness) users(ctx context.Context) (map[string]string, error) {
+	out := map[string]string{}
+	for _, email := range []string{"representante@nordata.demo", "vendedor1@nordata.demo", "vendedor2@nordata.demo"} {
+		var id string
+		if err := h.db.QueryRow(ctx, `SELECT id::text FROM users WHERE email = $1`, email).Scan(&id); err != nil {
+			return nil, fmt.Errorf("user %s: %w", email, err)
+		}
+		out[email] = id
+	}
+	return out, nil
+}
+
+// round registers and approves o.opportunities opportunities with o.clients
+// clients while the worker is killed and restarted; killAPI kills the API once
+// a third of the approvals have answered; outage takes the CRM down for that
+// long from the start of the round.
+func (h *harness) round(ctx context.Context, drv *driver, users map[string]string, r int, killAPI bool, outage time.Duration) []*op {
+	n := h.o.opportunities
+	ops := make([]*op, n)
+	for i := range ops {
+		seller := "vendedor1@nordata.demo"
+		if i%2 == 1 {
+			seller = "vendedor2@nordata.demo"
+		}
+		key := fmt.Sprintf("chaos-%d-r%d-%03d", drv.run, r, i)
+		ops[i] = &op{round: r, n: i, key: key, seller: seller, id: opportunityID(users[seller], key), name: fmt.Sprintf("Caos %d-%03d", r, i)}
+	}
+	h.event("round %d: %d opportunities, %d clients", r, n, h.o.clients)
+	drv.progress.Store(0)
+	loadDone := make(chan struct{})
+	var faults sync.WaitGroup
+
+	// The worker: SIGKILL after a random kill-min..kill-max of running, then
+	// restarted at once; until the clients are done (and, with -worker-kills,
+	// until that many kills).
+	faults.Add(1)
+	go func() {
+		defer faults.Done()
+		kills := 0
+		for {
+			if h.o.workerKills > 0 && kills >= h.o.workerKills {
+				return // exactly that many, even after the clients are done
+			}
+			stopAtEnd := loadDone
+			if h.o.workerKills > 0 {
+				stopAtEnd = nil
+			}
+			wait := h.o.killMin + time.Duration(h.rng.Int64N(int64(h.o.killMax-h.o.killMin)+1))
+			select {
+			case <-ctx.Done():
+				return
+			case <-stopAtEnd:
+				return
+			case <-time.After(wait):
+			}
+			h.worker.kill()
+			kills++
+			h.workerKills.Add(1)
+			h.event("round %d: worker killed (SIGKILL #%d)", r, h.workerKills.Load())
+			for {
+				if err := h.worker.start(ctx); err == nil || ctx.Err() != nil {
+					break
+				} else {
+					h.event("worker restart failed: %v", err)
+				}
+			}
+			h.event("round %d: worker restarted", r)
+		}
+	}()
+	if killAPI {
+		faults.Add(1)
+		go func() {
+			defer faults.Done()
+			for drv.progress.Load() < int64(max(n/3, 1)) {
+				select {
+				case <-loadDone:
+					return
+				case <-ctx.Done():
+					return
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+			h.api.kill()
+			h.apiKills.Add(1)
+			down := time.Now()
+			h.event("round %d: api killed (SIGKILL) after %d approvals answered", r, drv.progress.Load())
+			for {
+				if err := h.api.start(ctx); err == nil || ctx.Err() != nil {
+					break
+				} else {
+					h.event("api restart failed: %v", err)
+				}
+			}
+			h.event("round %d: api restarted (down %s)", r, time.Since(down).Round(time.Millisecond))
+		}()
+	}
+	if outage > 0 {
+		faults.Add(1)
+		go func() {
+			defer faults.Done()
+			h.crm.down()
+			h.event("round %d: Salesforce stand-in down", r)
+			sleep(ctx, outage)
+			if err := h.crm.up(); err != nil {
+				h.event("Salesforce stand-in not back: %v", err)
+				return
+			}
+			h.crmDown += outage
+			h.event("round %d: Salesforce stand-in up again", r)
+		}()
+	}
+	drv.runClients(ctx, ops, h.o.clients)
+	close(loadDone)
+	h.event("round %d: clients done", r)
+	faults.Wait()
+	return ops
+}
