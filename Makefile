@@ -12,13 +12,14 @@ TEMPORAL_CLI_VERSION := v1.5.1
 GO_SOURCES := $(shell find . -name '*.go' -not -path './web/node_modules/*') go.mod go.sum VERSION brand/brands.json $(wildcard migrations/*.sql)
 WEB_SOURCES := $(shell find web/src web/public web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run test build web tools deps pg-start pg-stop vet go-test fuzz web-test e2e bench clean
+.PHONY: help run test build web tools deps pg-start pg-stop vet go-test fuzz web-test e2e chaos chaos-short bench clean
 
 help:
 	@echo "make run    start PostgreSQL, Temporal, the API and the worker with demo data (http://localhost:8080)"
 	@echo "make test   every test: go vet, go test, fuzzing (briefly), web unit tests, typecheck, web build, browser tests"
 	@echo "make build  bin/oportuna with the web app embedded"
 	@echo "make bench  Go benchmarks"
+	@echo "make chaos  kill the worker and the API, take the CRM down, under load; check nothing is lost, duplicated or stuck"
 
 ## Set-up -------------------------------------------------------------------
 
@@ -84,7 +85,17 @@ web-test: web/node_modules/.installed
 e2e: build $(TEMPORAL) /usr/bin/chromium pg-start
 	TEMPORAL_CLI="$(TEMPORAL)" scripts/e2e.sh
 
-test: vet web-test go-test fuzz e2e
+# Chaos (docs/operations.md): `oportuna api` and `oportuna worker` as separate
+# processes, killed under load, on a fresh database and Temporal dev server.
+# CHAOS_FLAGS adds flags, e.g. CHAOS_FLAGS='-opportunities 300 -seed 42'.
+chaos: build $(TEMPORAL) pg-start
+	OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" $(GO) run ./cmd/chaos -bin bin/oportuna -temporal "$(TEMPORAL)" $${CHAOS_FLAGS:-}
+
+# The short round of make test: 20 approvals, 3 worker kills a round, an 8 s CRM outage.
+chaos-short: build $(TEMPORAL) pg-start
+	OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" $(GO) run ./cmd/chaos -short -bin bin/oportuna -temporal "$(TEMPORAL)" $${CHAOS_FLAGS:-}
+
+test: vet web-test go-test fuzz e2e chaos-short
 	@echo "make test: all green"
 
 # The API benchmarks build (once, kept in the database oportuna_bench) a data set of
