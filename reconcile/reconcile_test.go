@@ -1,0 +1,333 @@
+package reconcile_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"oportuna/activities"
+	"oportuna/opportunity"
+	"oportuna/reconcile"
+	"oportuna/workflows"
+)
+
+// TestReconcileRestoresAReadModelEditedBehindTheWorkflow: an approved
+// opportunity's row is edited in PostgreSQL behind its workflow's back (status,
+// name, probability, validity). The reconciler finds it, the repair update
+// writes the workflow's state back with a history row by 'Sistema', and the
+// finding is recorded repaired and counted; a second run finds nothing.
+func TestReconcileRestoresAReadModelEditedBehindTheWorkflow(t *testing.T) {
+	e := newEnv(t)
+	id := e.register("112223330001")
+	untouched := e.register("112223340001")
+	if _, err := e.approve(id); err != nil {
+		t.Fatal(err)
+	}
+	want := e.row(id)
+	if _, err := e.db.Exec(e.ctx, `UPDATE opportunities SET status = 'analysis', name = 'Editado à mão', probability_closing = 100,
+		valid_until = valid_until + interval '30 days' WHERE id = $1`, id); err != nil {
+		t.Fatal(err)
+	}
+	e.settled()
+	before := counter(reconcile.KindReadModel, true)
+
+	totals := e.reconcile()
+	if got := e.row(id); got.Status != opportunity.Approved || got.Name != want.Name || got.Probability != want.Probability ||
+		!got.ValidUntil.Equal(*want.ValidUntil) || got.Register != want.Register {
+		t.Errorf("row after the reconciliation %+v, want %+v", got, want)
+	}
+	f := e.only(id)
+	if f.Kind != reconcile.KindReadModel || !f.Repaired || !f.Resolved || f.Expected != "approved" || f.Actual != "analysis" {
+		t.Errorf("finding %+v", f)
+	}
+	for _, field := range []string{activities.FieldStatus, activities.FieldName, activities.FieldProbability, activities.FieldValidUntil} {
+		if !contains(f.Fields, field) {
+			t.Errorf("finding fields %v lack %s", f.Fields, field)
+		}
+	}
+	if strings.Contains(f.Expected+f.Actual+f.Detail+strings.Join(f.Fields, ","), "Editado") {
+		t.Errorf("the finding holds a value, not only names: %+v", f)
+	}
+	var username string
+	var mods []byte
+	if err := e.db.QueryRow(e.ctx, `SELECT username, modifications FROM history WHERE type_id = $1 AND event_key LIKE '%/repair/%'`, id).
+		Scan(&username, &mods); err != nil {
+		t.Fatalf("history row of the repair: %v", err)
+	}
+	var changes []activities.Change
+	_ = json.Unmarshal(mods, &changes)
+	if username != "Sistema" || len(changes) != 4 || changes[0].Attribute != "status" || changes[0].OldValue != "analysis" || changes[0].NewValue != "approved" {
+		t.Errorf("history of the repair: %s %+v", username, changes)
+	}
+	if n := counter(reconcile.KindReadModel, true) - before; n != 1 {
+		t.Errorf("oportuna_reconciliation_findings_total{kind=read_model,repaired=true} grew by %v, want 1", n)
+	}
+	if totals.Checked < 2 || totals.Findings != 1 || totals.Repaired != 1 {
+		t.Errorf("totals %+v", totals)
+	}
+	if got := e.findings(untouched); len(got) != 0 {
+		t.Errorf("an opportunity in agreement has findings %+v", got)
+	}
+	if g := e.openGauge(reconcile.KindReadModel); g != 0 {
+		t.Errorf("open read_model findings = %v, want 0", g)
+	}
+
+	// Nothing left to repair: the next run finds nothing and writes nothing.
+	if totals := e.reconcile(); totals.Findings != 0 {
+		t.Errorf("second run %+v", totals)
+	}
+	if n := len(e.findings(id)); n != 1 {
+		t.Errorf("findings after the second run = %d, want 1", n)
+	}
+}
+
+// TestReconcileBringsTheCRMBackAndReportsARecordClosedInTheCRM: a salesperson
+// renames an approved opportunity in the CRM and changes its probability: the
+// reconciler writes the workflow's state back there (repaired). Then the record
+// is closed won in the CRM: the portal cannot write a closed record, so the
+// finding stays open for an operator, counted once however many runs see it.
+func TestReconcileBringsTheCRMBackAndReportsARecordClosedInTheCRM(t *testing.T) {
+	e := newEnv(t)
+	id := e.register("223334440001")
+	if _, err := e.approve(id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.db.Exec(e.ctx, `UPDATE crm_sim.opportunities SET name = 'Renomeada no CRM', probability = 10 WHERE external_id = $1`, id); err != nil {
+		t.Fatal(err)
+	}
+	e.settled()
+	e.reconcile()
+	if got := e.synced(id); got.Name != "Projeto Armazém" || *got.Probability != 50 || got.Stage != "Qualification" {
+		t.Errorf("CRM record after the reconciliation: %+v", got)
+	}
+	f := e.only(id)
+	if f.Kind != reconcile.KindCRMMismatch || !f.Repaired || !f.Resolved || !contains(f.Fields, "name") || !contains(f.Fields, "probability") ||
+		contains(f.Fields, "stage") || f.Expected != "approved" || f.Actual != "Qualification" {
+		t.Errorf("finding %+v", f)
+	}
+
+	if err := e.sim.CloseOpportunity(e.ctx, id, "Closed Won"); err != nil {
+		t.Fatal(err)
+	}
+	before := counter(reconcile.KindCRMMismatch, false)
+	e.settled()
+	e.reconcile()
+	e.reconcile()
+	list := e.findings(id)
+	if len(list) != 2 {
+		t.Fatalf("findings %+v", list)
+	}
+	open := list[1]
+	if open.Kind != reconcile.KindCRMMismatch || open.Repaired || open.Resolved || open.Actual != "Closed Won" ||
+		!contains(open.Fields, "stage") || !strings.Contains(open.Detail, activities.ErrTypeCRMLocked) || open.Seen != 2 {
+		t.Errorf("finding of the closed record %+v", open)
+	}
+	if n := counter(reconcile.KindCRMMismatch, false) - before; n != 1 {
+		t.Errorf("oportuna_reconciliation_findings_total{kind=crm_mismatch,repaired=false} grew by %v, want 1 (two runs, one finding)", n)
+	}
+	if g := e.openGauge(reconcile.KindCRMMismatch); g != 1 {
+		t.Errorf("open crm_mismatch findings = %v, want 1", g)
+	}
+	if got := e.row(id); got.Status != opportunity.Approved {
+		t.Errorf("status %s", got.Status)
+	}
+	if got := e.synced(id); got.Stage != "Closed Won" {
+		t.Errorf("the portal overwrote the salesperson's stage: %+v", got)
+	}
+}
+
+// TestReconcileReportsALostApprovalThenClosesTheCRMAfterTheRefusal: the CRM
+// commits an approval but every answer is lost (503 after the write), so the
+// approval fails and the opportunity stays in analysis while the CRM shows it
+// approved. The reconciler reports it (it cannot approve on its own); when the
+// representative then refuses the opportunity, the next run closes the CRM
+// record at the refused stage and resolves the finding as repaired.
+func TestReconcileReportsALostApprovalThenClosesTheCRMAfterTheRefusal(t *testing.T) {
+	e := newEnv(t)
+	id := e.register("334445550001")
+	e.sim.LoseResponses(0)
+	if _, err := e.approve(id); err == nil {
+		t.Fatal("the approval succeeded with every answer lost")
+	}
+	e.sim.ClearOutage()
+	if got := e.synced(id); got.Stage != "Qualification" || e.row(id).Status != opportunity.Analysis || e.state(id).Status != opportunity.Analysis {
+		t.Fatalf("setup: CRM %q, row %s, workflow %s", got.Stage, e.row(id).Status, e.state(id).Status)
+	}
+	before := counter(reconcile.KindCRMAhead, false)
+	e.settled()
+	e.reconcile()
+	f := e.only(id)
+	if f.Kind != reconcile.KindCRMAhead || f.Repaired || f.Resolved || f.Expected != "analysis" || f.Actual != "Qualification" {
+		t.Errorf("finding %+v", f)
+	}
+	if n := counter(reconcile.KindCRMAhead, false) - before; n != 1 {
+		t.Errorf("crm_ahead counter grew by %v", n)
+	}
+	if g := e.openGauge(reconcile.KindCRMAhead); g != 1 {
+		t.Errorf("open crm_ahead findings = %v", g)
+	}
+	if got := e.row(id); got.Status != opportunity.Analysis {
+		t.Errorf("the reconciler changed the status to %s: only a representative decides", got.Status)
+	}
+
+	if _, err := e.update(id, workflows.UpdateDisapprove, workflows.DisapproveRequest{Actor: e.rep, Reason: "Cliente desistiu"}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "the refused opportunity's workflow ends", func() bool {
+		d, err := e.tc.DescribeWorkflowExecution(e.ctx, workflows.OpportunityWorkflowID(id), "")
+		return err == nil && d.GetWorkflowExecutionInfo().GetCloseTime() != nil
+	})
+	e.reconcile()
+	if got := e.synced(id); got.Stage != "Closed Lost" {
+		t.Errorf("CRM stage after the refusal and the reconciliation: %q, want Closed Lost", got.Stage)
+	}
+	f = e.only(id)
+	if f.Kind != reconcile.KindCRMAhead || !f.Repaired || !f.Resolved || f.Expected != "disapproved" {
+		t.Errorf("finding after the refusal %+v", f)
+	}
+	if g := e.openGauge(reconcile.KindCRMAhead); g != 0 {
+		t.Errorf("open crm_ahead findings = %v, want 0", g)
+	}
+}
+
+// TestReconcileReportsATerminatedWorkflowAndAdoptsASignUpWithoutOne: an
+// operator terminated an opportunity's workflow (its row stays open with no
+// workflow): reported. A reseller sign-up in analysis with no workflow gets a
+// new run adopting the stored company (repaired).
+func TestReconcileReportsATerminatedWorkflowAndAdoptsASignUpWithoutOne(t *testing.T) {
+	e := newEnv(t)
+	id := e.register("445556660001")
+	if err := e.tc.TerminateWorkflow(e.ctx, workflows.OpportunityWorkflowID(id), "", "operator"); err != nil {
+		t.Fatal(err)
+	}
+	var resaleID string
+	if err := e.db.QueryRow(e.ctx, `INSERT INTO resales (brand, corporate_name, cnpj, email) VALUES ('yep', 'Revenda Sem Workflow Ltda', $1, 'sem-workflow@revenda.test')
+		RETURNING id::text`, validCNPJ("556667770001")).Scan(&resaleID); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.tc.TerminateWorkflow(context.Background(), workflows.ResaleWorkflowID(resaleID), "", "test over") })
+	before := counter(reconcile.KindWorkflowMissing, false)
+
+	e.reconcile()
+	f := e.only(id)
+	if f.Kind != reconcile.KindWorkflowMissing || f.Repaired || f.Resolved || f.Actual != "terminated" || f.RecordType != "opportunity" {
+		t.Errorf("finding of the terminated workflow %+v", f)
+	}
+	if n := counter(reconcile.KindWorkflowMissing, false) - before; n != 1 {
+		t.Errorf("workflow_missing counter grew by %v", n)
+	}
+	r := e.only(resaleID)
+	if r.Kind != reconcile.KindWorkflowMissing || !r.Repaired || r.RecordType != "resale" || r.Actual != "not_found" {
+		t.Errorf("finding of the sign-up %+v", r)
+	}
+	var st workflows.ResaleState
+	waitFor(t, 10*time.Second, "the adopted sign-up's workflow answers", func() bool {
+		v, err := e.tc.QueryWorkflow(e.ctx, workflows.ResaleWorkflowID(resaleID), "", workflows.QueryState)
+		return err == nil && v.Get(&st) == nil && st.Status == activities.ResaleAnalysis
+	})
+	// The next run finds the sign-up in agreement and the opportunity still without workflow.
+	e.reconcile()
+	if list := e.findings(resaleID); len(list) != 1 {
+		t.Errorf("sign-up findings after the second run %+v", list)
+	}
+	if f := e.only(id); f.Seen != 2 || f.Resolved {
+		t.Errorf("finding of the terminated workflow after two runs %+v", f)
+	}
+}
+
+// TestAFailedBackgroundCRMSyncIsRecordedAndRetriedByTheReconciler: the CRM
+// record is locked when the opportunity expires, so the background sync of the
+// expiry fails; the failure is recorded in crm_sync_failures. Once the CRM
+// takes writes again, the reconciler retries it through the workflow: the CRM
+// shows the expiry and the failure is resolved.
+func TestAFailedBackgroundCRMSyncIsRecordedAndRetriedByTheReconciler(t *testing.T) {
+	e := newEnv(t, activities.Durations{Validity: 5 * time.Second, RenewalWindow: 2 * time.Second, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour})
+	id := e.register("667778880001")
+	if _, err := e.approve(id); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.sim.Lock(e.ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	var status, msg string
+	var resolved bool
+	waitFor(t, 20*time.Second, "the failed expiry sync is recorded", func() bool {
+		return e.db.QueryRow(e.ctx, `SELECT status, error, resolved_at IS NOT NULL FROM crm_sync_failures WHERE opportunity_id = $1`, id).
+			Scan(&status, &msg, &resolved) == nil
+	})
+	if status != "expired" || resolved || !strings.Contains(msg, "locked") {
+		t.Errorf("failure %s %q resolved=%v", status, msg, resolved)
+	}
+	if got := e.synced(id); got.Stage != "Qualification" {
+		t.Fatalf("CRM stage %q with the record locked", got.Stage)
+	}
+
+	// Still locked: the retry fails and the failure stays open.
+	e.reconcile()
+	var attempts int
+	if err := e.db.QueryRow(e.ctx, `SELECT attempts, resolved_at IS NOT NULL FROM crm_sync_failures WHERE opportunity_id = $1`, id).Scan(&attempts, &resolved); err != nil {
+		t.Fatal(err)
+	}
+	if attempts != 2 || resolved {
+		t.Errorf("after a failed retry: attempts %d resolved %v", attempts, resolved)
+	}
+	if g := e.openGauge(reconcile.KindCRMSyncFailure); g != 1 {
+		t.Errorf("open crm_sync_failure findings = %v", g)
+	}
+
+	if err := e.sim.Unlock(e.ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	before := counter(reconcile.KindCRMSyncFailure, true)
+	e.reconcile()
+	if got := e.synced(id); got.Stage != "Closed Lost" {
+		t.Errorf("CRM stage after the retry %q, want Closed Lost", got.Stage)
+	}
+	if err := e.db.QueryRow(e.ctx, `SELECT resolved_at IS NOT NULL FROM crm_sync_failures WHERE opportunity_id = $1`, id).Scan(&resolved); err != nil || !resolved {
+		t.Errorf("failure resolved = %v (%v)", resolved, err)
+	}
+	var repaired bool
+	if err := e.db.QueryRow(e.ctx, `SELECT repaired FROM reconciliation_findings WHERE record_id = $1 AND kind = $2 AND resolved_at IS NOT NULL`,
+		id, reconcile.KindCRMSyncFailure).Scan(&repaired); err != nil || !repaired {
+		t.Errorf("crm_sync_failure finding repaired = %v (%v)", repaired, err)
+	}
+	if n := counter(reconcile.KindCRMSyncFailure, true) - before; n != 1 {
+		t.Errorf("crm_sync_failure repaired counter grew by %v", n)
+	}
+	if g := e.openGauge(reconcile.KindCRMSyncFailure); g != 0 {
+		t.Errorf("open crm_sync_failure findings = %v, want 0", g)
+	}
+}
+
+// TestTheReconciliationScheduleIsCreatedOnceAndKeepsAnOperatorsPause: every
+// worker start ensures the schedule; a second call updates its interval
+// instead of failing, and keeps it paused when an operator paused it.
+func TestTheReconciliationScheduleIsCreatedOnceAndKeepsAnOperatorsPause(t *testing.T) {
+	e := newEnv(t)
+	sc := e.tc.ScheduleClient()
+	h := sc.GetHandle(e.ctx, reconcile.ScheduleID)
+	t.Cleanup(func() { _ = h.Delete(context.Background()) })
+	if err := reconcile.EnsureSchedule(e.ctx, e.tc, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Pause(e.ctx, client.SchedulePauseOptions{Note: "maintenance"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := reconcile.EnsureSchedule(e.ctx, e.tc, 2*time.Hour); err != nil {
+		t.Fatalf("second start: %v", err)
+	}
+	d, err := h.Describe(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if iv := d.Schedule.Spec.Intervals; len(iv) != 1 || iv[0].Every != 2*time.Hour {
+		t.Errorf("intervals %+v, want every 2h", iv)
+	}
+	if !d.Schedule.State.Paused {
+		t.Error("the operator's pause was lifted by a worker start")
+	}
+}
