@@ -6,7 +6,9 @@ package activities
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -48,6 +50,29 @@ type RegisterInput struct {
 type Registered struct {
 	Record    opportunity.Record `json:"record"`
 	Conflicts []string           `json:"conflicts"`
+	// Facts, when the row was already stored (an earlier run of the same
+	// registration wrote it): its state, which the workflow adopts.
+	Facts OpportunityFacts `json:"facts,omitempty"`
+}
+
+// OpportunityFacts is the stored state of an opportunity a workflow adopts:
+// ids, status and dates, no personal data.
+type OpportunityFacts struct {
+	ID                  string             `json:"id"`
+	Status              opportunity.Status `json:"status"`
+	Name                string             `json:"name"`
+	Probability         int                `json:"probability"`
+	Register            string             `json:"register"`
+	UserID              string             `json:"userId"`
+	ResaleID            string             `json:"resaleId"`
+	ResaleCNPJ          string             `json:"resaleCnpj"`
+	CreatedAt           time.Time          `json:"createdAt"`
+	ValidUntil          *time.Time         `json:"validUntil"`
+	RequestRenovationAt *time.Time         `json:"requestRenovationAt"`
+	Conflicts           []string           `json:"conflicts"`
+	// Cycle and Seq are the highest event key (id/cycle/seq) already recorded.
+	Cycle int `json:"cycle"`
+	Seq   int `json:"seq"`
 }
 
 // Event is a state change or edit to apply to the read model and log in history.
@@ -65,9 +90,16 @@ type Event struct {
 	ValidUntil    *time.Time                  `json:"validUntil,omitempty"`
 	Register      *string                     `json:"register,omitempty"`
 	Renewal       *opportunity.RenewalRequest `json:"renewal,omitempty"`
-	Changes       []Change                    `json:"changes"`
-	At            time.Time                   `json:"at"`
+	// Deleted marks the opportunity deleted (an operator cancelled its workflow).
+	Deleted *bool `json:"deleted,omitempty"`
+	// System names who acted when there is no Actor (empty: "Sistema").
+	System  string    `json:"system,omitempty"`
+	Changes []Change  `json:"changes"`
+	At      time.Time `json:"at"`
 }
+
+// OperatorName is the history's user of an operator's action in the Temporal UI.
+const OperatorName = "Operação (Temporal)"
 
 // CRMInput asks the CRM to hold the opportunity.
 type CRMInput struct {
@@ -116,6 +148,7 @@ func (a *Activities) Register(ctx context.Context, in RegisterInput) (Registered
 	r := in.Record
 	projects, _ := json.Marshal(r.Projects)
 	products, _ := json.Marshal(r.Products)
+	var existing bool
 	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `INSERT INTO opportunities (id, brand, status, name, cnpj, contact, phone, email, network,
 				fantasy_name, corporate_name, street, state, city, cep, country, probability_closing, seller,
@@ -131,7 +164,8 @@ func (a *Activities) Register(ctx context.Context, in RegisterInput) (Registered
 			return err
 		}
 		if tag.RowsAffected() == 0 {
-			return nil // a retry: already registered
+			existing = true // a retry, or a new run of the same registration: already stored
+			return nil
 		}
 		if _, err := tx.Exec(ctx, `UPDATE opportunities SET conflicts = ARRAY(
 				SELECT id FROM opportunities WHERE brand = $2 AND cnpj = $3 AND id <> $1
@@ -148,7 +182,43 @@ func (a *Activities) Register(ctx context.Context, in RegisterInput) (Registered
 	if err != nil {
 		return Registered{}, err
 	}
-	return Registered{Record: rec, Conflicts: rec.Conflicts}, nil
+	out := Registered{Record: rec, Conflicts: rec.Conflicts}
+	if existing {
+		if out.Facts, err = a.OpportunityFacts(ctx, in.ID); err != nil {
+			return Registered{}, err
+		}
+	}
+	return out, nil
+}
+
+// OpportunityFacts reads the stored state of an opportunity for a workflow
+// that adopts it, with the highest event key its history holds.
+func (a *Activities) OpportunityFacts(ctx context.Context, id string) (OpportunityFacts, error) {
+	var f OpportunityFacts
+	var resaleID, resaleCNPJ *string
+	err := a.DB.QueryRow(ctx, `SELECT o.id::text, o.status, o.name, o.probability_closing, o.register, o.user_id::text,
+			o.resale_id::text, s.cnpj, o.created_at, o.valid_until, o.request_renovation_at, o.conflicts::text[],
+			COALESCE(k.cycle, 0), COALESCE(k.seq, 1)
+		FROM opportunities o LEFT JOIN resales s ON s.id = o.resale_id
+		LEFT JOIN LATERAL (
+			SELECT split_part(h.event_key, '/', 2)::int AS cycle, split_part(h.event_key, '/', 3)::int AS seq
+			FROM history h WHERE h.type = 'opportunity' AND h.type_id = o.id::text AND h.event_key ~ ('^' || o.id::text || '/[0-9]+/[0-9]+$')
+			ORDER BY 1 DESC, 2 DESC LIMIT 1) k ON true
+		WHERE o.id = $1`, id).Scan(&f.ID, &f.Status, &f.Name, &f.Probability, &f.Register, &f.UserID, &resaleID, &resaleCNPJ,
+		&f.CreatedAt, &f.ValidUntil, &f.RequestRenovationAt, &f.Conflicts, &f.Cycle, &f.Seq)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return f, temporal.NewNonRetryableApplicationError("opportunity not found: "+id, "NotFound", nil)
+	}
+	if err != nil {
+		return f, fmt.Errorf("opportunity facts %s: %w", id, err)
+	}
+	if resaleID != nil {
+		f.ResaleID = *resaleID
+	}
+	if resaleCNPJ != nil {
+		f.ResaleCNPJ = *resaleCNPJ
+	}
+	return f, nil
 }
 
 func creationChanges(r opportunity.Record) []Change {
@@ -166,6 +236,12 @@ func creationChanges(r opportunity.Record) []Change {
 }
 
 func insertHistory(ctx context.Context, tx pgx.Tx, key, id, brandSlug string, actor *Actor, action string, changes []Change, at time.Time) error {
+	return insertHistoryAs(ctx, tx, key, id, brandSlug, actor, "", action, changes, at)
+}
+
+// insertHistoryAs is insertHistory naming who acted when there is no actor
+// (system; empty: "Sistema").
+func insertHistoryAs(ctx context.Context, tx pgx.Tx, key, id, brandSlug string, actor *Actor, system, action string, changes []Change, at time.Time) error {
 	if changes == nil {
 		changes = []Change{}
 	}
@@ -174,7 +250,9 @@ func insertHistory(ctx context.Context, tx pgx.Tx, key, id, brandSlug string, ac
 	if actor != nil {
 		userID, username = &actor.UserID, &actor.Name
 	} else {
-		system := "Sistema"
+		if system == "" {
+			system = "Sistema"
+		}
 		username = &system
 	}
 	_, err := tx.Exec(ctx, `INSERT INTO history (event_key, type, type_id, brand, user_id, username, action_type, modifications, created_at)
@@ -186,12 +264,14 @@ func insertHistory(ctx context.Context, tx pgx.Tx, key, id, brandSlug string, ac
 // Apply applies an event to the read model and writes its history row, once per key.
 func (a *Activities) Apply(ctx context.Context, ev Event) error {
 	return pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
-		var done bool
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM history WHERE event_key = $1)`, ev.Key).Scan(&done); err != nil {
-			return err
+		var recorded []byte
+		err := tx.QueryRow(ctx, `SELECT modifications FROM history WHERE event_key = $1`, ev.Key).Scan(&recorded)
+		if err == nil {
+			// Applied already (a retry): the same event, or a bug that reused a key.
+			return sameEvent(ev, recorded)
 		}
-		if done {
-			return nil
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return err
 		}
 		var scope, visit *string
 		var requestedAt *time.Time
@@ -205,17 +285,44 @@ func (a *Activities) Apply(ctx context.Context, ev Event) error {
 				project_still_in_scope = COALESCE($9, project_still_in_scope), last_visit_date = COALESCE($10, last_visit_date),
 				request_renovation_at = COALESCE($11, request_renovation_at),
 				renovation_date = CASE WHEN $2 = 'renovation' THEN $12 ELSE renovation_date END,
+				is_deleted = COALESCE($13, is_deleted),
 				updated_at = $12
 			WHERE id = $1`, ev.OpportunityID, ev.Status, ev.Name, ev.Probability, ev.Reason, ev.ApprovedAt,
-			ev.ValidUntil, ev.Register, scope, visit, requestedAt, ev.At)
+			ev.ValidUntil, ev.Register, scope, visit, requestedAt, ev.At, ev.Deleted)
 		if err != nil {
 			return err
 		}
 		if tag.RowsAffected() == 0 {
 			return temporal.NewNonRetryableApplicationError("opportunity not found: "+ev.OpportunityID, "NotFound", nil)
 		}
-		return insertHistory(ctx, tx, ev.Key, ev.OpportunityID, ev.Brand, ev.Actor, "update", ev.Changes, ev.At)
+		return insertHistoryAs(ctx, tx, ev.Key, ev.OpportunityID, ev.Brand, ev.Actor, ev.System, "update", ev.Changes, ev.At)
 	})
+}
+
+// ErrTypeEventKeyReused is an event whose key was recorded with other changes:
+// a key must name one event forever, so this is a bug to look at, not to retry.
+const ErrTypeEventKeyReused = "EventKeyReused"
+
+// sameEvent checks that an event key already recorded holds ev's changes.
+func sameEvent(ev Event, recorded []byte) error {
+	var have []Change
+	if err := json.Unmarshal(recorded, &have); err != nil {
+		return err
+	}
+	want := ev.Changes
+	if len(have) == len(want) {
+		same := true
+		for i := range have {
+			same = same && have[i] == want[i]
+		}
+		if same {
+			return nil
+		}
+	}
+	slog.Error("ALERT event key reused with other changes", "key", ev.Key, "opportunity", ev.OpportunityID,
+		"recorded", string(recorded), "event", fmt.Sprint(want))
+	return temporal.NewNonRetryableApplicationError(fmt.Sprintf("event %s was recorded with other changes", ev.Key),
+		ErrTypeEventKeyReused, nil)
 }
 
 // Load reads an opportunity with its owner's name and e-mail and its reseller's name.
@@ -228,13 +335,13 @@ func (a *Activities) Load(ctx context.Context, id string) (opportunity.Record, e
 			o.fantasy_name, o.corporate_name, o.street, o.state, o.city, o.cep, o.country, o.probability_closing, o.seller,
 			o.seller_salesforce_id, o.estimated::text, o.register, o.reason, o.accepted_term, o.approve_date, o.valid_until,
 			o.renovation_date, o.request_renovation_at, o.last_visit_date, o.project_still_in_scope, o.user_id::text,
-			u.name, u.email, o.resale_id::text, s.corporate_name, o.conflicts::text[], o.created_at, o.projects, o.products
+			u.name, u.email, o.resale_id::text, s.corporate_name, o.conflicts::text[], o.is_deleted, o.created_at, o.projects, o.products
 		FROM opportunities o JOIN users u ON u.id = o.user_id LEFT JOIN resales s ON s.id = o.resale_id
 		WHERE o.id = $1`, id).Scan(&r.ID, &r.Brand, &r.Status, &r.Name, &r.CNPJ, &r.Contact, &r.Phone, &r.Email, &r.Network,
 		&r.FantasyName, &r.CorporateName, &r.Street, &r.State, &r.City, &r.CEP, &r.Country, &r.ProbabilityClosing, &r.Seller,
 		&r.SellerSalesforceID, &estimated, &r.Register, &r.Reason, &r.AcceptedTerm, &r.ApproveDate, &r.ValidUntil,
 		&r.RenovationDate, &r.RequestRenovationAt, &r.LastVisitDate, &r.ProjectStillInScope, &r.UserID,
-		&r.UserName, &r.UserEmail, &resaleID, &resale, &r.Conflicts, &r.CreatedAt, &projects, &products)
+		&r.UserName, &r.UserEmail, &resaleID, &resale, &r.Conflicts, &r.IsDeleted, &r.CreatedAt, &projects, &products)
 	if err != nil {
 		return r, fmt.Errorf("load opportunity %s: %w", id, err)
 	}

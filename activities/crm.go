@@ -45,6 +45,7 @@ type CRMSyncInput struct {
 // CRM's refusals become typed, non-retryable errors; its outages, timeouts and
 // rate limits retryable ones (CRMUnavailable), left to the workflow's retry policy.
 func (a *Activities) SyncCRM(ctx context.Context, in CRMSyncInput) (string, error) {
+	defer heartbeat(ctx)()
 	rec, err := a.Load(ctx, in.OpportunityID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", temporal.NewNonRetryableApplicationError("opportunity not found: "+in.OpportunityID, "NotFound", nil)

@@ -106,6 +106,7 @@ type noticeRecipient struct {
 // another's address, keyed notice/<notice key>/<user id> in the outbox. A retry
 // after a failed delivery e-mails only those not e-mailed yet.
 func (a *Activities) Notify(ctx context.Context, n Notice) error {
+	defer heartbeat(ctx)()
 	title := noticeTitles[n.Kind]
 	if title == "" {
 		title = n.Kind

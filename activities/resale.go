@@ -507,6 +507,7 @@ func ResaleDetailsLink(r resaleView) string {
 // NotifyResale stores the in-app notification of every recipient (once per
 // key) and e-mails, once each, the representatives not e-mailed yet.
 func (a *Activities) NotifyResale(ctx context.Context, n ResaleNotice) error {
+	defer heartbeat(ctx)()
 	var r resaleView
 	err := a.DB.QueryRow(ctx, `SELECT id::text, status, corporate_name, fantasy_name, cnpj, phone, contact_name, email, cep,
 			city, street, state, reason FROM resales WHERE id = $1`, n.ResaleID).

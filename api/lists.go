@@ -106,7 +106,7 @@ type opportunityQuery struct {
 // is a pt-BR message for a 400 when a parameter is invalid.
 func (s *Server) parseOpportunityQuery(r *http.Request, c *auth.Claims, scope listScope) (oq opportunityQuery, msg string, err error) {
 	q := r.URL.Query()
-	where := []string{"o.brand = $1"}
+	where := []string{"o.brand = $1", "NOT o.is_deleted"} // an operator's cancellation hides a record
 	args := []any{c.Brand}
 	add := func(cond string, v any) {
 		args = append(args, v)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/jackc/pgx/v5"
@@ -121,7 +122,9 @@ func (s *Server) handleCreateOpportunity(w http.ResponseWriter, r *http.Request)
 	defer cancel()
 	start := workflows.OpportunityStart(id, c.Brand)
 	start.WorkflowIDConflictPolicy = enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING
-	start.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE
+	// A run that failed (its registration was not stored in time) gives way to
+	// the client's retry, which adopts the row if the write landed after all.
+	start.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY
 	op := s.Temporal.NewWithStartWorkflowOperation(start, workflows.Opportunity, workflows.OpportunityInput{ID: id, Brand: c.Brand})
 	h, err := s.Temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
 		StartWorkflowOperation: op,
@@ -135,8 +138,9 @@ func (s *Server) handleCreateOpportunity(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		var started *serviceerror.WorkflowExecutionAlreadyStarted
 		if errors.As(err, &started) {
-			// The same request id after its workflow ended: answer with what was registered.
-			if rec, lerr := s.Acts.Load(r.Context(), id); lerr == nil {
+			// The same request id after its workflow ended (completed): answer
+			// with what was registered.
+			if rec, lerr := s.Acts.Load(r.Context(), id); lerr == nil && !rec.IsDeleted {
 				respond.JSON(w, http.StatusOK, map[string]any{"message": MsgCreated, "data": rec})
 				return
 			}
@@ -147,12 +151,27 @@ func (s *Server) handleCreateOpportunity(w http.ResponseWriter, r *http.Request)
 	respond.JSON(w, http.StatusOK, map[string]any{"message": MsgCreated, "data": out.Record})
 }
 
+// MsgBusy answers a decision the workflow cannot take now (too many in flight).
+const MsgBusy = "Muitas ações simultâneas nesta oportunidade. Tente novamente em instantes."
+
+// MsgCancelled answers an action on an opportunity an operator cancelled.
+const MsgCancelled = "A oportunidade foi cancelada pela operação."
+
 // updateError answers a failed workflow update with the spec's messages.
 func (s *Server) updateError(w http.ResponseWriter, r *http.Request, err error) {
 	var app *temporal.ApplicationError
 	var notFound *serviceerror.NotFound
 	var timeout *temporal.TimeoutError
+	var exhausted *serviceerror.ResourceExhausted
+	var canceled *temporal.CanceledError
 	switch {
+	case errors.As(err, &exhausted):
+		// More than the workflow's in-flight updates (10), or the server's rate
+		// limits: the client may retry shortly with the same Idempotency-Key.
+		w.Header().Set("Retry-After", "1")
+		respond.Error(w, http.StatusTooManyRequests, MsgBusy)
+	case errors.As(err, &canceled):
+		respond.Error(w, http.StatusConflict, MsgCancelled)
 	case errors.As(err, &notFound):
 		respond.Error(w, http.StatusNotFound, MsgNotFound)
 	case errors.As(err, &app):
@@ -163,6 +182,8 @@ func (s *Server) updateError(w http.ResponseWriter, r *http.Request, err error) 
 			respond.Error(w, http.StatusForbidden, app.Message())
 		case workflows.ErrTypeTransition:
 			respond.Error(w, http.StatusConflict, app.Message())
+		case workflows.ErrTypeLate:
+			respond.Error(w, http.StatusGatewayTimeout, app.Message())
 		case activities.ErrTypeCRMLocked:
 			respond.Error(w, http.StatusLocked, MsgCRMLocked)
 		case activities.ErrTypeCRMNotFound:
@@ -195,7 +216,7 @@ func (s *Server) loadVisible(w http.ResponseWriter, r *http.Request, id string) 
 		return opportunity.Record{}, actor, false
 	}
 	rec, err := s.Acts.Load(r.Context(), id)
-	if errors.Is(err, pgx.ErrNoRows) || (err == nil && rec.Brand != c.Brand) || !validUUID(id) {
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && (rec.Brand != c.Brand || rec.IsDeleted)) || !validUUID(id) {
 		respond.Error(w, http.StatusNotFound, MsgNotFound)
 		return rec, actor, false
 	}
@@ -243,12 +264,31 @@ func (s *Server) handleGetOpportunity(w http.ResponseWriter, r *http.Request) {
 	respond.JSON(w, http.StatusOK, map[string]any{"data": []opportunity.Record{rec}})
 }
 
+// decisionDeadline is the absolute deadline a decision carries into the
+// workflow: its validator refuses it after that, and its CRM and database steps
+// end by then, so nothing lands after the API stopped waiting (updateTimeout).
+// The margin covers the answer's way back.
+func decisionDeadline(start time.Time) time.Time {
+	return start.Add(updateTimeout - 5*time.Second)
+}
+
+// decisionUpdateID names a decision in the workflow: from the request's
+// Idempotency-Key (scoped to the caller), so a retried call returns the first
+// call's outcome instead of acting again; empty without a key (a new id).
+func decisionUpdateID(r *http.Request) string {
+	key := strings.TrimSpace(r.Header.Get("Idempotency-Key"))
+	if key == "" {
+		return ""
+	}
+	return "decision/" + opportunity.DerivedID(auth.FromContext(r.Context()).Subject+"/"+key)
+}
+
 // update runs a workflow update as the caller and answers with the record.
 func (s *Server) update(w http.ResponseWriter, r *http.Request, id, name string, arg any, success string) {
 	ctx, cancel := context.WithTimeout(r.Context(), updateTimeout)
 	defer cancel()
 	h, err := s.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: workflows.OpportunityWorkflowID(id),
-		UpdateName: name, Args: []any{arg}, WaitForStage: client.WorkflowUpdateStageCompleted})
+		UpdateID: decisionUpdateID(r), UpdateName: name, Args: []any{arg}, WaitForStage: client.WorkflowUpdateStageCompleted})
 	if err == nil {
 		err = h.Get(ctx, nil)
 	}
@@ -283,9 +323,12 @@ func (s *Server) handlePatchOpportunity(w http.ResponseWriter, r *http.Request) 
 	if !ok {
 		return
 	}
+	start := time.Now()
 	switch {
-	case body.Status == opportunity.Approved && rec.Status == opportunity.Analysis:
-		req := workflows.ApproveRequest{Actor: actor}
+	// With an Idempotency-Key, an approval stays an approval even when the list
+	// already shows it approved: a retry of one that landed gets its outcome.
+	case body.Status == opportunity.Approved && (rec.Status == opportunity.Analysis || decisionUpdateID(r) != ""):
+		req := workflows.ApproveRequest{Actor: actor, Deadline: decisionDeadline(start)}
 		if body.Name != nil {
 			req.Name = *body.Name
 		}
@@ -294,9 +337,11 @@ func (s *Server) handlePatchOpportunity(w http.ResponseWriter, r *http.Request) 
 		}
 		s.update(w, r, id, workflows.UpdateApprove, req, MsgApproved)
 	case body.Status == opportunity.Disapproved:
-		s.update(w, r, id, workflows.UpdateDisapprove, workflows.DisapproveRequest{Actor: actor, Reason: body.Reason}, MsgDisapproved)
+		s.update(w, r, id, workflows.UpdateDisapprove, workflows.DisapproveRequest{Actor: actor, Reason: body.Reason,
+			Deadline: decisionDeadline(start)}, MsgDisapproved)
 	case body.Status == "" || body.Status == rec.Status:
-		s.update(w, r, id, workflows.UpdateEdit, workflows.EditRequest{Actor: actor, Name: body.Name, Probability: body.ProbabilityClosing}, MsgUpdated)
+		s.update(w, r, id, workflows.UpdateEdit, workflows.EditRequest{Actor: actor, Name: body.Name, Probability: body.ProbabilityClosing,
+			Deadline: decisionDeadline(start)}, MsgUpdated)
 	default:
 		respond.Error(w, http.StatusConflict, fmt.Sprintf("Ação não permitida: a oportunidade está %s.", strings.ToLower(rec.Status.Label())))
 	}
@@ -319,7 +364,8 @@ func (s *Server) handlePatchProbability(w http.ResponseWriter, r *http.Request) 
 	if !ok {
 		return
 	}
-	s.update(w, r, body.ID, workflows.UpdateEdit, workflows.EditRequest{Actor: actor, Probability: body.ProbabilityClosing}, MsgUpdated)
+	s.update(w, r, body.ID, workflows.UpdateEdit, workflows.EditRequest{Actor: actor, Probability: body.ProbabilityClosing,
+		Deadline: decisionDeadline(time.Now())}, MsgUpdated)
 }
 
 func (s *Server) handleRenewalRequest(w http.ResponseWriter, r *http.Request) {
@@ -341,7 +387,8 @@ func (s *Server) handleRenewalRequest(w http.ResponseWriter, r *http.Request) {
 		respond.JSON(w, http.StatusBadRequest, map[string]any{"message": errs[0].Message, "errors": labels, "fields": errs})
 		return
 	}
-	s.update(w, r, id, workflows.UpdateRequestRenewal, workflows.RenewalRequest{Actor: actor, Renewal: body}, MsgRenewalRequested)
+	s.update(w, r, id, workflows.UpdateRequestRenewal, workflows.RenewalRequest{Actor: actor, Renewal: body,
+		Deadline: decisionDeadline(time.Now())}, MsgRenewalRequested)
 }
 
 func (s *Server) handleRenewalDecision(w http.ResponseWriter, r *http.Request) {
@@ -364,5 +411,6 @@ func (s *Server) handleRenewalDecision(w http.ResponseWriter, r *http.Request) {
 	if approve {
 		msg = MsgRenewalApproved
 	}
-	s.update(w, r, id, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: actor, Approve: approve, Reason: body.Reason}, msg)
+	s.update(w, r, id, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: actor, Approve: approve, Reason: body.Reason,
+		Deadline: decisionDeadline(time.Now())}, msg)
 }

@@ -95,6 +95,7 @@ type Record struct {
 	ResaleID            string     `json:"resaleId"`
 	Resale              string     `json:"resale"`
 	Conflicts           []string   `json:"conflicts"`
+	IsDeleted           bool       `json:"isDeleted"` // an operator cancelled its workflow
 	CreatedAt           time.Time  `json:"createdAt"`
 	Projects            []Project  `json:"projects"`
 	Products            []Product  `json:"products"`

@@ -44,6 +44,8 @@ var timerSummaries = map[opportunity.Status]string{
 	opportunity.Approved:   "Abertura da renovação ou fim da validade",
 	opportunity.Renovation: "Fim da validade",
 	opportunity.Expired:    "Fim do prazo para pedir renovação",
+	// (the renewal's SLA: changeRenewalSLA)
+	opportunity.AwaitingRenovation: "Próximo lembrete do pedido de renovação",
 }
 
 // Error types the API maps to HTTP statuses.
@@ -51,6 +53,8 @@ const (
 	ErrTypeInvalid    = "Invalid"           // 400
 	ErrTypeForbidden  = "Forbidden"         // 403
 	ErrTypeTransition = "InvalidTransition" // 409
+	ErrTypeLate       = "DecisionTooLate"   // 504: the caller stopped waiting before the decision's turn came
+	ErrTypeCanceled   = "Canceled"          // 409: an operator cancelled the workflow
 )
 
 // Durations of the lifecycle: OPPORTUNITY_VALIDITY (2160h), OPPORTUNITY_RENEWAL_WINDOW
@@ -68,6 +72,9 @@ type OpportunityInput struct {
 	Brand     string            `json:"brand"`
 	Durations Durations         `json:"durations"`
 	Carry     *OpportunityState `json:"carry,omitempty"`
+	// Adopt starts a run for an opportunity already stored whose workflow is
+	// gone (the reconciliation restarts it): the state is read from the database.
+	Adopt bool `json:"adopt,omitempty"`
 }
 
 // OpportunityState is what the workflow knows; the state query returns it.
@@ -85,8 +92,14 @@ type OpportunityState struct {
 	ValidUntil    time.Time          `json:"validUntil"`
 	Reminders     int                `json:"reminders"`
 	Cycle         int                `json:"cycle"`
-	Seq           int                `json:"seq"`
-	Conflicts     []string           `json:"conflicts"`
+	// Seq numbers the run's events (their keys are id/cycle/seq); it is carried
+	// across continue-as-new and never starts again, so no key is ever reused.
+	Seq       int      `json:"seq"`
+	Conflicts []string `json:"conflicts"`
+	// RenewalRequestedAt starts the representatives' SLA of a renewal request.
+	RenewalRequestedAt time.Time `json:"renewalRequestedAt,omitempty"`
+	// Deleted: an operator cancelled the workflow (the read model's isDeleted).
+	Deleted bool `json:"deleted,omitempty"`
 }
 
 // RegisterRequest is the registration sent with Update-with-Start.
@@ -101,12 +114,14 @@ type ApproveRequest struct {
 	Actor       activities.Actor `json:"actor"`
 	Name        string           `json:"name"`
 	Probability int              `json:"probability"`
+	Deadline    time.Time        `json:"deadline,omitempty"`
 }
 
 // DisapproveRequest refuses an opportunity in analysis.
 type DisapproveRequest struct {
-	Actor  activities.Actor `json:"actor"`
-	Reason string           `json:"reason"`
+	Actor    activities.Actor `json:"actor"`
+	Reason   string           `json:"reason"`
+	Deadline time.Time        `json:"deadline,omitempty"`
 }
 
 // EditRequest changes the name and/or the probability.
@@ -114,19 +129,22 @@ type EditRequest struct {
 	Actor       activities.Actor `json:"actor"`
 	Name        *string          `json:"name,omitempty"`
 	Probability *int             `json:"probability,omitempty"`
+	Deadline    time.Time        `json:"deadline,omitempty"`
 }
 
 // RenewalRequest asks for a new validity period.
 type RenewalRequest struct {
-	Actor   activities.Actor           `json:"actor"`
-	Renewal opportunity.RenewalRequest `json:"renewal"`
+	Actor    activities.Actor           `json:"actor"`
+	Renewal  opportunity.RenewalRequest `json:"renewal"`
+	Deadline time.Time                  `json:"deadline,omitempty"`
 }
 
 // RenewalDecision approves or refuses a renewal request.
 type RenewalDecision struct {
-	Actor   activities.Actor `json:"actor"`
-	Approve bool             `json:"approve"`
-	Reason  string           `json:"reason"`
+	Actor    activities.Actor `json:"actor"`
+	Approve  bool             `json:"approve"`
+	Reason   string           `json:"reason"`
+	Deadline time.Time        `json:"deadline,omitempty"`
 }
 
 // Messages of the workflow's validators (pt-BR, shown to users).
@@ -161,10 +179,16 @@ type opportunityWorkflow struct {
 	st         OpportunityState
 	d          Durations
 	registered bool
-	busy       bool // a handler or timer is applying a change
-	inFlight   int  // notifications and background CRM syncs still running
-	renewed    bool // a renewal was approved: continue as new
+	failed     error // the registration failed: the run fails, and a retry of the sign-up starts a new one
+	busy       bool  // a handler or timer is applying a change
+	inFlight   int   // notifications and background CRM syncs still running
+	renewed    bool  // a renewal was approved: continue as new
 	crmLater   *backgroundSync
+	published  *searchAttrs // the search attributes last upserted
+	// retryAt: a timer's transition failed to be recorded; it is tried again
+	// then (with a growing back-off), not in a hot loop.
+	retryAt  time.Time
+	failures int
 }
 
 // backgroundSync is a CRM sync retrying in the background (expiry, renewal
@@ -201,6 +225,7 @@ func (wf *opportunityWorkflow) setup(ctx workflow.Context, in OpportunityInput) 
 		update{UpdateEdit, wf.edit, wf.validateEdit},
 		update{UpdateRequestRenewal, wf.requestRenewal, wf.validateRequestRenewal},
 		update{UpdateDecideRenewal, wf.decideRenewal, wf.validateDecideRenewal},
+		update{UpdateRepair, wf.repair, wf.validateRepair},
 	)
 }
 
@@ -214,21 +239,23 @@ func (wf *opportunityWorkflow) run(ctx workflow.Context, in OpportunityInput) (O
 			wf.d = DefaultDurations
 		}
 	}
-	if !wf.registered {
-		// Started by Update-with-Start: the registration arrives with the start.
-		ok, err := awaitOrTimeout(ctx, time.Minute, "Prazo para o registro chegar", func() bool { return wf.registered && !wf.busy })
-		if err != nil {
+	if in.Adopt && !wf.registered {
+		if err := wf.adopt(ctx); err != nil {
 			return wf.st, err
 		}
-		if !ok {
-			return wf.st, temporal.NewNonRetryableApplicationError("opportunity: no registration arrived", ErrTypeInvalid, nil)
+	}
+	if !wf.registered {
+		if err := wf.awaitRegistration(ctx); err != nil {
+			return wf.st, err
 		}
 	}
 	for {
+		if ctx.Err() != nil {
+			return wf.cancelled(ctx)
+		}
 		wf.publish(ctx)
-		if wf.renewed {
+		if wf.renewed || wf.continueAsNewSuggested(ctx) {
 			wf.drain(ctx)
-			wf.st.Seq = 0
 			return wf.st, workflow.NewContinueAsNewError(ctx, Opportunity, OpportunityInput{ID: wf.st.ID, Brand: wf.st.Brand, Durations: wf.d, Carry: &wf.st})
 		}
 		now := workflow.Now(ctx)
@@ -242,7 +269,7 @@ func (wf *opportunityWorkflow) run(ctx workflow.Context, in OpportunityInput) (O
 			if !workflow.Now(ctx).Before(deadline) {
 				wf.timerTransition(ctx, opportunity.Expired, "expired-in-analysis", true, true)
 			} else {
-				wf.remind(ctx)
+				wf.remind(ctx, "approval-reminder")
 			}
 		case opportunity.Approved:
 			opens := wf.st.ValidUntil.Add(-wf.d.RenewalWindow)
@@ -260,8 +287,16 @@ func (wf *opportunityWorkflow) run(ctx workflow.Context, in OpportunityInput) (O
 				wf.timerTransition(ctx, opportunity.Expired, "expired", false, true)
 			}
 		case opportunity.AwaitingRenovation:
-			wf.details(ctx, time.Time{})
-			_ = workflow.Await(ctx, func() bool { return wf.st.Status != cur || wf.renewed })
+			if wf.st.RenewalRequestedAt.IsZero() || workflow.GetVersion(ctx, changeRenewalSLA, workflow.DefaultVersion, 1) < 1 {
+				// Before changeRenewalSLA a renewal request waited without reminders.
+				wf.details(ctx, time.Time{})
+				_ = workflow.Await(ctx, func() bool { return wf.st.Status != cur || wf.renewed })
+				continue
+			}
+			next := wf.st.RenewalRequestedAt.Add(time.Duration(wf.st.Reminders+1) * wf.d.ApprovalSLA)
+			if wf.waitUntil(ctx, next, cur) {
+				wf.remind(ctx, "renewal-reminder")
+			}
 		case opportunity.Expired:
 			// Renewal may still be requested; after the retention the workflow ends.
 			if wf.waitUntil(ctx, wf.st.ValidUntil.Add(wf.d.ExpiredRetention), cur) {
@@ -275,6 +310,100 @@ func (wf *opportunityWorkflow) run(ctx workflow.Context, in OpportunityInput) (O
 	}
 }
 
+// RegistrationWait is how long a run started by Update-with-Start waits for its
+// registration. The registration's own activity has less (registerBudget), so
+// the run always learns its outcome before giving up.
+const (
+	RegistrationWait = time.Minute
+	registerBudget   = 40 * time.Second
+)
+
+// awaitRegistration waits for the registration that came with the start. A
+// registration that fails (its database write did not finish within its budget)
+// fails the run: nothing of it may be stored yet, and the client's retry with
+// the same key starts a new run (ALLOW_DUPLICATE_FAILED_ONLY) that adopts the
+// row if the write did land after all.
+func (wf *opportunityWorkflow) awaitRegistration(ctx workflow.Context) error {
+	done := func() bool { return (wf.registered || wf.failed != nil) && !wf.busy }
+	ok, err := awaitOrTimeout(ctx, RegistrationWait, "Prazo para o registro chegar", done)
+	if err != nil {
+		return temporal.NewCanceledError()
+	}
+	if !ok && wf.busy {
+		// The registration is still being written: wait for its outcome, never
+		// end the run under a write that may land.
+		_ = workflow.Await(ctx, done)
+	}
+	switch {
+	case wf.failed != nil:
+		wf.drain(ctx)
+		return temporal.NewNonRetryableApplicationError("opportunity: the registration was not stored", ErrTypeInvalid, wf.failed)
+	case !wf.registered:
+		return temporal.NewNonRetryableApplicationError("opportunity: no registration arrived", ErrTypeInvalid, nil)
+	}
+	return nil
+}
+
+// adopt reads the state of an opportunity already stored (a run started for a
+// row whose workflow is gone).
+func (wf *opportunityWorkflow) adopt(ctx workflow.Context) error {
+	var f activities.OpportunityFacts
+	if err := workflow.ExecuteActivity(dbOptions(ctx), a.OpportunityFacts, wf.st.ID).Get(ctx, &f); err != nil {
+		return err
+	}
+	wf.fromFacts(f)
+	return nil
+}
+
+// fromFacts takes the stored state of the opportunity (a registration retried
+// onto a stored row, or an adoption).
+func (wf *opportunityWorkflow) fromFacts(f activities.OpportunityFacts) {
+	wf.st.Status, wf.st.Name, wf.st.Probability, wf.st.Register = f.Status, f.Name, f.Probability, f.Register
+	wf.st.OwnerUserID, wf.st.OwnerResaleID, wf.st.CreatedAt, wf.st.Conflicts = f.UserID, f.ResaleID, f.CreatedAt, f.Conflicts
+	if f.ValidUntil != nil {
+		wf.st.ValidUntil = *f.ValidUntil
+	}
+	if f.ResaleCNPJ != "" {
+		wf.st.ResaleCNPJ = f.ResaleCNPJ
+	}
+	if f.RequestRenovationAt != nil {
+		wf.st.RenewalRequestedAt = *f.RequestRenovationAt
+	}
+	// Event keys (id/cycle/seq) already used by an earlier run are never reused.
+	wf.st.Cycle, wf.st.Seq = max(wf.st.Cycle, f.Cycle), max(wf.st.Seq, f.Seq, 1)
+	wf.registered = true
+}
+
+// continueAsNewSuggested: the history grew large (many updates or reminders).
+// Only between changes: the state is carried whole.
+func (wf *opportunityWorkflow) continueAsNewSuggested(ctx workflow.Context) bool {
+	return !wf.busy && workflow.GetInfo(ctx).GetContinueAsNewSuggested()
+}
+
+// cancelled ends the run an operator cancelled (Request Cancellation in the
+// Temporal UI): the opportunity is marked deleted in the read model and its
+// history, hidden from the lists, and the run ends as cancelled. The clean-up
+// runs in a disconnected context, since ctx is cancelled.
+func (wf *opportunityWorkflow) cancelled(ctx workflow.Context) (OpportunityState, error) {
+	dctx, _ := workflow.NewDisconnectedContext(ctx)
+	if wf.crmLater != nil {
+		wf.crmLater.cancel()
+		wf.crmLater = nil
+	}
+	_ = workflow.Await(dctx, func() bool { return !wf.busy })
+	if wf.registered && !wf.st.Deleted {
+		deleted := true
+		if err := wf.apply(dctx, activities.Event{Status: wf.st.Status, Deleted: &deleted, System: activities.OperatorName,
+			Changes: []activities.Change{{Attribute: "isDeleted", OldValue: "false", NewValue: "true"}}}); err != nil {
+			workflow.GetLogger(ctx).Error("cancellation not recorded", "err", err)
+			return wf.st, err
+		}
+		wf.st.Deleted = true
+	}
+	wf.publish(dctx)
+	return wf.st, temporal.NewCanceledError("cancelada pela operação")
+}
+
 func earliest(a, b time.Time) time.Time {
 	if a.Before(b) {
 		return a
@@ -282,18 +411,26 @@ func earliest(a, b time.Time) time.Time {
 	return b
 }
 
-// waitUntil sleeps until t or until the status leaves cur; it reports whether
-// the time came with the status unchanged (the timer fired), holding the lock.
+// waitUntil sleeps until t (or, after a failed timer transition, until its
+// retry) or until the status leaves cur; it reports whether the time came with
+// the status unchanged (the timer fired). It reports false when ctx is
+// cancelled: the loop then ends the run.
 func (wf *opportunityWorkflow) waitUntil(ctx workflow.Context, t time.Time, cur opportunity.Status) bool {
+	if wf.retryAt.After(t) {
+		t = wf.retryAt
+	}
 	wf.details(ctx, t)
 	changed := func() bool { return wf.st.Status != cur || wf.renewed }
 	if d := t.Sub(workflow.Now(ctx)); d > 0 {
 		// The timer's summary names what it waits for in the Temporal UI.
-		if ok, _ := awaitOrTimeout(ctx, d, timerSummaries[cur], changed); ok {
+		ok, err := awaitOrTimeout(ctx, d, timerSummaries[cur], changed)
+		if ok || err != nil {
 			return false
 		}
 	}
-	_ = workflow.Await(ctx, func() bool { return !wf.busy })
+	if err := workflow.Await(ctx, func() bool { return !wf.busy }); err != nil {
+		return false
+	}
 	return !changed()
 }
 
@@ -309,10 +446,33 @@ func (wf *opportunityWorkflow) lock(ctx workflow.Context) func() {
 	return func() { wf.busy = false }
 }
 
+// ActivityHeartbeat: the CRM and notice activities heartbeat while they run, so
+// an attempt lost with a killed worker is retried within seconds, not after its
+// whole start-to-close timeout.
+const ActivityHeartbeat = 3 * time.Second
+
+// dbAttemptTimeout caps one attempt of a database activity: a write takes
+// milliseconds, and an attempt lost with a killed worker is retried this soon.
+const dbAttemptTimeout = 5 * time.Second
+
 func dbOptions(ctx workflow.Context) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 15 * time.Second,
+		StartToCloseTimeout: dbAttemptTimeout,
 		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: time.Minute},
+	})
+}
+
+// decisionOptions are dbOptions ending at a decision's deadline (the caller's
+// wait): a decision is recorded while its caller can still hear of it, or not at all.
+func decisionOptions(ctx workflow.Context, deadline time.Time) workflow.Context {
+	if deadline.IsZero() {
+		return dbOptions(ctx)
+	}
+	left := max(deadline.Sub(workflow.Now(ctx)), time.Second)
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout:    min(dbAttemptTimeout, left),
+		ScheduleToCloseTimeout: left,
+		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: 5 * time.Second},
 	})
 }
 
@@ -341,12 +501,15 @@ const (
 	changeCRMOnRenewal     = "crm-sync-renewal"         // a renewal approval is written to the CRM first
 	changeCRMOnExpiry      = "crm-sync-expiry"          // an expiry is written to the CRM in the background
 	changeCRMOnRefusal     = "crm-sync-renewal-refusal" // a renewal refusal is written to the CRM in the background
+	changeRenewalSLA       = "renewal-sla"              // a renewal request reminds the representatives like an analysis
+	changePublishOnChange  = "publish-on-change"        // search attributes are upserted only when they change
 )
 
 func crmOptions(ctx workflow.Context, budget time.Duration) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout:    min(CRMAttemptTimeout, budget),
 		ScheduleToCloseTimeout: budget,
+		HeartbeatTimeout:       ActivityHeartbeat,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2,
 			MaximumInterval: 5 * time.Second, MaximumAttempts: CRMRetryAttempts},
 	})
@@ -361,9 +524,17 @@ func crmUnavailable(msg string, cause error) error {
 // received, within what is left of the caller's wait (at most CRMBudget). It
 // returns the CRM's record id, or an error the API maps to the spec's messages:
 // the CRM's typed refusals as they are, a timeout as CRMUnavailable.
-func (wf *opportunityWorkflow) syncCRM(ctx workflow.Context, received time.Time, in activities.CRMSyncInput) (string, error) {
+func (wf *opportunityWorkflow) syncCRM(ctx workflow.Context, received, deadline time.Time, in activities.CRMSyncInput) (string, error) {
 	in.OpportunityID, in.Brand = wf.st.ID, wf.st.Brand
+	if !deadline.IsZero() {
+		// The caller's own deadline: the CRM step ends early enough for the
+		// decision to be recorded before it.
+		received = deadline.Add(-DecisionWait)
+	}
 	budget := min(CRMBudget, DecisionWait-decisionMargin-workflow.Now(ctx).Sub(received))
+	if budget < minCRMBudget && !deadline.IsZero() {
+		return "", tooLate()
+	}
 	if budget < minCRMBudget {
 		if workflow.GetVersion(ctx, changeDecisionDeadline, workflow.DefaultVersion, 1) >= 1 {
 			return "", crmUnavailable("crm: the decision waited too long for its turn", nil)
@@ -392,6 +563,7 @@ func (wf *opportunityWorkflow) syncCRMLater(ctx workflow.Context, status opportu
 	actx := workflow.WithActivityOptions(cctx, workflow.ActivityOptions{
 		StartToCloseTimeout:    CRMAttemptTimeout,
 		ScheduleToCloseTimeout: 24 * time.Hour,
+		HeartbeatTimeout:       ActivityHeartbeat,
 		WaitForCancellation:    true, // a superseding sync starts after this one's last attempt ended
 		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Minute},
 	})
@@ -425,15 +597,41 @@ func (wf *opportunityWorkflow) stopCRMLater(ctx workflow.Context) {
 
 // apply records an event in the read model and history (idempotent by key).
 func (wf *opportunityWorkflow) apply(ctx workflow.Context, ev activities.Event) error {
+	return wf.applyBy(ctx, time.Time{}, ev)
+}
+
+// applyBy is apply for a decision whose caller waits until deadline (zero: no deadline).
+func (wf *opportunityWorkflow) applyBy(ctx workflow.Context, deadline time.Time, ev activities.Event) error {
 	wf.st.Seq++
 	ev.Key = fmt.Sprintf("%s/%d/%d", wf.st.ID, wf.st.Cycle, wf.st.Seq)
 	ev.OpportunityID, ev.Brand, ev.At = wf.st.ID, wf.st.Brand, workflow.Now(ctx)
-	return workflow.ExecuteActivity(dbOptions(ctx), a.Apply, ev).Get(ctx, nil)
+	return workflow.ExecuteActivity(decisionOptions(ctx, deadline), a.Apply, ev).Get(ctx, nil)
 }
+
+// MsgTooLate answers a decision that reached the workflow after its caller
+// stopped waiting (the API answered 504): it is not carried out.
+const MsgTooLate = "O sistema demorou a responder e a ação não foi realizada. Tente novamente."
+
+func tooLate() error {
+	return temporal.NewApplicationErrorWithOptions(MsgTooLate, ErrTypeLate, temporal.ApplicationErrorOptions{NonRetryable: true})
+}
+
+// late reports whether a decision's deadline has passed (or leaves too little
+// to act): the API no longer waits for it.
+func late(ctx workflow.Context, deadline time.Time) bool {
+	return !deadline.IsZero() && deadline.Sub(workflow.Now(ctx)) < minDecisionTime
+}
+
+// minDecisionTime: a decision with less than this left before its deadline is refused.
+const minDecisionTime = 2 * time.Second
 
 // notify sends a notice without holding up the caller.
 func (wf *opportunityWorkflow) notify(ctx workflow.Context, kind string, reps, owner bool, detail string) {
-	n := activities.Notice{Key: fmt.Sprintf("%s/%d/%d/%s", wf.st.ID, wf.st.Cycle, wf.st.Seq, kind), Brand: wf.st.Brand,
+	key := fmt.Sprintf("%s/%d/%d/%s", wf.st.ID, wf.st.Cycle, wf.st.Seq, kind)
+	if kind == "approval-reminder" || kind == "renewal-reminder" {
+		key += "/" + detail // the reminder's number: reminders of one wait share the seq
+	}
+	n := activities.Notice{Key: key, Brand: wf.st.Brand,
 		OpportunityID: wf.st.ID, Kind: kind, ToRepresentatives: reps, ToOwner: owner, Detail: detail}
 	wf.inFlight++
 	workflow.Go(ctx, func(ctx workflow.Context) {
@@ -443,6 +641,7 @@ func (wf *opportunityWorkflow) notify(ctx workflow.Context, kind string, reps, o
 		actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 			StartToCloseTimeout:    30 * time.Second,
 			ScheduleToCloseTimeout: 24 * time.Hour,
+			HeartbeatTimeout:       ActivityHeartbeat,
 			RetryPolicy:            &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Minute},
 		})
 		if err := workflow.ExecuteActivity(actx, a.Notify, n).Get(ctx, nil); err != nil {
@@ -451,13 +650,27 @@ func (wf *opportunityWorkflow) notify(ctx workflow.Context, kind string, reps, o
 	})
 }
 
+// Back-off of a timer transition that could not be recorded (the read model
+// row refused the event): tried again after timerRetryFirst, doubling up to
+// timerRetryMax, with an alert each time (log, metric, current details).
+const (
+	timerRetryFirst = time.Minute
+	timerRetryMax   = time.Hour
+)
+
 func (wf *opportunityWorkflow) timerTransition(ctx workflow.Context, to opportunity.Status, kind string, reps, owner bool) {
 	defer wf.lock(ctx)()
 	from := wf.st.Status
 	if err := wf.apply(ctx, activities.Event{Status: to, Changes: []activities.Change{{Attribute: "status", OldValue: string(from), NewValue: string(to)}}}); err != nil {
-		workflow.GetLogger(ctx).Error("timer transition not recorded", "to", to, "err", err)
+		wf.failures++
+		backoff := min(timerRetryFirst<<min(wf.failures-1, 10), timerRetryMax)
+		wf.retryAt = workflow.Now(ctx).Add(backoff)
+		workflow.GetLogger(ctx).Error("ALERT timer transition not recorded; retrying later", "to", to,
+			"failures", wf.failures, "retryIn", backoff, "err", err)
+		workflow.GetMetricsHandler(ctx).WithTags(map[string]string{"to": string(to)}).Counter(MetricTimerTransitionFailures).Inc(1)
 		return
 	}
+	wf.failures, wf.retryAt = 0, time.Time{}
 	wf.st.Status = to
 	wf.notify(ctx, kind, reps, owner, "")
 	if to == opportunity.Expired && wf.st.Register != "" && workflow.GetVersion(ctx, changeCRMOnExpiry, workflow.DefaultVersion, 1) >= 1 {
@@ -465,28 +678,51 @@ func (wf *opportunityWorkflow) timerTransition(ctx workflow.Context, to opportun
 	}
 }
 
-func (wf *opportunityWorkflow) remind(ctx workflow.Context) {
+// MetricTimerTransitionFailures counts timer transitions (expiry, renewal
+// opening) the read model refused; each is retried with back-off.
+const MetricTimerTransitionFailures = "oportuna_timer_transition_failures"
+
+// remind sends the representatives the next reminder of a wait past its SLA
+// (an opportunity in analysis, a renewal request). Each reminder has its own
+// notice key, so every one is delivered.
+func (wf *opportunityWorkflow) remind(ctx workflow.Context, kind string) {
 	defer wf.lock(ctx)()
 	wf.st.Reminders++
-	wf.notify(ctx, "approval-reminder", true, false, fmt.Sprintf("%d", wf.st.Reminders))
+	wf.notify(ctx, kind, true, false, fmt.Sprintf("%d", wf.st.Reminders))
 }
 
-// publish updates the search attributes operators filter on in the Temporal UI.
+// searchAttrs are the values of an opportunity's search attributes.
+type searchAttrs struct {
+	status     opportunity.Status
+	overdue    bool
+	cnpj       string
+	validUntil time.Time
+}
+
+// publish updates the search attributes operators filter on in the Temporal UI,
+// only when they changed (changePublishOnChange).
 func (wf *opportunityWorkflow) publish(ctx workflow.Context) {
+	cur := searchAttrs{status: wf.st.Status, cnpj: wf.st.ResaleCNPJ, validUntil: wf.st.ValidUntil,
+		overdue: (wf.st.Status == opportunity.Analysis || wf.st.Status == opportunity.AwaitingRenovation) && wf.st.Reminders > 0}
+	if wf.published != nil && *wf.published == cur && workflow.GetVersion(ctx, changePublishOnChange, workflow.DefaultVersion, 1) >= 1 {
+		return
+	}
 	updates := []temporal.SearchAttributeUpdate{
 		AttrBrand.ValueSet(wf.st.Brand),
-		AttrOpportunityStatus.ValueSet(string(wf.st.Status)),
-		AttrApprovalOverdue.ValueSet(wf.st.Status == opportunity.Analysis && wf.st.Reminders > 0),
+		AttrOpportunityStatus.ValueSet(string(cur.status)),
+		AttrApprovalOverdue.ValueSet(cur.overdue),
 	}
-	if wf.st.ResaleCNPJ != "" {
-		updates = append(updates, AttrResaleCnpj.ValueSet(wf.st.ResaleCNPJ))
+	if cur.cnpj != "" {
+		updates = append(updates, AttrResaleCnpj.ValueSet(cur.cnpj))
 	}
-	if !wf.st.ValidUntil.IsZero() {
-		updates = append(updates, AttrValidUntil.ValueSet(wf.st.ValidUntil))
+	if !cur.validUntil.IsZero() {
+		updates = append(updates, AttrValidUntil.ValueSet(cur.validUntil))
 	}
 	if err := workflow.UpsertTypedSearchAttributes(ctx, updates...); err != nil {
 		workflow.GetLogger(ctx).Warn("search attributes not updated", "err", err)
+		return
 	}
+	wf.published = &cur
 }
 
 func (wf *opportunityWorkflow) details(ctx workflow.Context, until time.Time) {
@@ -499,7 +735,7 @@ func (wf *opportunityWorkflow) details(ctx workflow.Context, until time.Time) {
 	case opportunity.Renovation:
 		line = fmt.Sprintf("Em renovação: aguardando o pedido da revenda até %s.", wf.st.ValidUntil.Format(time.RFC3339))
 	case opportunity.AwaitingRenovation:
-		line = "Aguardando renovação: aguardando a decisão de um representante."
+		line = fmt.Sprintf("Aguardando renovação: aguardando a decisão de um representante (lembretes enviados: %d).", wf.st.Reminders)
 	case opportunity.Expired:
 		line = fmt.Sprintf("Expirada: a revenda ainda pode pedir renovação até %s.", until.Format(time.RFC3339))
 	}
@@ -528,24 +764,47 @@ func (wf *opportunityWorkflow) register(ctx workflow.Context, req RegisterReques
 	rec.ID, rec.Brand, rec.Status, rec.CreatedAt = wf.st.ID, wf.st.Brand, opportunity.Analysis, now
 	rec.UserID, rec.ResaleID = req.Actor.UserID, req.Actor.ResaleID
 	var out activities.Registered
-	err := workflow.ExecuteActivity(dbOptions(ctx), a.Register, activities.RegisterInput{
+	err := workflow.ExecuteActivity(registerOptions(ctx), a.Register, activities.RegisterInput{
 		ID: wf.st.ID, Brand: wf.st.Brand, Actor: req.Actor, Record: rec, At: now,
 	}).Get(ctx, &out)
 	if err != nil {
+		wf.failed = err
 		return out, err
 	}
-	wf.st.Status, wf.st.Name, wf.st.Probability = opportunity.Analysis, out.Record.Name, out.Record.ProbabilityClosing
-	wf.st.OwnerUserID, wf.st.OwnerResaleID, wf.st.ResaleCNPJ = req.Actor.UserID, req.Actor.ResaleID, req.ResaleCNPJ
-	wf.st.CreatedAt, wf.st.Conflicts = out.Record.CreatedAt, out.Conflicts
-	wf.st.Seq = 1 // the registration's history row
-	wf.registered = true
-	wf.notify(ctx, "registered", true, false, "")
+	wf.st.ResaleCNPJ = req.ResaleCNPJ
+	if out.Facts.ID != "" {
+		// A stored row (this registration's earlier run wrote it): take its state.
+		wf.fromFacts(out.Facts)
+	} else {
+		wf.st.Status, wf.st.Name, wf.st.Probability = opportunity.Analysis, out.Record.Name, out.Record.ProbabilityClosing
+		wf.st.OwnerUserID, wf.st.OwnerResaleID = req.Actor.UserID, req.Actor.ResaleID
+		wf.st.CreatedAt, wf.st.Conflicts = out.Record.CreatedAt, out.Conflicts
+		wf.st.Seq = 1 // the registration's history row
+		wf.registered = true
+	}
+	if wf.st.Status == opportunity.Analysis && wf.st.Cycle == 0 && wf.st.Seq == 1 {
+		wf.notify(ctx, "registered", true, false, "") // the same key as an earlier run's: sent once
+	}
 	return out, nil
+}
+
+// registerOptions bound the registration's write below the run's wait for it
+// (RegistrationWait): a stalled database fails the registration, which the
+// client retries, instead of a write landing after the run gave up.
+func registerOptions(ctx workflow.Context) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout:    dbAttemptTimeout,
+		ScheduleToCloseTimeout: registerBudget,
+		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: 5 * time.Second},
+	})
 }
 
 // --- approve / disapprove ------------------------------------------------------
 
 func (wf *opportunityWorkflow) validateApprove(ctx workflow.Context, req ApproveRequest) error {
+	if late(ctx, req.Deadline) {
+		return tooLate()
+	}
 	if !has(req.Actor, auth.Representative) {
 		return forbidden()
 	}
@@ -572,7 +831,7 @@ func (wf *opportunityWorkflow) approve(ctx workflow.Context, req ApproveRequest)
 	if prob == 0 {
 		prob = wf.st.Probability
 	}
-	register, err := wf.syncCRM(ctx, received, activities.CRMSyncInput{
+	register, err := wf.syncCRM(ctx, received, req.Deadline, activities.CRMSyncInput{
 		CRMInput: activities.CRMInput{Name: name, Probability: prob}, Status: opportunity.Approved})
 	if err != nil {
 		return wf.st, err // state unchanged; the API maps the CRM error to the spec's message
@@ -582,7 +841,7 @@ func (wf *opportunityWorkflow) approve(ctx workflow.Context, req ApproveRequest)
 	changes := []activities.Change{{Attribute: "status", OldValue: string(wf.st.Status), NewValue: string(opportunity.Approved)}}
 	changes = appendChange(changes, "name", wf.st.Name, name)
 	changes = appendChange(changes, "probabilityClosing", fmt.Sprint(wf.st.Probability), fmt.Sprint(prob))
-	if err := wf.apply(ctx, activities.Event{Actor: &req.Actor, Status: opportunity.Approved, Name: &name, Probability: &prob,
+	if err := wf.applyBy(ctx, req.Deadline, activities.Event{Actor: &req.Actor, Status: opportunity.Approved, Name: &name, Probability: &prob,
 		ApprovedAt: &now, ValidUntil: &valid, Register: &register, Changes: changes}); err != nil {
 		return wf.st, err
 	}
@@ -599,6 +858,9 @@ func appendChange(cs []activities.Change, attr, old, new string) []activities.Ch
 }
 
 func (wf *opportunityWorkflow) validateDisapprove(ctx workflow.Context, req DisapproveRequest) error {
+	if late(ctx, req.Deadline) {
+		return tooLate()
+	}
 	if !has(req.Actor, auth.Representative) {
 		return forbidden()
 	}
@@ -616,13 +878,13 @@ func (wf *opportunityWorkflow) disapprove(ctx workflow.Context, req DisapproveRe
 	if err := wf.validateDisapprove(ctx, req); err != nil {
 		return wf.st, err
 	}
-	return wf.refuse(ctx, req.Actor, req.Reason, "disapproved")
+	return wf.refuse(ctx, req.Actor, req.Reason, "disapproved", req.Deadline)
 }
 
 // refuse ends the opportunity as disapproved (a refusal in analysis or of a renewal).
-func (wf *opportunityWorkflow) refuse(ctx workflow.Context, actor activities.Actor, reason, kind string) (OpportunityState, error) {
+func (wf *opportunityWorkflow) refuse(ctx workflow.Context, actor activities.Actor, reason, kind string, deadline time.Time) (OpportunityState, error) {
 	reason = strings.TrimSpace(reason)
-	if err := wf.apply(ctx, activities.Event{Actor: &actor, Status: opportunity.Disapproved, Reason: &reason,
+	if err := wf.applyBy(ctx, deadline, activities.Event{Actor: &actor, Status: opportunity.Disapproved, Reason: &reason,
 		Changes: []activities.Change{{Attribute: "status", OldValue: string(wf.st.Status), NewValue: string(opportunity.Disapproved)},
 			{Attribute: "reason", OldValue: "", NewValue: reason}}}); err != nil {
 		return wf.st, err
@@ -638,6 +900,9 @@ func (wf *opportunityWorkflow) refuse(ctx workflow.Context, actor activities.Act
 // --- edit -----------------------------------------------------------------------
 
 func (wf *opportunityWorkflow) validateEdit(ctx workflow.Context, req EditRequest) error {
+	if late(ctx, req.Deadline) {
+		return tooLate()
+	}
 	if !has(req.Actor, auth.Representative) {
 		return forbidden()
 	}
@@ -683,7 +948,7 @@ func (wf *opportunityWorkflow) edit(ctx workflow.Context, req EditRequest) (Oppo
 		// The CRM holds the opportunity: it takes the change first; a refusal
 		// (a locked record: 423) leaves the opportunity as it was.
 		wf.stopCRMLater(ctx)
-		id, err := wf.syncCRM(ctx, received, activities.CRMSyncInput{
+		id, err := wf.syncCRM(ctx, received, req.Deadline, activities.CRMSyncInput{
 			CRMInput: activities.CRMInput{Name: name, Probability: prob}, Status: wf.st.Status})
 		if err != nil {
 			return wf.st, err
@@ -694,7 +959,7 @@ func (wf *opportunityWorkflow) edit(ctx workflow.Context, req EditRequest) (Oppo
 	if register != wf.st.Register {
 		ev.Register = &register
 	}
-	if err := wf.apply(ctx, ev); err != nil {
+	if err := wf.applyBy(ctx, req.Deadline, ev); err != nil {
 		return wf.st, err
 	}
 	wf.st.Name, wf.st.Probability, wf.st.Register = name, prob, register
@@ -711,6 +976,9 @@ func (wf *opportunityWorkflow) owns(a activities.Actor) bool {
 }
 
 func (wf *opportunityWorkflow) validateRequestRenewal(ctx workflow.Context, req RenewalRequest) error {
+	if late(ctx, req.Deadline) {
+		return tooLate()
+	}
 	if !wf.owns(req.Actor) {
 		return forbidden()
 	}
@@ -734,16 +1002,20 @@ func (wf *opportunityWorkflow) requestRenewal(ctx workflow.Context, req RenewalR
 		{Attribute: "reason", OldValue: "", NewValue: r.Reason}}
 	changes = appendChange(changes, "probabilityClosing", fmt.Sprint(wf.st.Probability), fmt.Sprint(r.ProbabilityClosing))
 	prob := r.ProbabilityClosing
-	if err := wf.apply(ctx, activities.Event{Actor: &req.Actor, Status: opportunity.AwaitingRenovation, Reason: &r.Reason,
+	if err := wf.applyBy(ctx, req.Deadline, activities.Event{Actor: &req.Actor, Status: opportunity.AwaitingRenovation, Reason: &r.Reason,
 		Probability: &prob, Renewal: &r, Changes: changes}); err != nil {
 		return wf.st, err
 	}
 	wf.st.Status, wf.st.Probability = opportunity.AwaitingRenovation, prob
+	wf.st.RenewalRequestedAt, wf.st.Reminders = workflow.Now(ctx), 0 // the representatives' SLA starts
 	wf.notify(ctx, "renewal-requested", true, false, r.Reason)
 	return wf.st, nil
 }
 
 func (wf *opportunityWorkflow) validateDecideRenewal(ctx workflow.Context, req RenewalDecision) error {
+	if late(ctx, req.Deadline) {
+		return tooLate()
+	}
 	if !has(req.Actor, auth.Representative) {
 		return forbidden()
 	}
@@ -763,7 +1035,7 @@ func (wf *opportunityWorkflow) decideRenewal(ctx workflow.Context, req RenewalDe
 		return wf.st, err
 	}
 	if !req.Approve {
-		return wf.refuse(ctx, req.Actor, req.Reason, "renewal-refused")
+		return wf.refuse(ctx, req.Actor, req.Reason, "renewal-refused", req.Deadline)
 	}
 	register := wf.st.Register
 	if workflow.GetVersion(ctx, changeCRMOnRenewal, workflow.DefaultVersion, 1) >= 1 {
@@ -771,7 +1043,7 @@ func (wf *opportunityWorkflow) decideRenewal(ctx workflow.Context, req RenewalDe
 		// at the expiry; creating it for an opportunity that expired in
 		// analysis); a refusal leaves the opportunity awaiting the decision.
 		wf.stopCRMLater(ctx)
-		id, err := wf.syncCRM(ctx, received, activities.CRMSyncInput{CRMInput: activities.CRMInput{Name: wf.st.Name,
+		id, err := wf.syncCRM(ctx, received, req.Deadline, activities.CRMSyncInput{CRMInput: activities.CRMInput{Name: wf.st.Name,
 			Probability: wf.st.Probability}, Status: opportunity.Approved, Reopen: true})
 		if err != nil {
 			return wf.st, err
@@ -785,10 +1057,11 @@ func (wf *opportunityWorkflow) decideRenewal(ctx workflow.Context, req RenewalDe
 	if register != wf.st.Register {
 		ev.Register = &register
 	}
-	if err := wf.apply(ctx, ev); err != nil {
+	if err := wf.applyBy(ctx, req.Deadline, ev); err != nil {
 		return wf.st, err
 	}
 	wf.st.Status, wf.st.ValidUntil, wf.st.Reminders, wf.st.Register = opportunity.Approved, valid, 0, register
+	wf.st.RenewalRequestedAt = time.Time{}
 	wf.st.Cycle++
 	wf.renewed = true
 	wf.notify(ctx, "renewal-approved", false, true, "")

@@ -41,6 +41,12 @@ type harness struct {
 	crm      func(activities.CRMSyncInput) (string, error)
 	crmDelay time.Duration // how long (workflow time) the next SyncCRM takes
 	crmCalls []activities.CRMSyncInput
+	// applyErr, when set, may refuse an event (before it is recorded).
+	applyErr func(activities.Event) error
+	// cancellations are the events that marked the opportunity deleted.
+	cancellations []activities.Event
+	// registered, when set, answers the Register activity.
+	registered func(activities.RegisterInput) (activities.Registered, error)
 }
 
 func newHarness(t *testing.T) *harness {
@@ -52,11 +58,24 @@ func newHarness(t *testing.T) *harness {
 	h.env.RegisterActivity(a)
 	h.env.OnActivity(a.Register, mock.Anything, mock.Anything).Return(
 		func(_ context.Context, in activities.RegisterInput) (activities.Registered, error) {
+			if h.registered != nil {
+				return h.registered(in)
+			}
 			return activities.Registered{Record: in.Record, Conflicts: []string{"older-1"}}, nil
 		})
 	h.env.OnActivity(a.Apply, mock.Anything, mock.Anything).Return(func(_ context.Context, ev activities.Event) error {
 		h.mu.Lock()
 		defer h.mu.Unlock()
+		if h.applyErr != nil {
+			if err := h.applyErr(ev); err != nil {
+				return err
+			}
+		}
+		if ev.Deleted != nil {
+			// The tests end runs by cancelling them: that event is kept apart.
+			h.cancellations = append(h.cancellations, ev)
+			return nil
+		}
 		h.events = append(h.events, ev)
 		return nil
 	})

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -81,6 +82,11 @@ const (
 	MaxResaleReason     = 2000
 )
 
+// changeResaleRegistrationOutcome: a run waits for a sign-up still being
+// written, and fails when none was stored (it used to complete), so the row of
+// a write that landed late can be adopted by a decision.
+const changeResaleRegistrationOutcome = "resale-registration-outcome"
+
 // MaxRemindersPerRun bounds a run's history: a company waiting that long
 // continues as new with its state.
 const MaxRemindersPerRun = 100
@@ -100,6 +106,7 @@ type resaleWorkflow struct {
 	sla      time.Duration
 	loaded   bool // the company is stored (registered or adopted)
 	failed   bool // the sign-up was refused: the run ends
+	dup      bool // ... as a duplicate (nothing to adopt: the run completes)
 	busy     bool
 	inFlight int
 	reminded int // reminders sent by this run
@@ -154,13 +161,23 @@ func (wf *resaleWorkflow) run(ctx workflow.Context, in ResaleInput) (ResaleState
 		wf.st.Status, wf.st.CNPJ, wf.st.CreatedAt, wf.loaded = f.Status, f.CNPJ, f.CreatedAt, true
 	default:
 		// Started by Update-with-Start: the sign-up arrives with the start.
-		ok, err := awaitOrTimeout(ctx, time.Minute, "Prazo para o cadastro chegar", func() bool { return (wf.loaded || wf.failed) && !wf.busy })
+		done := func() bool { return (wf.loaded || wf.failed) && !wf.busy }
+		ok, err := awaitOrTimeout(ctx, RegistrationWait, "Prazo para o cadastro chegar", done)
 		if err != nil {
 			return wf.st, err
 		}
-		if !ok || wf.failed {
-			// Nothing was stored (a duplicate, or no sign-up came): nothing to onboard.
+		if !ok && wf.busy && workflow.GetVersion(ctx, changeResaleRegistrationOutcome, workflow.DefaultVersion, 1) >= 1 {
+			// The sign-up is still being written: wait for its outcome.
+			_ = workflow.Await(ctx, done)
+		}
+		if !wf.loaded {
+			// Nothing is onboarded (a duplicate, a write that failed, or no
+			// sign-up came). The run fails, so a decision on a row that landed
+			// after all starts a new run that adopts it (ALLOW_DUPLICATE_FAILED_ONLY).
 			wf.drain(ctx)
+			if !wf.dup && workflow.GetVersion(ctx, changeResaleRegistrationOutcome, workflow.DefaultVersion, 1) >= 1 {
+				return wf.st, temporal.NewNonRetryableApplicationError("resale: no sign-up was stored", ErrTypeInvalid, nil)
+			}
 			return wf.st, nil
 		}
 	}
@@ -235,6 +252,7 @@ func (wf *resaleWorkflow) background(ctx workflow.Context, opts workflow.Activit
 
 var noticeOptions = workflow.ActivityOptions{
 	StartToCloseTimeout: time.Minute,
+	HeartbeatTimeout:    ActivityHeartbeat,
 	RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 10, MaximumInterval: time.Minute},
 }
 
@@ -278,11 +296,12 @@ func (wf *resaleWorkflow) register(ctx workflow.Context, req ResaleRegisterReque
 		return wf.st, invalid(activities.MsgDuplicateResale)
 	}
 	var f activities.ResaleFacts
-	err := workflow.ExecuteActivity(dbOptions(ctx), a.RegisterResale, activities.RegisterResaleInput{
+	err := workflow.ExecuteActivity(registerOptions(ctx), a.RegisterResale, activities.RegisterResaleInput{
 		ID: wf.st.ID, Brand: wf.st.Brand, Registration: req.Registration, At: workflow.Now(ctx),
 	}).Get(ctx, &f)
 	if err != nil {
-		wf.failed = true
+		var app *temporal.ApplicationError
+		wf.failed, wf.dup = true, errors.As(err, &app) && app.Type() == activities.ErrTypeDuplicate
 		return wf.st, err
 	}
 	wf.st.Status, wf.st.CNPJ, wf.st.CreatedAt, wf.loaded = f.Status, f.CNPJ, f.CreatedAt, true
