@@ -6,7 +6,6 @@ import {
   DATE_MASKED_LENGTH,
   PHONE_MASK,
   PHONE_MAX_LENGTH,
-  PRICE_MASK,
   QUANTITY_MASK,
   applyMask,
 } from './masks';
@@ -33,13 +32,6 @@ describe('masks', () => {
     expect(applyMask('31122030', DATE_MASK)).toBe('31/12/20');
     expect(applyMask('0101', DATE_MASK)).toBe('01/01');
     expect(applyMask('01/01/26', DATE_MASK)).toHaveLength(DATE_MASKED_LENGTH);
-  });
-
-  it('types a price with a comma and at most 2 decimals', () => {
-    expect(applyMask('1234,567', PRICE_MASK)).toBe('1234,56');
-    expect(applyMask('1234.5', PRICE_MASK)).toBe('1234,5');
-    expect(applyMask('abc12', PRICE_MASK)).toBe('12');
-    expect(applyMask('-5', PRICE_MASK)).toBe('5');
   });
 
   it('keeps only digits in a quantity', () => {

@@ -24,18 +24,7 @@ export const PHONE_MAX_LENGTH = 15;
 export const DATE_MASK: FactoryOpts = { mask: '00/00/00' };
 export const DATE_MASKED_LENGTH = 8;
 
-/** Price: digits and a comma with at most 2 decimals ('.' typed becomes ','); no thousands separator. */
-export const PRICE_MASK: FactoryOpts = {
-  mask: Number,
-  scale: 2,
-  radix: ',',
-  mapToRadix: ['.'],
-  thousandsSeparator: '',
-  padFractionalZeros: false,
-  normalizeZeros: true,
-  min: 0,
-  max: 9_999_999_999,
-};
+/** Prices are not masked: components/MoneyInput.tsx and lib/money.ts read what Brazilians type. */
 
 /** Quantity: whole number of units, up to 7 digits. */
 export const QUANTITY_MASK: FactoryOpts = { mask: /^\d{0,7}$/ };

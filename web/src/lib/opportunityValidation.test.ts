@@ -162,6 +162,28 @@ describe('single fields', () => {
     expect(parsePriceCents('')).toBeNull();
     expect(parsePriceCents('1,234')).toBeNull();
     expect(parsePriceCents('abc')).toBeNull();
+    expect(parsePriceCents('1 234,56')).toBe(123456);
+  });
+
+  it('refuses a main price that cannot be read with its message, never as 1,23', () => {
+    const form = validForm();
+    const main = { ...form.lines[0], price: '1.23,45' };
+    const v = validateOpportunity({ ...form, lines: [main] }, ctx);
+    expect(v.valid).toBe(false);
+    expect(v.lineErrors[main.key]?.price).toBe('Separador de milhar fora do lugar. Digite o valor como 1.234,56.');
+    expect(v.missing).toEqual(['Preço do produto']);
+    const ok = validateOpportunity({ ...form, lines: [{ ...main, amount: '2', price: '1.234,56' }] }, ctx);
+    expect(ok.valid).toBe(true);
+    expect(estimatedTotalCents([{ ...main, amount: '2', price: '1.234,56' }])).toBe(246912);
+  });
+
+  it("refuses an accessory's price that cannot be read instead of counting it as zero", () => {
+    const form = validForm();
+    const acc = line('accessory', 'CAB', '1', '9,999');
+    const v = validateOpportunity({ ...form, lines: [form.lines[0], acc] }, ctx);
+    expect(v.valid).toBe(false);
+    expect(v.lineErrors[acc.key]?.price).toBe('Use no máximo duas casas decimais, como em 1.234,56.');
+    expect(v.missing).toEqual(['Preço (Acessório 1)']);
   });
 
   it('seller: required and labelled Vendedor, except for yep (Vendedor Prime, optional)', () => {
@@ -253,8 +275,7 @@ describe('validateOpportunity', () => {
 
   it('asks nothing of the accessory and competitor lines (spec §5 names only the main line)', () => {
     const form = validForm();
-    // (the price input only holds amounts; a stray text would not add a label of its own either)
-    const others = [line('accessory', 'BAT', '', ''), line('accessory', 'CAB', '1', '9,999'), line('competitor', 'X1', '3', '')];
+    const others = [line('accessory', 'BAT', '', ''), line('accessory', 'CAB', '1', '9,99'), line('competitor', 'X1', '3', '')];
     const v = validateOpportunity({ ...form, lines: [form.lines[0], ...others] }, ctx);
     expect(v.valid).toBe(true);
     expect(v.missing).toEqual([]);

@@ -1,4 +1,5 @@
 import { onlyDigits } from './format';
+import { parseMoney } from './money';
 import { DEFAULT_PROBABILITY, PROBABILITY_VALUES, isProbability } from './status';
 
 /**
@@ -195,6 +196,9 @@ export const LINE_LABELS = {
 } as const;
 export type LinePart = keyof typeof LINE_LABELS;
 
+/** The groups' titles (spec §2: 'Produto', 'Acessório', 'Concorrente'). */
+const LINE_KIND_TITLES = { product: 'Produto', accessory: 'Acessório', competitor: 'Concorrente' } as const;
+
 // ---- Single rules --------------------------------------------------------------
 
 export interface DateParts {
@@ -309,19 +313,18 @@ export function isValidCnpj(text: string): boolean {
 }
 
 /**
- * A price as typed ('1234,56', '1.234,56', '1234.5', 'R$ 10') in centavos;
- * null when empty or not an amount with at most two decimals.
+ * A price as typed, in centavos (lib/money.ts: '1.234,56', '1234,56',
+ * '1234.56', '1 234,56', 'R$ 10'); null when empty or refused.
  */
 export function parsePriceCents(text: string): number | null {
-  let s = text.trim().replace(/^R\$\s*/, '');
-  if (s === '') return null;
-  if (s.includes(',')) s = s.replace(/\./g, '').replace(',', '.');
-  const m = /^(\d*)(?:\.(\d{0,2}))?$/.exec(s);
-  if (!m || (m[1] === '' && (m[2] ?? '') === '')) return null;
-  const whole = Number(m[1] || '0');
-  const frac = Number((m[2] ?? '').padEnd(2, '0'));
-  const cents = whole * 100 + frac;
-  return Number.isSafeInteger(cents) ? cents : null;
+  const r = parseMoney(text);
+  return r.ok ? r.cents : null;
+}
+
+/** The message of a price that was typed but cannot be read (lib/money.ts); null when empty or valid. */
+export function priceError(text: string): string | null {
+  const r = parseMoney(text);
+  return !r.ok && !r.empty ? r.message : null;
 }
 
 /** Quantity as typed; null when not a whole number. */
@@ -438,8 +441,19 @@ export function validateOpportunity(form: OpportunityForm, ctx: ValidationContex
   lineFail('partNumber', main && main.partNumber.trim() !== '' ? null : MSG_REQUIRED);
   lineFail('description', main && main.description.trim() !== '' ? null : MSG_REQUIRED);
   lineFail('amount', main && (parseAmount(main.amount) ?? 0) > 0 ? null : MSG_REQUIRED);
-  lineFail('price', main && (parsePriceCents(main.price) ?? 0) > 0 ? null : MSG_REQUIRED);
-  // The spec requires nothing of the other lines; their price input (PRICE_MASK) only holds amounts.
+  lineFail('price', main && (parsePriceCents(main.price) ?? 0) > 0 ? null : (main && priceError(main.price)) || MSG_REQUIRED);
+  // The spec requires nothing of the other lines, but a price typed there that cannot be read is
+  // refused rather than counted as zero or truncated (issue 14: no digit is ever dropped silently).
+  const seen: Record<LineKind, number> = { product: 0, accessory: 0, competitor: 0 };
+  for (const l of form.lines) {
+    seen[l.kind] += 1;
+    if (l === main || !lineCounts(l)) continue;
+    const message = priceError(l.price);
+    if (message) {
+      lineErrors[l.key] = { ...lineErrors[l.key], price: message };
+      missing.push(`Preço (${LINE_KIND_TITLES[l.kind]} ${seen[l.kind]})`);
+    }
+  }
 
   if (sellerRequired(ctx.company)) required('seller', form.seller);
   if (!form.acceptedTerm) fail('acceptedTerm', MSG_REQUIRED);

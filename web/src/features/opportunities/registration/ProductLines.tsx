@@ -1,10 +1,13 @@
 import { Button, FormGroup, H3, InputGroup, Intent } from '@blueprintjs/core';
 import { PlusIcon, TrashIcon } from '@blueprintjs/icons';
 import { formatBRL } from '../../../lib/format';
-import { PRICE_MASK, QUANTITY_MASK } from '../../../lib/masks';
+import { useState } from 'react';
+import { MoneyInput } from '../../../components/MoneyInput';
+import { QUANTITY_MASK } from '../../../lib/masks';
 import {
   parseAmount,
   parsePriceCents,
+  priceError,
   type LineKind,
   type LinePart,
   type ProductLineForm,
@@ -37,6 +40,8 @@ export interface ProductLinesProps {
 export function ProductLines({ kind, lines, errors, disabled, onChange, onAdd, onRemove }: ProductLinesProps) {
   const title = LINE_GROUP_TITLES[kind];
   const minimum = kind === 'product' ? 1 : 0;
+  /** Lines whose price was left: a price that cannot be read says so at once. */
+  const [left, setLeft] = useState<Record<string, boolean>>({});
   return (
     <div className="op-lines" data-testid={`lines-${kind}`} role="group" aria-label={title}>
       <div className="op-lines-header">
@@ -59,6 +64,7 @@ export function ProductLines({ kind, lines, errors, disabled, onChange, onAdd, o
           line.kind !== 'competitor' && (parseAmount(line.amount) ?? 0) > 0 && (parsePriceCents(line.price) ?? 0) > 0
             ? formatBRL(((parseAmount(line.amount) ?? 0) * (parsePriceCents(line.price) ?? 0)) / 100)
             : '';
+        const priceMessage = e.price ?? ((left[line.key] && priceError(line.price)) || undefined);
         return (
           <div className="op-line" key={line.key} data-testid={`line-${kind}-${index}`}>
             <FormGroup
@@ -116,18 +122,21 @@ export function ProductLines({ kind, lines, errors, disabled, onChange, onAdd, o
             <FormGroup
               label="Preço (R$)"
               labelFor={id('price')}
-              intent={e.price ? Intent.DANGER : Intent.NONE}
-              helperText={e.price ?? (subtotal ? `Subtotal ${subtotal}` : undefined)}
+              intent={priceMessage ? Intent.DANGER : Intent.NONE}
+              helperText={
+                priceMessage || subtotal ? (
+                  <span id={id('price-help')}>{priceMessage ?? `Subtotal ${subtotal}`}</span>
+                ) : undefined
+              }
             >
-              <MaskedInput
+              <MoneyInput
                 id={id('price')}
-                mask={PRICE_MASK}
-                inputMode="decimal"
-                placeholder="0,00"
                 value={line.price}
                 disabled={disabled}
-                intent={e.price ? Intent.DANGER : Intent.NONE}
+                error={priceMessage}
+                describedBy={priceMessage || subtotal ? id('price-help') : undefined}
                 onValueChange={(v) => onChange({ ...line, price: v })}
+                onBlur={() => setLeft((l) => (l[line.key] ? l : { ...l, [line.key]: true }))}
                 aria-label={`${title} ${n}: preço`}
                 data-testid={`line-${kind}-${index}-price`}
               />

@@ -238,6 +238,45 @@ describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
     expect(total).toHaveTextContent('R$ 2.001,00');
   });
 
+  it.each([
+    ['1.234,56', 'R$ 2.469,12'],
+    ['1234,56', 'R$ 2.469,12'],
+    ['1234.56', 'R$ 2.469,12'],
+    ['1 234,56', 'R$ 2.469,12'],
+  ])("reads the price typed as %s (never as 1,23), shows it as 1.234,56 right-aligned", async (typed, expected) => {
+    storeSession({ roles: ['SELLER'], company: 'nordata' });
+    api();
+    renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    await userEvent.type(screen.getByTestId('line-product-0-amount'), '2');
+    const price = screen.getByTestId('line-product-0-price');
+    await userEvent.type(price, typed);
+    expect(price).toHaveValue(typed);
+    expect(screen.getByTestId('estimated-total')).toHaveTextContent(expected);
+    await userEvent.tab();
+    expect(price).toHaveValue('1.234,56');
+    expect(price.closest('.money-input')).not.toBeNull();
+    expect(price).not.toHaveAttribute('aria-invalid');
+  });
+
+  it.each([
+    ['1,234', 'Use no máximo duas casas decimais, como em 1.234,56.'],
+    ['1.23,45', 'Separador de milhar fora do lugar. Digite o valor como 1.234,56.'],
+    ['12a', 'Valor inválido. Digite o valor como 1.234,56.'],
+  ])('refuses the price %s with a pt-BR message once the field is left, and keeps what was typed', async (typed, message) => {
+    storeSession({ roles: ['SELLER'], company: 'nordata' });
+    api();
+    renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    await userEvent.type(screen.getByTestId('line-product-0-amount'), '2');
+    const price = screen.getByTestId('line-product-0-price');
+    await userEvent.type(price, typed);
+    await userEvent.tab();
+    expect(price).toHaveValue(typed);
+    expect(screen.getByText(message)).toBeInTheDocument();
+    expect(price).toHaveAttribute('aria-invalid', 'true');
+    expect(price).toHaveAccessibleDescription(message);
+    expect(screen.getByTestId('estimated-total')).toHaveTextContent('R$ 0,00');
+  });
+
   it('shows the partner, agency and collector follow-up fields only when they apply', async () => {
     storeSession({ roles: ['SELLER'], company: 'nordata' });
     api();
