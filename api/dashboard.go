@@ -28,6 +28,33 @@ type statusTotal struct {
 	ThisMonth int `json:"thisMonth"`
 }
 
+// summaryRow is a row of the dashboard's 'Resumo' (spec §2: contact,
+// corporateName, product, status): a list row and its main product.
+type summaryRow struct {
+	listRow
+	// Product is the main product line's description (its part number when
+	// the description is blank); '' when the opportunity has none.
+	Product string `json:"product"`
+}
+
+// mainProductSQL reads an opportunity's main product: the first line that is
+// neither an accessory nor a competitor's (spec §3).
+const mainProductSQL = `COALESCE((
+		SELECT COALESCE(NULLIF(btrim(p->>'description'), ''), NULLIF(btrim(p->>'partNumber'), ''))
+		FROM jsonb_array_elements(o.products) WITH ORDINALITY AS e(p, i)
+		WHERE NOT COALESCE((p->>'accessory')::boolean, false) AND NOT COALESCE((p->>'competition')::boolean, false)
+		ORDER BY i LIMIT 1), '')`
+
+// summaryRowSelect is listRowSelect with the main product as a last column.
+var summaryRowSelect = func() string {
+	const from = "\n\tFROM opportunities o "
+	i := strings.Index(listRowSelect, from)
+	if i < 0 {
+		panic("api: listRowSelect no longer reads FROM opportunities o")
+	}
+	return listRowSelect[:i] + ",\n\t\t" + mainProductSQL + listRowSelect[i:]
+}()
+
 // handleDashboard answers GET /dashboard/status?brand=: approved and disapproved
 // per month from January to the current month (Brazil's calendar), the totals
 // by status with the current month's count, and the last 11 opportunities.
@@ -86,14 +113,14 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
 		respond.Internal(w, r, err)
 		return
 	}
-	rows, _ = s.DB.Query(r.Context(), listRowSelect+` WHERE o.brand = $1 ORDER BY o.created_at DESC LIMIT 11`, c.Brand)
-	recent, err := pgx.CollectRows(rows, pgx.RowToStructByPos[listRow])
+	rows, _ = s.DB.Query(r.Context(), summaryRowSelect+` WHERE o.brand = $1 ORDER BY o.created_at DESC LIMIT 11`, c.Brand)
+	recent, err := pgx.CollectRows(rows, pgx.RowToStructByPos[summaryRow])
 	if err != nil {
 		respond.Internal(w, r, err)
 		return
 	}
 	if recent == nil {
-		recent = []listRow{}
+		recent = []summaryRow{}
 	}
 	respond.JSON(w, http.StatusOK, map[string]any{"data": map[string]any{
 		"months": months, "approved": totals["approved"], "disapproved": totals["disapproved"], "analysis": totals["analysis"],

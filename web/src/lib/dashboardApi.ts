@@ -17,6 +17,12 @@ export interface StatusTotal {
   thisMonth: number;
 }
 
+/** A row of the 'Resumo' (api/dashboard.go summaryRow): a list row and its main product. */
+export interface SummaryRow extends OpportunityRow {
+  /** The main product line's description (its part number when blank); '' when there is none. */
+  product: string;
+}
+
 export interface DashboardData {
   /** January to the current month. */
   months: MonthPoint[];
@@ -24,7 +30,7 @@ export interface DashboardData {
   disapproved: StatusTotal;
   analysis: StatusTotal;
   /** The last 11 opportunities. */
-  recent: OpportunityRow[];
+  recent: SummaryRow[];
 }
 
 /** GET /api/dashboard/status?brand= → {data: DashboardData}. */

@@ -25,8 +25,6 @@ export interface OpportunityRow {
   approveDate: string | null;
   validUntil: string | null;
   createdAt: string;
-  /** Main product's description, when the server sends it (dashboard summary). */
-  product?: string;
 }
 
 export interface OpportunityPage {

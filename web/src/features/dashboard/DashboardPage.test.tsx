@@ -2,8 +2,8 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '../../App';
-import type { DashboardData } from '../../lib/dashboardApi';
-import type { OpportunityRow } from '../../lib/opportunityListApi';
+import type { DashboardData, SummaryRow } from '../../lib/dashboardApi';
+import recorded from './testdata/dashboard-status.json';
 import { json, mockFetch, renderAt, storeSession } from '../../test/helpers';
 
 // The screens render through the whole app; give slow (shared) machines time.
@@ -13,7 +13,7 @@ const now = new Date();
 const current = now.getMonth() + 1;
 const LABELS = ['Jan', 'Fev', 'Mar', 'Abr', 'Mai', 'Jun', 'Jul', 'Ago', 'Set', 'Out', 'Nov', 'Dez'];
 
-function recent(i: number): OpportunityRow {
+function recent(i: number): SummaryRow {
   return {
     id: `r${i}`,
     status: i % 2 ? 'approved' : 'analysis',
@@ -33,7 +33,7 @@ function recent(i: number): OpportunityRow {
     approveDate: null,
     validUntil: null,
     createdAt: now.toISOString(),
-    product: i === 0 ? 'Coletor de dados CT-40' : undefined,
+    product: i === 0 ? 'Coletor de dados CT-40' : '',
   };
 }
 
@@ -127,6 +127,19 @@ describe('Dashboard', () => {
     expect(rows[1]).toHaveTextContent('Aprovado');
     await userEvent.click(within(rows[2]).getByTestId('summary-details'));
     expect(screen.getByTestId('location')).toHaveTextContent('/Painel/Opportunities/r2');
+  });
+
+  it("shows each row's main product from the server's real answer (api/dashboard_test.go records it)", async () => {
+    storeSession({ roles: ['REPRESENTATIVE'] });
+    server(200, recorded);
+    renderAt('/Painel/Dashboard', <AppRoutes />);
+    const rows = await screen.findAllByTestId('summary-row');
+    const product = (row: HTMLElement) => within(row).getAllByRole('cell')[2].textContent;
+    const byId = new Map(rows.map((r) => [r.getAttribute('data-id'), product(r)]));
+    const answer = recorded.data.recent as { id: string; product: string }[];
+    expect(answer.map((r) => byId.get(r.id))).toEqual(answer.map((r) => r.product || 'N/C'));
+    expect([...byId.values()]).toContain('Coletor de dados CT-40');
+    expect([...byId.values()]).toContain('ZT-411');
   });
 
   it("links 'Visualizar lista' and the tools", async () => {
