@@ -1,0 +1,79 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/temporal"
+
+	"oportuna/workflows"
+)
+
+// TestARetriedDecisionAnswersItsFirstOutcome: a decision sent again with the
+// same Idempotency-Key (a client retrying after a lost answer) returns what the
+// first call did — 'aprovada', not a 409 or an edit — and changes nothing more.
+func TestARetriedDecisionAnswersItsFirstOutcome(t *testing.T) {
+	st := newStack(t)
+	seller := st.login("vendedor1@nordata.demo", "nordata")
+	rep := st.login("representante@nordata.demo", "nordata")
+	code, body := seller.call("POST", "/api/opportunity/create", createBody("11222333000181"), "Idempotency-Key", "retry-1")
+	if code != 200 {
+		t.Fatalf("create: %d %v", code, body)
+	}
+	id := body["data"].(map[string]any)["id"].(string)
+	approve := map[string]any{"status": "approved", "name": "Projeto Armazém", "probabilityClosing": 50}
+	code, body = rep.call("PATCH", "/api/opportunity/"+id, approve, "Idempotency-Key", "decision-1")
+	if code != 200 || body["message"] != MsgApproved {
+		t.Fatalf("approve: %d %v", code, body)
+	}
+	// The retry, even with another name, gets the first outcome and is not applied again.
+	approve["name"] = "Outro nome"
+	for i := 0; i < 3; i++ {
+		code, body = rep.call("PATCH", "/api/opportunity/"+id, approve, "Idempotency-Key", "decision-1")
+		if code != 200 || body["message"] != MsgApproved {
+			t.Fatalf("retry %d: %d %v", i, code, body)
+		}
+		if name := body["data"].(map[string]any)["name"]; name != "Projeto Armazém" {
+			t.Errorf("retry %d renamed the opportunity to %v", i, name)
+		}
+	}
+	var approvals, updates int
+	if err := st.db.QueryRow(t.Context(), `SELECT count(*) FILTER (WHERE modifications @> '[{"attribute":"status","newValue":"approved"}]'), count(*)
+		FROM history WHERE type_id = $1 AND action_type = 'update'`, id).Scan(&approvals, &updates); err != nil {
+		t.Fatal(err)
+	}
+	if approvals != 1 || updates != 1 {
+		t.Errorf("%d approval rows, %d updates in history; want 1 and 1", approvals, updates)
+	}
+	// A new approval (a new key) of an approved opportunity is refused as before.
+	if code, _ := rep.call("PATCH", "/api/opportunity/"+id, approve, "Idempotency-Key", "decision-2"); code != http.StatusConflict {
+		t.Errorf("a second approval: %d, want 409", code)
+	}
+}
+
+// TestBusyAndLateDecisionsAnswerWhatTheClientCanDo: more updates in flight than
+// the workflow takes answers 429 with Retry-After (not 500); a decision that
+// came too late answers 504 with its message; one on an opportunity an
+// operator cancelled, 409.
+func TestBusyAndLateDecisionsAnswerWhatTheClientCanDo(t *testing.T) {
+	s := &Server{}
+	for name, tc := range map[string]struct {
+		err        error
+		code       int
+		retryAfter bool
+	}{
+		"in-flight limit": {serviceerror.NewResourceExhausted(0, "limit on number of concurrent in-flight updates has been reached"), 429, true},
+		"too late":        {temporal.NewNonRetryableApplicationError(workflows.MsgTooLate, workflows.ErrTypeLate, nil), 504, false},
+		"cancelled":       {temporal.NewCanceledError("cancelada pela operação"), 409, false},
+		"wrapped busy":    {errors.Join(errors.New("update"), serviceerror.NewResourceExhausted(0, "busy")), 429, true},
+	} {
+		w := httptest.NewRecorder()
+		s.updateError(w, httptest.NewRequest("PATCH", "/api/opportunity/x", nil), tc.err)
+		if w.Code != tc.code || (w.Header().Get("Retry-After") != "") != tc.retryAfter {
+			t.Errorf("%s: %d Retry-After=%q, want %d", name, w.Code, w.Header().Get("Retry-After"), tc.code)
+		}
+	}
+}
