@@ -57,6 +57,9 @@ type Input struct {
 	Phase  string    `json:"phase,omitempty"`
 	After  string    `json:"after,omitempty"` // the last id of the phase already checked
 	Totals Totals    `json:"totals"`
+	// PageSize and PagesPerRun bound an activity and a run (zero: PageSize, DefaultPagesPerRun).
+	PageSize    int `json:"pageSize,omitempty"`
+	PagesPerRun int `json:"pagesPerRun,omitempty"`
 }
 
 // Totals count what a run checked and found.
@@ -107,11 +110,11 @@ type PageResult struct {
 	Incomplete []string `json:"incomplete,omitempty"`
 }
 
-// PageSize rows per activity; pagesPerRun pages before a run continues as new
-// (its history stays bounded whatever the number of rows).
+// PageSize rows per activity; DefaultPagesPerRun pages before a run continues
+// as new (its history stays bounded whatever the number of rows).
 const (
-	PageSize    = 100
-	pagesPerRun = 40
+	PageSize           = 100
+	DefaultPagesPerRun = 40
 )
 
 var acts *Activities
@@ -124,6 +127,12 @@ func Reconcile(ctx workflow.Context, in Input) (Totals, error) {
 	}
 	if in.Phase == "" {
 		in.Phase = phases[0]
+	}
+	if in.PageSize <= 0 {
+		in.PageSize = PageSize
+	}
+	if in.PagesPerRun <= 0 {
+		in.PagesPerRun = DefaultPagesPerRun
 	}
 	log := workflow.GetLogger(ctx)
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
@@ -146,7 +155,7 @@ func Reconcile(ctx workflow.Context, in Input) (Totals, error) {
 			workflow.SetCurrentDetails(ctx, fmt.Sprintf("Reconciliação de %s: fase %s, após %q; verificados %d, divergências %d, reparadas %d.",
 				in.RunAt.Format(time.RFC3339), phase, after, in.Totals.Checked, in.Totals.Findings, in.Totals.Repaired))
 			var res PageResult
-			err := workflow.ExecuteActivity(actx, phaseActivity(phase), Page{RunAt: in.RunAt, After: after, Limit: PageSize}).Get(ctx, &res)
+			err := workflow.ExecuteActivity(actx, phaseActivity(phase), Page{RunAt: in.RunAt, After: after, Limit: in.PageSize}).Get(ctx, &res)
 			if err != nil {
 				// One phase failing does not stop the others; its findings stay open.
 				log.Error("reconciliation phase failed", "phase", phase, "after", after, "err", err)
@@ -159,8 +168,10 @@ func Reconcile(ctx workflow.Context, in Input) (Totals, error) {
 				break
 			}
 			after = res.Next
-			if pages >= pagesPerRun || workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
-				return in.Totals, workflow.NewContinueAsNewError(ctx, Reconcile, Input{RunAt: in.RunAt, Phase: phase, After: after, Totals: in.Totals})
+			if pages >= in.PagesPerRun || workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
+				next := in
+				next.Phase, next.After = phase, after
+				return in.Totals, workflow.NewContinueAsNewError(ctx, Reconcile, next)
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 
 	"oportuna/activities"
@@ -74,6 +75,11 @@ func TestReconcileRestoresAReadModelEditedBehindTheWorkflow(t *testing.T) {
 	}
 	if g := e.openGauge(reconcile.KindReadModel); g != 0 {
 		t.Errorf("open read_model findings = %v, want 0", g)
+	}
+
+	// Only the reconciler repairs: an update without the system flag is refused.
+	if _, err := e.update(id, workflows.UpdateRepair, workflows.RepairRequest{}); err == nil || !strings.Contains(err.Error(), workflows.MsgNotAllowed) {
+		t.Errorf("repair without the system flag: %v", err)
 	}
 
 	// Nothing left to repair: the next run finds nothing and writes nothing.
@@ -329,5 +335,44 @@ func TestTheReconciliationScheduleIsCreatedOnceAndKeepsAnOperatorsPause(t *testi
 	}
 	if !d.Schedule.State.Paused {
 		t.Error("the operator's pause was lifted by a worker start")
+	}
+}
+
+// TestAReconciliationOfManyRowsContinuesAsNewWithItsTotals: a run checks its
+// rows page by page and continues as new after a number of pages (its history
+// stays bounded), carrying its phase, position and totals; a divergence on a
+// later page is still repaired.
+func TestAReconciliationOfManyRowsContinuesAsNewWithItsTotals(t *testing.T) {
+	e := newEnv(t)
+	ids := []string{e.register("778889990001"), e.register("778889900001"), e.register("778889910001")}
+	for _, id := range ids {
+		if _, err := e.db.Exec(e.ctx, `UPDATE opportunities SET probability_closing = 75 WHERE id = $1`, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run, err := e.tc.ExecuteWorkflow(e.ctx, client.StartWorkflowOptions{ID: "reconcile-test-" + newID(), TaskQueue: workflows.TaskQueue},
+		reconcile.Reconcile, reconcile.Input{PageSize: 1, PagesPerRun: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	firstRunID := run.GetRunID() // Get follows the chain of runs
+	var totals reconcile.Totals
+	if err := run.Get(e.ctx, &totals); err != nil {
+		t.Fatal(err)
+	}
+	if totals.Checked != 3 || totals.Findings != 3 || totals.Repaired != 3 || len(totals.Incomplete) != 0 {
+		t.Errorf("totals %+v, want 3 checked, found and repaired", totals)
+	}
+	first, err := e.tc.DescribeWorkflowExecution(e.ctx, run.GetID(), firstRunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := first.GetWorkflowExecutionInfo().GetStatus(); s != enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW {
+		t.Errorf("first run %s, want continued as new", s)
+	}
+	for _, id := range ids {
+		if got := e.row(id); got.Probability != 25 {
+			t.Errorf("%s: probability %d, want the workflow's 25", id, got.Probability)
+		}
 	}
 }
