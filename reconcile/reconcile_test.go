@@ -215,7 +215,9 @@ func TestReconcileReportsATerminatedWorkflowAndAdoptsASignUpWithoutOne(t *testin
 		RETURNING id::text`, validCNPJ("556667770001")).Scan(&resaleID); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = e.tc.TerminateWorkflow(context.Background(), workflows.ResaleWorkflowID(resaleID), "", "test over") })
+	t.Cleanup(func() {
+		_ = e.tc.TerminateWorkflow(context.Background(), workflows.ResaleWorkflowID(resaleID), "", "test over")
+	})
 	before := counter(reconcile.KindWorkflowMissing, false)
 
 	e.reconcile()
