@@ -112,11 +112,27 @@ func (h *harness) settle(ctx context.Context, ops []*op, chaosEnd time.Time) (bo
 		waiting[o.id] = true
 	}
 	deadline := chaosEnd.Add(h.o.settle)
+	last := -1
 	for {
+		pending := map[string]int{}
 		for id := range waiting {
-			if d, err := h.describe(ctx, id); err == nil && quiet(d) {
+			d, err := h.describe(ctx, id)
+			if err == nil && quiet(d) {
 				delete(waiting, id)
+				continue
 			}
+			if d != nil {
+				for _, pa := range d.PendingActivities {
+					pending[fmt.Sprintf("%s (attempt %d)", pa.GetActivityType().GetName(), pa.GetAttempt())]++
+				}
+				if d.PendingWorkflowTask != nil {
+					pending["workflow task"]++
+				}
+			}
+		}
+		if len(waiting) != last {
+			h.event("settling: %d workflows busy, pending %v", len(waiting), pending)
+			last = len(waiting)
 		}
 		var open int
 		_ = h.db.QueryRow(ctx, `SELECT count(*) FROM mail_outbox WHERE status <> 'sent'`).Scan(&open)
@@ -373,11 +389,11 @@ func (h *harness) check(ctx context.Context, ops []*op, users map[string]string)
 	rep.Counts["api kills (SIGKILL)"] = h.apiKills.Load()
 	rep.Counts["CRM down (s)"] = int64(h.crmDown / time.Second)
 	rep.Counts["requests"] = h.stats.requests.Load()
-	rep.Counts["network errors (retried)"] = h.stats.netErrors.Load()
-	rep.Counts["5xx but 502/504 (retried)"] = h.stats.status5xx.Load()
-	rep.Counts["504 (retried)"] = h.stats.status504.Load()
-	rep.Counts["429 (retried)"] = h.stats.status429.Load()
-	rep.Counts["502 CRM refusals (decided again, new key)"] = h.stats.crmRefusals.Load()
+	rep.Counts["network errors (retried, same key)"] = h.stats.netErrors.Load()
+	rep.Counts["answers 5xx other than 502 CRM and 504 (retried, same key)"] = h.stats.status5xx.Load()
+	rep.Counts["answers 504 (retried, same key)"] = h.stats.status504.Load()
+	rep.Counts["answers 429 (retried, same key)"] = h.stats.status429.Load()
+	rep.Counts["answers 502 CRM_COMMUNICATION_ERROR (decided again, new key)"] = h.stats.status502CRM.Load()
 	rep.Counts["opportunities of the chaos sellers beyond the expected"] = int64(extra)
 	h.evMu.Lock()
 	rep.Events = append([]event(nil), h.events...)
@@ -425,29 +441,37 @@ func (h *harness) attachLogs(rep *chaosReport) {
 		return
 	}
 	found := map[string][]string{}
-	for _, path := range append(h.worker.logFiles(), h.api.logFiles()...) {
-		f, err := os.Open(path)
-		if err != nil {
-			continue
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			line := sc.Text()
-			if !strings.Contains(line, `"level":"ERROR"`) && !strings.Contains(line, `"level":"WARN"`) {
+	scan := func(paths []string, keep func(line string) bool) {
+		for _, path := range paths {
+			f, err := os.Open(path)
+			if err != nil {
 				continue
 			}
-			for id := range want {
-				if strings.Contains(line, id) && len(found[id]) < 6 {
-					if len(line) > 600 {
-						line = line[:600] + "…"
+			sc := bufio.NewScanner(f)
+			sc.Buffer(make([]byte, 1<<20), 1<<20)
+			for sc.Scan() {
+				line := sc.Text()
+				if !keep(line) {
+					continue
+				}
+				for id := range want {
+					if strings.Contains(line, id) && len(found[id]) < 10 {
+						if len(line) > 600 {
+							line = line[:600] + "…"
+						}
+						found[id] = append(found[id], filepath.Base(path)+": "+line)
 					}
-					found[id] = append(found[id], filepath.Base(path)+": "+line)
 				}
 			}
+			f.Close()
 		}
-		f.Close()
 	}
+	problem := func(line string) bool {
+		return strings.Contains(line, `"level":"ERROR"`) || strings.Contains(line, `"level":"WARN"`)
+	}
+	// The API's request lines say what each call answered; the worker's, what failed.
+	scan(h.api.logFiles(), func(line string) bool { return strings.Contains(line, `"msg":"http"`) || problem(line) })
+	scan(h.worker.logFiles(), problem)
 	for i := range rep.Findings {
 		rep.Findings[i].Logs = found[rep.Findings[i].ID]
 	}
@@ -503,7 +527,7 @@ func (h *harness) report(rep *chaosReport, ops []*op) int {
 	sort.Strings(keys)
 	fmt.Println()
 	for _, k := range keys {
-		fmt.Printf("  %-55s %d\n", k, rep.Counts[k])
+		fmt.Printf("  %-64s %d\n", k, rep.Counts[k])
 	}
 	if len(rep.Findings) > 0 {
 		fmt.Println("\nFINDINGS")

@@ -36,7 +36,7 @@ type portal struct {
 
 // clientStats counts what the clients saw.
 type clientStats struct {
-	requests, netErrors, status5xx, status429, status504, crmRefusals atomic.Int64
+	requests, netErrors, status5xx, status429, status504, status502CRM, crmRefusals atomic.Int64
 }
 
 type answer struct {
@@ -99,6 +99,8 @@ func (p *portal) call(ctx context.Context, method, path, token, key string, body
 		}
 	case res.StatusCode == http.StatusGatewayTimeout:
 		p.stats.status504.Add(1)
+	case res.StatusCode == http.StatusBadGateway && out["code"] == codeCRM:
+		p.stats.status502CRM.Add(1)
 	case res.StatusCode >= 500:
 		p.stats.status5xx.Add(1)
 	}
