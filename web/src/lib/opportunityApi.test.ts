@@ -55,6 +55,22 @@ describe('opportunityApi calls', () => {
     expect(calls[0].headers.authorization).toBe('Bearer tk');
   });
 
+  it('sends every decision with its own Idempotency-Key', async () => {
+    setCompany('nordata');
+    storeSession({ roles: ['REPRESENTATIVE'], token: 'tk', company: 'nordata' });
+    const calls = mockFetch(() => json(200, { message: 'ok', data: { id: 'op-1' } }));
+    await approveOpportunity('op-1', 'Nome', 50);
+    await refuseOpportunity('op-1', 'Motivo');
+    await updateOpportunity('op-1', 'Nome', 75);
+    await updateProbability('op-1', 75);
+    await requestRenewal('op-1', { reason: 'r', probabilityClosing: 25, projectStillInScope: 'Sim', lastVisitDate: '2026-01-01' } as never);
+    await decideRenewal('op-1', { approve: true });
+    const keys = calls.map((c) => c.headers['idempotency-key']);
+    expect(keys).toHaveLength(6);
+    for (const k of keys) expect(k).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(keys).size).toBe(6);
+  });
+
   it('reads the record as data.data[0]', async () => {
     mockFetch(() => json(200, { data: [{ id: 'op-1', name: 'N' }] }));
     const r = await getOpportunity('op-1');

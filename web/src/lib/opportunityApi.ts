@@ -138,11 +138,21 @@ export async function getOpportunity(
 
 type Answer = { message: string; data: OpportunityRecord };
 
+/**
+ * A decision's headers: a fresh Idempotency-Key per decision, so the one retry
+ * the transport makes after refreshing the session returns the first outcome
+ * instead of acting twice (the server turns it into the workflow's update id).
+ */
+function decisionHeaders(): Record<string, string> {
+  return { 'Idempotency-Key': newIdempotencyKey() };
+}
+
 /** PATCH /opportunity/{id} approving: status, name and probability. */
 export function approveOpportunity(id: string, name: string, probabilityClosing: number) {
   return request<Answer>('api', `/opportunity/${encodeURIComponent(id)}`, {
     method: 'PATCH',
     body: { status: 'approved', name: name.trim(), probabilityClosing },
+    headers: decisionHeaders(),
   });
 }
 
@@ -151,6 +161,7 @@ export function refuseOpportunity(id: string, reason: string) {
   return request<Answer>('api', `/opportunity/${encodeURIComponent(id)}`, {
     method: 'PATCH',
     body: { status: 'disapproved', reason: reason.trim() },
+    headers: decisionHeaders(),
   });
 }
 
@@ -159,12 +170,13 @@ export function updateOpportunity(id: string, name: string, probabilityClosing: 
   return request<Answer>('api', `/opportunity/${encodeURIComponent(id)}`, {
     method: 'PATCH',
     body: { name: name.trim(), probabilityClosing },
+    headers: decisionHeaders(),
   });
 }
 
 /** PATCH /opportunity: the probability-only update. */
 export function updateProbability(id: string, probabilityClosing: number) {
-  return request<Answer>('api', '/opportunity', { method: 'PATCH', body: { id, probabilityClosing } });
+  return request<Answer>('api', '/opportunity', { method: 'PATCH', body: { id, probabilityClosing }, headers: decisionHeaders() });
 }
 
 /** PATCH /opportunity/renovation/{id}/request (RESALE, SELLER). */
@@ -172,6 +184,7 @@ export function requestRenewal(id: string, payload: RenewalPayload) {
   return request<Answer>('api', `/opportunity/renovation/${encodeURIComponent(id)}/request`, {
     method: 'PATCH',
     body: payload,
+    headers: decisionHeaders(),
   });
 }
 
@@ -184,7 +197,7 @@ export function decideRenewal(
   if (!decision.approve) body.reason = (decision.reason ?? '').trim();
   if (decision.name !== undefined) body.name = decision.name;
   if (decision.probabilityClosing !== undefined) body.probabilityClosing = decision.probabilityClosing;
-  return request<Answer>('api', `/opportunity/renovation/${encodeURIComponent(id)}`, { method: 'PATCH', body });
+  return request<Answer>('api', `/opportunity/renovation/${encodeURIComponent(id)}`, { method: 'PATCH', body, headers: decisionHeaders() });
 }
 
 /** GET /opportunity/getSellersOnSalesforce: the CRM's sellers (a JSON array). */
