@@ -222,6 +222,7 @@ type driver struct {
 	opTime   time.Duration     // how long a client keeps trying one request
 	crmPause time.Duration     // wait before approving again after a CRM refusal
 	think    time.Duration     // mean pause of a client before each registration
+	seed     uint64            // seeds each client's pauses
 	run      int64
 	progress atomic.Int64 // approvals answered (any final answer)
 }
@@ -289,13 +290,14 @@ func sleep(ctx context.Context, d time.Duration) {
 func (d *driver) runClients(ctx context.Context, ops []*op, clients int) {
 	queue := make(chan *op)
 	var wg sync.WaitGroup
-	for range clients {
+	for c := range clients {
 		wg.Add(1)
+		rng := mrand.New(mrand.NewPCG(d.seed, uint64(c)))
 		go func() {
 			defer wg.Done()
 			for o := range queue {
 				if d.think > 0 {
-					sleep(ctx, time.Duration(mrand.Int64N(2*int64(d.think)+1)))
+					sleep(ctx, time.Duration(rng.Int64N(2*int64(d.think)+1)))
 				}
 				o.start = time.Now()
 				d.register(ctx, o)

@@ -285,7 +285,7 @@ func run(ctx context.Context, o options) (int, error) {
 		return 0, err
 	}
 	drv := &driver{p: h.portal, tokens: map[string]string{}, rep: "representante@nordata.demo", opTime: o.opTime,
-		crmPause: 2 * time.Second, think: o.think, run: time.Now().Unix() % 100000}
+		crmPause: 2 * time.Second, think: o.think, seed: o.seed, run: time.Now().Unix() % 100000}
 	for _, u := range []string{drv.rep, "vendedor1@nordata.demo", "vendedor2@nordata.demo"} {
 		if drv.tokens[u], err = h.portal.login(ctx, u); err != nil {
 			return 0, err
