@@ -3,11 +3,14 @@ package reconcile_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/temporalproto"
 	"go.temporal.io/sdk/client"
 
 	"oportuna/activities"
@@ -309,6 +312,37 @@ func TestAFailedBackgroundCRMSyncIsRecordedAndRetriedByTheReconciler(t *testing.
 	if g := e.openGauge(reconcile.KindCRMSyncFailure); g != 0 {
 		t.Errorf("open crm_sync_failure findings = %v, want 0", g)
 	}
+	if os.Getenv("OPORTUNA_RECORD_HISTORIES") != "" {
+		// The opportunity's run so far: the failed background sync recorded
+		// (change id record-crm-sync-failure) and the repair updates, replayed
+		// by TestRecordedHistoriesReplay (workflows/replay_test.go).
+		e.recordHistory(workflows.OpportunityWorkflowID(id), recordedRepair)
+	}
+}
+
+// recordedRepair is where OPORTUNA_RECORD_HISTORIES writes the opportunity's
+// history of TestAFailedBackgroundCRMSyncIsRecordedAndRetriedByTheReconciler.
+const recordedRepair = "../workflows/testdata/histories/opportunity-crm-sync-failure-repair.json"
+
+func (e *env) recordHistory(workflowID, path string) {
+	e.t.Helper()
+	it := e.tc.GetWorkflowHistory(e.ctx, workflowID, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	hist := &historypb.History{}
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		hist.Events = append(hist.Events, ev)
+	}
+	b, err := temporalproto.CustomJSONMarshalOptions{Indent: "  "}.Marshal(hist)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Logf("recorded %d events in %s", len(hist.Events), path)
 }
 
 // TestTheReconciliationScheduleIsCreatedOnceAndKeepsAnOperatorsPause: every
