@@ -164,3 +164,18 @@ func TestDateRulesReadTheServersClockInBrasilia(t *testing.T) {
 		t.Errorf("a conclusion today (30/11): %d %v", code, body)
 	}
 }
+
+// TestListDateFilterIsBrasiliasDay: 'date=30/11/2026' finds what was registered
+// at 23:00 on 30/11 in Brasília (02:00 on 01/12 in UTC), and 'date=01/12/2026'
+// does not.
+func TestListDateFilterIsBrasiliasDay(t *testing.T) {
+	st := newClockStack(t, halfPastEleven)
+	id := st.store(storedOpportunity{status: opportunity.Analysis, created: brt(11, 30, 23, 0)})
+	rep := st.login("representante@nordata.demo", "nordata")
+	for date, want := range map[string]float64{"30/11/2026": 1, "01/12/2026": 0, "29/11/2026": 0} {
+		code, body := rep.call("GET", "/api/opportunity/all?date="+date, nil)
+		if code != 200 || body["total"] != want {
+			t.Errorf("date=%s: %d, total %v; want %v (%s)", date, code, body["total"], want, id)
+		}
+	}
+}

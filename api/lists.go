@@ -13,6 +13,7 @@ import (
 
 	"oportuna/auth"
 	"oportuna/cnpj"
+	"oportuna/internal/calendar"
 	"oportuna/internal/respond"
 	"oportuna/opportunity"
 )
@@ -158,9 +159,9 @@ func (s *Server) parseOpportunityQuery(r *http.Request, c *auth.Claims, scope li
 		if !ok {
 			return oq, "Data inválida: use dd/mm/aaaa.", nil
 		}
-		// The day in Brazil's time.
-		add("o.created_at >= (?::date)::timestamp AT TIME ZONE 'America/Sao_Paulo'", d.Format("2006-01-02"))
-		add("o.created_at < ((?::date) + 1)::timestamp AT TIME ZONE 'America/Sao_Paulo'", d.Format("2006-01-02"))
+		// The day in Brasília's calendar.
+		add("o.created_at >= ?", calendar.Start(d))
+		add("o.created_at < ?", calendar.Start(d).AddDate(0, 0, 1))
 	}
 	oq.order = "o.created_at DESC"
 	if v := q.Get("estimated"); v != "" {

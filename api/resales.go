@@ -19,6 +19,7 @@ import (
 
 	"oportuna/activities"
 	"oportuna/auth"
+	"oportuna/internal/calendar"
 	"oportuna/internal/respond"
 	"oportuna/opportunity"
 	"oportuna/workflows"
@@ -105,8 +106,9 @@ func (s *Server) handleResaleList(w http.ResponseWriter, r *http.Request) {
 			respond.Error(w, http.StatusBadRequest, "Data inválida: use dd/mm/aaaa.")
 			return
 		}
-		add("created_at >= (?::date)::timestamp AT TIME ZONE 'America/Sao_Paulo'", d.Format("2006-01-02"))
-		add("created_at < ((?::date) + 1)::timestamp AT TIME ZONE 'America/Sao_Paulo'", d.Format("2006-01-02"))
+		// The day in Brasília's calendar.
+		add("created_at >= ?", calendar.Start(d))
+		add("created_at < ?", calendar.Start(d).AddDate(0, 0, 1))
 	}
 	order := "DESC"
 	if v := q.Get("createdAt"); v != "" {

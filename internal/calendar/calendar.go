@@ -42,6 +42,14 @@ func ISO(t time.Time) string { return t.In(Location).Format(time.DateOnly) }
 // and its e-mails write dates.
 func Format(t time.Time) string { return t.In(Location).Format("02/01/2006") }
 
+// Start is the first instant, in Brasília, of the day d (its year, month and
+// day, as Date and opportunity.ParseDate give them). The day ends at
+// Start(d).AddDate(0, 0, 1).
+func Start(d time.Time) time.Time {
+	y, m, day := d.Date()
+	return time.Date(y, m, day, 0, 0, 0, 0, Location)
+}
+
 // MonthStart is the first instant of the month of t in Brasília.
 func MonthStart(t time.Time) time.Time {
 	y, m, _ := t.In(Location).Date()

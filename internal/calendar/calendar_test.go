@@ -43,3 +43,13 @@ func TestTheDayIsBrasiliasAtHalfPastElevenAtNight(t *testing.T) {
 		}
 	}
 }
+
+func TestStartIsMidnightInBrasilia(t *testing.T) {
+	d := calendar.Date(lateEvening)
+	if got := calendar.Start(d); !got.Equal(time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)) {
+		t.Errorf("Start(%v) = %v", d, got)
+	}
+	if end := calendar.Start(d).AddDate(0, 0, 1); !lateEvening.Before(end) || !end.Equal(time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC)) {
+		t.Errorf("end of the day %v", end)
+	}
+}
