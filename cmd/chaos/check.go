@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -27,6 +28,7 @@ const (
 	catLost       = "lost"
 	catDuplicated = "duplicated"
 	catStuck      = "stuck"
+	catDiverged   = "diverged"
 	catAnswer     = "wrong answer"
 )
 
@@ -53,6 +55,7 @@ var (
 	chkDupDecision     = check{catDuplicated, "other history rows after the approval (a retry run as an edit)"}
 	chkDupNotice       = check{catDuplicated, "notifications of one kind to one user > 1"}
 	chkDupMail         = check{catDuplicated, "e-mails delivered more than once (same Message-ID)"}
+	chkDiverged        = check{catDiverged, "approved with other values (name, probability, CRM id, validity) in the read model, workflow or CRM"}
 	chkWrongAnswer     = check{catAnswer, "approval answered otherwise to its client (409, an edit, a timeout…)"}
 	chkPendingActivity = check{catStuck, "activities still pending (retrying) after the settle time"}
 	chkPendingTask     = check{catStuck, "workflow tasks still pending after the settle time"}
@@ -61,7 +64,7 @@ var (
 
 	allChecks = []check{chkNotRegistered, chkNotApprovedAPI, chkNotApprovedRM, chkNotApprovedWF, chkWorkflowEnded, chkNoCRM,
 		chkNoHistory, chkNoNotice, chkMailLost, chkDupRows, chkDupCRM, chkDupHistory, chkDupDecision, chkDupNotice, chkDupMail,
-		chkWrongAnswer, chkPendingActivity, chkPendingTask, chkOutbox, chkNotEmailed}
+		chkDiverged, chkWrongAnswer, chkPendingActivity, chkPendingTask, chkOutbox, chkNotEmailed}
 )
 
 // finding is one failed check of one opportunity (or outbox row).
@@ -162,12 +165,19 @@ func (h *harness) check(ctx context.Context, ops []*op, users map[string]string)
 	approvedStage := crm.DefaultStages()[opportunity.Approved]
 
 	// Read model.
-	status := map[string]string{}
-	rows, _ := h.db.Query(ctx, `SELECT id::text, status FROM opportunities WHERE id = ANY($1::uuid[])`, ids)
+	type rmRow struct {
+		status, name, register string
+		prob                   int
+		validUntil             *time.Time
+	}
+	readModel := map[string]rmRow{}
+	rows, _ := h.db.Query(ctx, `SELECT id::text, status, name, probability_closing, register, valid_until FROM opportunities
+		WHERE id = ANY($1::uuid[])`, ids)
 	for rows.Next() {
-		var id, st string
-		if err := rows.Scan(&id, &st); err == nil {
-			status[id] = st
+		var id string
+		var r rmRow
+		if err := rows.Scan(&id, &r.status, &r.name, &r.prob, &r.register, &r.validUntil); err == nil {
+			readModel[id] = r
 		}
 	}
 	rows.Close()
@@ -191,17 +201,21 @@ func (h *harness) check(ctx context.Context, ops []*op, users map[string]string)
 
 	// CRM stand-in.
 	type crmRow struct {
-		n      int
-		stages []string
+		n                  int
+		stages, ids, names []string
+		probs              []*int
 	}
 	crmRecs := map[string]crmRow{}
-	rows, _ = h.db.Query(ctx, `SELECT external_id, count(*), array_agg(stage_name ORDER BY created_at) FROM crm_sim.opportunities
-		WHERE external_id = ANY($1) GROUP BY external_id`, ids)
+	rows, _ = h.db.Query(ctx, `SELECT external_id, count(*), array_agg(stage_name ORDER BY created_at), array_agg(id ORDER BY created_at),
+			array_agg(name ORDER BY created_at), array_agg(probability ORDER BY created_at)
+		FROM crm_sim.opportunities WHERE external_id = ANY($1) GROUP BY external_id`, ids)
 	for rows.Next() {
 		var id string
 		var c crmRow
-		if rows.Scan(&id, &c.n, &c.stages) == nil {
+		if err := rows.Scan(&id, &c.n, &c.stages, &c.ids, &c.names, &c.probs); err == nil {
 			crmRecs[id] = c
+		} else {
+			slog.Warn("crm records", "err", err)
 		}
 	}
 	rows.Close()
@@ -315,8 +329,9 @@ func (h *harness) check(ctx context.Context, ops []*op, users map[string]string)
 		if st := apiStatus(a); st != string(opportunity.Approved) {
 			rep.add(chkNotApprovedAPI, o, "", "GET answered %s", a)
 		}
-		if st := status[o.id]; st != string(opportunity.Approved) {
-			rep.add(chkNotApprovedRM, o, "", "read model status %q", st)
+		rm, inRM := readModel[o.id]
+		if rm.status != string(opportunity.Approved) {
+			rep.add(chkNotApprovedRM, o, "", "read model status %q", rm.status)
 		}
 		// Workflow.
 		d, err := h.describe(ctx, o.id)
@@ -355,6 +370,29 @@ func (h *harness) check(ctx context.Context, ops []*op, users map[string]string)
 		}
 		if c.n >= 1 && c.stages[len(c.stages)-1] != approvedStage {
 			rep.add(chkNoCRM, o, "", "stages %v, want %s", c.stages, approvedStage)
+		}
+		// The approval's values, the same everywhere.
+		if inRM && rm.status == string(opportunity.Approved) && st.Status == opportunity.Approved && c.n == 1 {
+			var diffs []string
+			if rm.name != o.name || st.Name != o.name || c.names[0] != o.name {
+				diffs = append(diffs, fmt.Sprintf("name: asked %q, read model %q, workflow %q, CRM %q", o.name, rm.name, st.Name, c.names[0]))
+			}
+			crmProb := -1
+			if c.probs[0] != nil {
+				crmProb = *c.probs[0]
+			}
+			if rm.prob != approvalProbability || st.Probability != approvalProbability || crmProb != approvalProbability {
+				diffs = append(diffs, fmt.Sprintf("probability: asked %d, read model %d, workflow %d, CRM %d", approvalProbability, rm.prob, st.Probability, crmProb))
+			}
+			if rm.register != c.ids[0] || st.Register != c.ids[0] {
+				diffs = append(diffs, fmt.Sprintf("CRM id: CRM %s, read model %q, workflow %q", c.ids[0], rm.register, st.Register))
+			}
+			if rm.validUntil == nil || !rm.validUntil.Truncate(time.Millisecond).Equal(st.ValidUntil.Truncate(time.Millisecond)) {
+				diffs = append(diffs, fmt.Sprintf("valid until: read model %v, workflow %v", rm.validUntil, st.ValidUntil))
+			}
+			if len(diffs) > 0 {
+				rep.add(chkDiverged, o, "", "%s", strings.Join(diffs, "; "))
+			}
 		}
 		// History.
 		hh := histories[o.id]
@@ -543,12 +581,12 @@ func (h *harness) report(rep *chaosReport, ops []*op) int {
 	_ = os.WriteFile(path, b, 0o644)
 	fmt.Printf("\nseed %d · logs and report.json in %s\n", rep.Seed, h.o.dir)
 	failed := 0
-	for _, cat := range []string{catLost, catDuplicated, catStuck, catAnswer} {
+	for _, cat := range []string{catLost, catDuplicated, catDiverged, catStuck, catAnswer} {
 		failed += len(affected[cat])
 	}
 	if failed > 0 || !rep.Settled {
-		fmt.Printf("chaos: FAILED (lost %d, duplicated %d, stuck %d, wrong answers %d)\n",
-			len(affected[catLost]), len(affected[catDuplicated]), len(affected[catStuck]), len(affected[catAnswer]))
+		fmt.Printf("chaos: FAILED (lost %d, duplicated %d, diverged %d, stuck %d, wrong answers %d)\n",
+			len(affected[catLost]), len(affected[catDuplicated]), len(affected[catDiverged]), len(affected[catStuck]), len(affected[catAnswer]))
 		return 1
 	}
 	fmt.Println("chaos: 0 lost, 0 duplicated, 0 stuck")

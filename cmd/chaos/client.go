@@ -23,8 +23,10 @@ const (
 	msgCreated  = "Oportunidade cadastrada com sucesso"
 	msgApproved = "Oportunidade aprovada com sucesso"
 	codeCRM     = "CRM_COMMUNICATION_ERROR"
-	brandSlug   = "nordata"
-	password    = "Oportuna@2026"
+	// approvalProbability is the probability of closing every approval sets.
+	approvalProbability = 50
+	brandSlug           = "nordata"
+	password            = "Oportuna@2026"
 )
 
 // portal is the API as the web app calls it.
@@ -249,7 +251,7 @@ func (d *driver) register(ctx context.Context, o *op) {
 // Aprovar again would.
 func (d *driver) approve(ctx context.Context, o *op) {
 	defer d.progress.Add(1)
-	body := map[string]any{"status": "approved", "name": o.name, "probabilityClosing": 50}
+	body := map[string]any{"status": "approved", "name": o.name, "probabilityClosing": approvalProbability}
 	deadline := time.Now().Add(d.opTime)
 	key := o.key + "/approve"
 	tries := 0
