@@ -202,7 +202,7 @@ func (a *Activities) OpportunityFacts(ctx context.Context, id string) (Opportuni
 		FROM opportunities o LEFT JOIN resales s ON s.id = o.resale_id
 		LEFT JOIN LATERAL (
 			SELECT split_part(h.event_key, '/', 2)::int AS cycle, split_part(h.event_key, '/', 3)::int AS seq
-			FROM history h WHERE h.type = 'opportunity' AND h.type_id = o.id::text AND h.event_key ~ ('^' || o.id::text || '/[0-9]+/[0-9]+$')
+			FROM history h WHERE h.type = 'opportunity' AND h.type_id = o.id AND h.event_key ~ ('^' || o.id::text || '/[0-9]+/[0-9]+$')
 			ORDER BY 1 DESC, 2 DESC LIMIT 1) k ON true
 		WHERE o.id = $1`, id).Scan(&f.ID, &f.Status, &f.Name, &f.Probability, &f.Register, &f.UserID, &resaleID, &resaleCNPJ,
 		&f.CreatedAt, &f.ValidUntil, &f.RequestRenovationAt, &f.Conflicts, &f.Cycle, &f.Seq)
