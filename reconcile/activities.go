@@ -259,7 +259,7 @@ func (a *Activities) ReconcileOpportunities(ctx context.Context, p Page) (PageRe
 	}
 	rows, _ := a.DB.Query(ctx, `SELECT id::text, brand, status, name, probability_closing, register, valid_until, updated_at
 		FROM opportunities
-		WHERE status = ANY($1) AND id > $2::uuid AND (status <> 'expired' OR updated_at > $3)
+		WHERE status = ANY($1) AND id > $2::uuid AND (status <> 'expired' OR updated_at > $3) AND NOT is_deleted
 		ORDER BY id LIMIT $4`, openStatuses, after, p.RunAt.Add(-retention-24*time.Hour), p.Limit)
 	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[oppRow])
 	if err != nil {
@@ -316,11 +316,14 @@ func (a *Activities) ReconcileOpportunities(ctx context.Context, p Page) (PageRe
 		activity.RecordHeartbeat(ctx, c.row.ID)
 		row, st := c.row, c.st
 		if c.l.gone != "" {
-			if err := a.record(ctx, p.RunAt, finding{Kind: KindWorkflowMissing, RecordType: "opportunity", RecordID: row.ID, Brand: row.Brand,
-				Expected: "running", Actual: c.l.gone, Detail: "status " + string(row.Status)}); err != nil {
+			f := a.adoptOpportunity(ctx, row, c.l.gone)
+			if err := a.record(ctx, p.RunAt, f); err != nil {
 				return res, err
 			}
 			res.Findings++
+			if f.Repaired {
+				res.Repaired++
+			}
 			continue
 		}
 		fields := rowDiff(row, st)
@@ -379,6 +382,30 @@ func (a *Activities) ReconcileOpportunities(ctx context.Context, p Page) (PageRe
 		}
 	}
 	return res, nil
+}
+
+// adoptOpportunity starts a new run adopting a stored opportunity whose
+// workflow never started, failed or timed out: the new run takes its state from
+// the read model (the only record left). A workflow an operator terminated is
+// reported, not restarted: terminating abandons an opportunity on purpose.
+func (a *Activities) adoptOpportunity(ctx context.Context, row oppRow, gone string) finding {
+	f := finding{Kind: KindWorkflowMissing, RecordType: "opportunity", RecordID: row.ID, Brand: row.Brand,
+		Expected: "running", Actual: gone, Detail: "status " + string(row.Status)}
+	switch gone {
+	case "not_found", "failed", "timed_out":
+	default:
+		f.Detail += ": ended by an operator, not restarted"
+		return f
+	}
+	start := workflows.OpportunityStart(row.ID, row.Brand)
+	start.WorkflowIDConflictPolicy = enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING
+	start.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY
+	if _, err := a.Temporal.ExecuteWorkflow(ctx, start, workflows.Opportunity, workflows.OpportunityInput{ID: row.ID, Brand: row.Brand, Adopt: true}); err != nil {
+		f.Detail += "; adoption failed: " + errType(err)
+		return f
+	}
+	f.Repaired, f.Detail = true, "a new run adopted the stored opportunity"
+	return f
 }
 
 func appendKinds(list []string, kinds ...string) []string {

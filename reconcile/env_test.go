@@ -124,13 +124,7 @@ func (e *env) register(base string) string {
 	e.t.Cleanup(func() {
 		_ = e.tc.TerminateWorkflow(context.Background(), workflows.OpportunityWorkflowID(id), "", "test over")
 	})
-	rec := opportunity.Record{
-		Name: "Oportunidade Armazém", CNPJ: validCNPJ(base), Contact: "Ana Souza", Email: "ana@cliente.com.br", Phone: "11987654321",
-		CorporateName: "Cliente Bom Ltda", FantasyName: "Cliente Bom", Street: "Rua A, 1", City: "Campinas", State: "SP", CEP: "13010000",
-		Country: "Brasil", ProbabilityClosing: 25, Seller: e.seller.Name, AcceptedTerm: true,
-		Projects: []opportunity.Project{{Aplication: "Inventário", Specification: "Coletor 2D", ConclusionDate: "2026-11-15", OpportunityOrigin: "Partner"}},
-		Products: []opportunity.Product{{PartNumber: "CT-40", Description: "Coletor de dados CT-40", Amount: 3, Price: 489000}},
-	}
+	rec := e.record(base)
 	op := e.tc.NewWithStartWorkflowOperation(client.StartWorkflowOptions{ID: workflows.OpportunityWorkflowID(id), TaskQueue: workflows.TaskQueue,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING}, workflows.Opportunity, workflows.OpportunityInput{ID: id, Brand: "yep"})
 	h, err := e.tc.UpdateWithStartWorkflow(e.ctx, client.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op,
@@ -143,6 +137,17 @@ func (e *env) register(base string) string {
 		e.t.Fatal(err)
 	}
 	return id
+}
+
+// record is a registration of a customer the CRM knows (CNPJ base + check digits).
+func (e *env) record(base string) opportunity.Record {
+	return opportunity.Record{
+		Name: "Oportunidade Armazém", CNPJ: validCNPJ(base), Contact: "Ana Souza", Email: "ana@cliente.com.br", Phone: "11987654321",
+		CorporateName: "Cliente Bom Ltda", FantasyName: "Cliente Bom", Street: "Rua A, 1", City: "Campinas", State: "SP", CEP: "13010000",
+		Country: "Brasil", ProbabilityClosing: 25, Seller: e.seller.Name, AcceptedTerm: true,
+		Projects: []opportunity.Project{{Aplication: "Inventário", Specification: "Coletor 2D", ConclusionDate: "2026-11-15", OpportunityOrigin: "Partner"}},
+		Products: []opportunity.Product{{PartNumber: "CT-40", Description: "Coletor de dados CT-40", Amount: 3, Price: 489000}},
+	}
 }
 
 func (e *env) update(id, name string, arg any) (workflows.OpportunityState, error) {

@@ -203,16 +203,24 @@ func TestReconcileReportsALostApprovalThenClosesTheCRMAfterTheRefusal(t *testing
 	}
 }
 
-// TestReconcileReportsATerminatedWorkflowAndAdoptsASignUpWithoutOne: an
+// TestReconcileReportsATerminatedWorkflowAndAdoptsRowsWithoutOne: an
 // operator terminated an opportunity's workflow (its row stays open with no
-// workflow): reported. A reseller sign-up in analysis with no workflow gets a
-// new run adopting the stored company (repaired).
-func TestReconcileReportsATerminatedWorkflowAndAdoptsASignUpWithoutOne(t *testing.T) {
+// workflow): reported, not restarted. An opportunity stored without a workflow
+// (a registration that lost its run) and a reseller sign-up in analysis with
+// no workflow each get a new run adopting the stored row (repaired).
+func TestReconcileReportsATerminatedWorkflowAndAdoptsRowsWithoutOne(t *testing.T) {
 	e := newEnv(t)
 	id := e.register("445556660001")
 	if err := e.tc.TerminateWorkflow(e.ctx, workflows.OpportunityWorkflowID(id), "", "operator"); err != nil {
 		t.Fatal(err)
 	}
+	orphan := newID()
+	if _, err := e.acts.Register(e.ctx, activities.RegisterInput{ID: orphan, Brand: "yep", Actor: e.seller, Record: e.record("445556670001"), At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = e.tc.TerminateWorkflow(context.Background(), workflows.OpportunityWorkflowID(orphan), "", "test over")
+	})
 	var resaleID string
 	if err := e.db.QueryRow(e.ctx, `INSERT INTO resales (brand, corporate_name, cnpj, email) VALUES ('yep', 'Revenda Sem Workflow Ltda', $1, 'sem-workflow@revenda.test')
 		RETURNING id::text`, validCNPJ("556667770001")).Scan(&resaleID); err != nil {
@@ -231,6 +239,18 @@ func TestReconcileReportsATerminatedWorkflowAndAdoptsASignUpWithoutOne(t *testin
 	if n := counter(reconcile.KindWorkflowMissing, false) - before; n != 1 {
 		t.Errorf("workflow_missing counter grew by %v", n)
 	}
+	o := e.only(orphan)
+	if o.Kind != reconcile.KindWorkflowMissing || !o.Repaired || !o.Resolved || o.Actual != "not_found" {
+		t.Errorf("finding of the opportunity stored without workflow %+v", o)
+	}
+	waitFor(t, 10*time.Second, "the adopted opportunity's workflow answers", func() bool {
+		v, err := e.tc.QueryWorkflow(e.ctx, workflows.OpportunityWorkflowID(orphan), "", workflows.QueryState)
+		var st workflows.OpportunityState
+		if err == nil {
+			err = v.Get(&st)
+		}
+		return err == nil && st.Status == opportunity.Analysis && st.Name == "Oportunidade Armazém"
+	})
 	r := e.only(resaleID)
 	if r.Kind != reconcile.KindWorkflowMissing || !r.Repaired || r.RecordType != "resale" || r.Actual != "not_found" {
 		t.Errorf("finding of the sign-up %+v", r)
@@ -247,6 +267,9 @@ func TestReconcileReportsATerminatedWorkflowAndAdoptsASignUpWithoutOne(t *testin
 	}
 	if f := e.only(id); f.Seen != 2 || f.Resolved {
 		t.Errorf("finding of the terminated workflow after two runs %+v", f)
+	}
+	if list := e.findings(orphan); len(list) != 1 {
+		t.Errorf("findings of the adopted opportunity after the second run %+v", list)
 	}
 }
 
