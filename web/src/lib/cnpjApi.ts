@@ -1,4 +1,5 @@
-import { formatCEP, onlyDigits } from './format';
+import { normalizeCnpj } from './cnpj';
+import { formatCEP } from './format';
 import { request, type HttpResponse } from './http';
 
 /** Company lookup by CNPJ (spec §7 `GET /cnpj/{digits}`, §8 "Company lookup"). */
@@ -61,9 +62,9 @@ export function lookupOutcome(res: HttpResponse<CnpjLookupResult>): CnpjLookup {
  * (the server treats an invalid token as an anonymous caller).
  */
 export async function lookupCnpj(cnpj: string, signal?: AbortSignal): Promise<CnpjLookup> {
-  const digits = onlyDigits(cnpj);
-  if (digits.length !== 14) return { ok: false, reason: 'invalid', message: MSG_CNPJ_INVALID };
-  const res = await request<CnpjLookupResult>('api', `/cnpj/${digits}`, {
+  const id = normalizeCnpj(cnpj);
+  if (id.length !== 14) return { ok: false, reason: 'invalid', message: MSG_CNPJ_INVALID };
+  const res = await request<CnpjLookupResult>('api', `/cnpj/${id}`, {
     refreshOn401: false,
     signal,
   });

@@ -15,7 +15,9 @@ describe('masks', () => {
     expect(applyMask('11222333000181', CNPJ_MASK)).toBe('11.222.333/0001-81');
     expect(applyMask('11222333000181999', CNPJ_MASK)).toBe('11.222.333/0001-81');
     expect(applyMask('11.222.333/0001-81', CNPJ_MASK)).toHaveLength(CNPJ_MASKED_LENGTH);
-    expect(applyMask('11a222', CNPJ_MASK)).toBe('11.222');
+    // Letters belong to the alphanumeric CNPJ: kept, upper-cased (lib/cnpj.test.ts).
+    expect(applyMask('11a222', CNPJ_MASK)).toBe('11.A22.2');
+    expect(applyMask('11-222', CNPJ_MASK)).toBe('11.222');
   });
 
   it('masks a landline as (00) 0000-0000 and a mobile as (00) 00000-0000, 15 characters at most', () => {

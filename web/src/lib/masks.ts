@@ -5,8 +5,16 @@ import IMask, { type FactoryOpts } from 'imask';
  * created once so a masked input keeps the same options object between renders.
  */
 
-/** CNPJ: 00.000.000/0000-00, 18 characters. */
-export const CNPJ_MASK: FactoryOpts = { mask: '00.000.000/0000-00' };
+/**
+ * CNPJ: 00.000.000/0000-00, 18 characters; the first 12 characters may be
+ * letters (the alphanumeric CNPJ, lib/cnpj.ts), upper-cased as typed; the two
+ * check digits are digits.
+ */
+export const CNPJ_MASK: FactoryOpts = {
+  mask: '##.###.###/####-00',
+  definitions: { '#': /[0-9A-Z]/ },
+  prepareChar: (ch: string) => ch.toUpperCase(),
+};
 export const CNPJ_MASKED_LENGTH = 18;
 
 /**

@@ -1,4 +1,5 @@
 import { endSession, getCompany, refreshSession, request, SERVICE_BASE, type HttpResponse } from './http';
+import { normalizeCnpj } from './cnpj';
 import { getToken } from './session';
 import type { OpportunityStatus } from './status';
 
@@ -35,7 +36,7 @@ export interface OpportunityPage {
 /** The spec's export fetch: amount 99999 ('Todas'), page 1. */
 const EXPORT_AMOUNT = 99999;
 
-/** Filters of the list (spec §2 "Opportunities list"); the CNPJ is kept as digits. */
+/** Filters of the list (spec §2 "Opportunities list"); the CNPJ is kept without its punctuation, letters upper-cased. */
 export interface OpportunityFilters {
   status: OpportunityStatus[];
   name: string;
@@ -92,7 +93,7 @@ type Query = Record<string, string | number | undefined>;
  */
 export function filterQuery(filters: OpportunityFilters, sort: ListSort = DEFAULT_SORT): Query {
   const text = (v: string) => (v.trim() === '' ? undefined : v.trim());
-  const cnpj = filters.cnpj.replace(/[^0-9A-Za-z]/g, '');
+  const cnpj = normalizeCnpj(filters.cnpj);
   return {
     brandName: getCompany() || undefined,
     status: filters.status.length > 0 ? filters.status.join(',') : undefined,

@@ -1,4 +1,5 @@
 import { onlyDigits } from './format';
+import { isValidCnpj, normalizeCnpj } from './cnpj';
 import { parseMoney } from './money';
 import { DEFAULT_PROBABILITY, PROBABILITY_VALUES, isProbability } from './status';
 
@@ -293,24 +294,7 @@ export function emailError(text: string): string | null {
   return isValidEmail(text) ? null : MSG_INVALID_EMAIL;
 }
 
-/** CNPJ check digits (numeric CNPJ, masked or not); repeated-digit numbers are refused. */
-export function isValidCnpj(text: string): boolean {
-  const d = onlyDigits(text);
-  if (d.length !== 14 || /^(\d)\1{13}$/.test(d)) return false;
-  const digit = (base: string) => {
-    let sum = 0;
-    let w = 2;
-    for (let i = base.length - 1; i >= 0; i--) {
-      sum += Number(base[i]) * w;
-      w = w === 9 ? 2 : w + 1;
-    }
-    const r = sum % 11;
-    return r < 2 ? 0 : 11 - r;
-  };
-  const d1 = digit(d.slice(0, 12));
-  const d2 = digit(d.slice(0, 12) + d1);
-  return d.endsWith(`${d1}${d2}`);
-}
+export { isValidCnpj } from './cnpj';
 
 /**
  * A price as typed, in centavos (lib/money.ts: '1.234,56', '1234,56',
@@ -400,9 +384,9 @@ export function validateOpportunity(form: OpportunityForm, ctx: ValidationContex
   const required = (key: FieldKey, value: string) => fail(key, value.trim() === '' ? MSG_REQUIRED : null);
 
   // Company (CNPJ + the lookup's read-only fields).
-  const cnpjDigits = onlyDigits(form.cnpj);
-  if (cnpjDigits === '') fail('cnpj', MSG_REQUIRED);
-  else if (!isValidCnpj(cnpjDigits) || !ctx.cnpjLookupOk) fail('cnpj', MSG_INVALID_CNPJ);
+  const cnpj = normalizeCnpj(form.cnpj);
+  if (cnpj === '') fail('cnpj', MSG_REQUIRED);
+  else if (!isValidCnpj(cnpj) || !ctx.cnpjLookupOk) fail('cnpj', MSG_INVALID_CNPJ);
   required('corporateName', form.corporateName);
   required('street', form.street);
   fail('cep', cepError(form.cep));
@@ -552,7 +536,7 @@ export function buildCreatePayload(form: OpportunityForm, company: string): Crea
   return {
     name: form.name.trim(),
     justification: form.justification.trim(),
-    cnpj: onlyDigits(form.cnpj),
+    cnpj: normalizeCnpj(form.cnpj),
     contact: form.contact.trim(),
     network: form.network,
     email: form.email.trim(),

@@ -107,6 +107,21 @@ describe('RegistrationPage', () => {
     expect(screen.getByLabelText('Razão social')).toHaveValue('Alfa Comércio de Coletores Ltda');
   });
 
+  it('step 2 takes an alphanumeric CNPJ, upper-cased, and sends it as 12ABC34501DE35', async () => {
+    const calls = backend();
+    renderAt('/Registration', <AppRoutes />);
+    await toStep2();
+    const cnpj = screen.getByLabelText(/^CNPJ/);
+    await userEvent.type(cnpj, '12abc34501de35');
+    expect(cnpj).toHaveValue('12.ABC.345/01DE-35');
+    await waitFor(() => expect(screen.getByLabelText('Razão social')).toHaveValue('Alfa Comércio de Coletores Ltda'));
+    expect(screen.queryByText('Verifique o cnpj digitado')).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.url.startsWith('/api/cnpj/')).map((c) => c.url)).toEqual(['/api/cnpj/12ABC34501DE35']);
+    await userEvent.click(screen.getByRole('button', { name: 'Finalizar' }));
+    await screen.findByRole('dialog');
+    expect(calls.find((c) => c.url === '/api/register/resale')?.body).toMatchObject({ cnpj: '12ABC34501DE35' });
+  });
+
   it("wrong check digits show 'Verifique o cnpj digitado' without a lookup", async () => {
     const calls = backend();
     renderAt('/Registration', <AppRoutes />);

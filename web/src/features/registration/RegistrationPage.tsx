@@ -6,6 +6,7 @@ import { ErrorModal } from '../../components/ErrorModal';
 import { LoadingModal } from '../../components/LoadingModal';
 import { SuccessModal } from '../../components/SuccessModal';
 import { useBrand } from '../../lib/brand';
+import { normalizeCnpj } from '../../lib/cnpj';
 import { lookupCnpj, type CompanyData } from '../../lib/cnpjApi';
 import { onlyDigits } from '../../lib/format';
 import { CNPJ_MASK, CNPJ_MASKED_LENGTH } from '../../lib/masks';
@@ -127,7 +128,7 @@ export function RegistrationPage() {
       email: person.email.trim(),
       phone: phoneDigits(person.phone),
       contactName: person.name.trim(),
-      cnpj: onlyDigits(cnpj),
+      cnpj: normalizeCnpj(cnpj),
       fantasyName: company.fantasyName.trim() || 'N/C',
       corporateName: company.corporateName,
       street: company.street,
@@ -232,7 +233,8 @@ export function RegistrationPage() {
               <MaskedInput
                 id="registration-cnpj"
                 name="cnpj"
-                inputMode="numeric"
+                inputMode="text"
+                autoCapitalize="characters"
                 placeholder="00.000.000/0000-00"
                 mask={CNPJ_MASK}
                 maxLength={CNPJ_MASKED_LENGTH}

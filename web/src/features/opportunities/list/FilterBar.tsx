@@ -2,11 +2,14 @@ import { Button, ButtonGroup, Classes, FormGroup, HTMLSelect, InputGroup, Intent
 import { FilterRemoveIcon } from '@blueprintjs/icons';
 import { IMaskInput } from 'react-imask';
 import type { GeoCity, GeoState } from '../../../lib/geoApi';
+import { CNPJ_MASK } from '../../../lib/masks';
 import type { OpportunityFilters } from '../../../lib/opportunityListApi';
 import { STATUS_FILTER_LABELS, STATUS_FILTER_ORDER, type OpportunityStatus } from '../../../lib/status';
 
-export const CNPJ_MASK = '00.000.000/0000-00';
 export const DATE_MASK = '00/00/0000';
+/** The CNPJ filter takes the alphanumeric CNPJ too (lib/cnpj.ts), upper-cased as typed. */
+const CNPJ_DEFINITIONS = { '#': /[0-9A-Z]/ };
+const upper = (ch: string) => ch.toUpperCase();
 /** Under 'Estado' or 'Cidade' when the geography service failed (spec §8's list failure text). */
 export const GEO_ERROR = 'Houve um erro. Tente novamente mais tarde!';
 
@@ -99,11 +102,14 @@ export function FilterBar({
           <IMaskInput
             id="filter-cnpj"
             className={Classes.INPUT}
-            mask={CNPJ_MASK}
+            mask={CNPJ_MASK.mask as string}
+            definitions={CNPJ_DEFINITIONS}
+            prepareChar={upper}
             unmask
             value={filters.cnpj}
             placeholder="00.000.000/0000-00"
-            inputMode="numeric"
+            autoCapitalize="characters"
+            spellCheck={false}
             onAccept={(value: string) => onText('cnpj', value)}
           />
         </FormGroup>

@@ -189,6 +189,17 @@ describe('Opportunities list', { timeout: 30_000 }, () => {
     await waitFor(() => expect(lastQuery(calls).status).toBeUndefined());
   });
 
+  it('takes an alphanumeric CNPJ in the filter, upper-cased as typed, and sends it without punctuation', async () => {
+    storeSession({ roles: ['REPRESENTATIVE'] });
+    const calls = server();
+    renderAt('/Painel/Opportunities', <AppRoutes />, BRAND);
+    await screen.findAllByTestId('opportunity-row');
+    const cnpj = screen.getByLabelText('CNPJ');
+    await userEvent.type(cnpj, '12abc34501de35');
+    expect(cnpj).toHaveValue('12.ABC.345/01DE-35');
+    await waitFor(() => expect(lastQuery(calls).cnpj).toBe('12ABC34501DE35'));
+  });
+
   it('fills the state select from the geography service, then its cities', async () => {
     storeSession({ roles: ['REPRESENTATIVE'] });
     const calls = server();

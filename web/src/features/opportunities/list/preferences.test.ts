@@ -29,6 +29,11 @@ describe('opportunity_preferences', () => {
     expect(loadPreferences()).toEqual({ ...prefs, filters: { ...prefs.filters, status: [...prefs.filters.status] } });
   });
 
+  it('keeps an alphanumeric CNPJ filter, upper-cased, without punctuation', () => {
+    localStorage.setItem('opportunity_preferences', JSON.stringify({ filters: { cnpj: '12.abc.345/01de-35' } }));
+    expect(loadPreferences().filters.cnpj).toBe('12ABC34501DE35');
+  });
+
   it('ignores what it cannot use', () => {
     localStorage.setItem(
       'opportunity_preferences',

@@ -5,6 +5,7 @@ import {
   type ListSort,
   type OpportunityFilters,
 } from '../../../lib/opportunityListApi';
+import { normalizeCnpj } from '../../../lib/cnpj';
 import { STORAGE } from '../../../lib/session';
 import { isOpportunityStatus } from '../../../lib/status';
 
@@ -30,7 +31,7 @@ function readFilters(raw: unknown): OpportunityFilters {
   for (const key of TEXT_FILTERS) {
     if (typeof f[key] === 'string') filters[key] = f[key] as string;
   }
-  filters.cnpj = filters.cnpj.replace(/\D/g, '').slice(0, 14);
+  filters.cnpj = normalizeCnpj(filters.cnpj).slice(0, 14);
   if (Array.isArray(f.status)) {
     filters.status = f.status.filter(isOpportunityStatus).filter((s, i, all) => all.indexOf(s) === i);
   }

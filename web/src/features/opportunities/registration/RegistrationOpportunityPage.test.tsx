@@ -104,6 +104,18 @@ describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.getByLabelText(/^Razão social/)).toHaveValue(''));
   });
 
+  it('takes an alphanumeric CNPJ: letters upper-cased as typed, looked up and sent as 12ABC34501DE35', async () => {
+    storeSession({ roles: ['SELLER'], company: 'nordata' });
+    const calls = api();
+    renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    const cnpj = await screen.findByLabelText(/^CNPJ/);
+    await userEvent.type(cnpj, '12abc34501de35');
+    expect(cnpj).toHaveValue('12.ABC.345/01DE-35');
+    await waitFor(() => expect(screen.getByLabelText(/^Nome fantasia/)).toHaveValue('Boa Compra'));
+    expect(calls.filter((c) => c.url.startsWith('/api/cnpj/')).map((c) => c.url)).toEqual(['/api/cnpj/12ABC34501DE35']);
+    expect(cnpj).not.toHaveAttribute('aria-invalid', 'true');
+  });
+
   it('shows the CNPJ modal for an unknown CNPJ (404) and for wrong check digits without a lookup', async () => {
     storeSession({ roles: ['SELLER'], company: 'nordata' });
     const calls = api((c) => (c.url.startsWith('/api/cnpj/') ? json(404, { message: 'CNPJ não encontrado' }) : undefined));
@@ -247,6 +259,7 @@ describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
     storeSession({ roles: ['SELLER'], company: 'nordata' });
     api();
     renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    await userEvent.type(await screen.findByTestId('line-product-0-partNumber'), 'CT-40');
     await userEvent.type(screen.getByTestId('line-product-0-amount'), '2');
     const price = screen.getByTestId('line-product-0-price');
     await userEvent.type(price, typed);
@@ -266,7 +279,7 @@ describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
     storeSession({ roles: ['SELLER'], company: 'nordata' });
     api();
     renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
-    await userEvent.type(screen.getByTestId('line-product-0-amount'), '2');
+    await userEvent.type(await screen.findByTestId('line-product-0-amount'), '2');
     const price = screen.getByTestId('line-product-0-price');
     await userEvent.type(price, typed);
     await userEvent.tab();

@@ -157,7 +157,8 @@ export function RegistrationOpportunityPage() {
                 id="cnpj"
                 name="cnpj"
                 mask={CNPJ_MASK}
-                inputMode="numeric"
+                inputMode="text"
+                autoCapitalize="characters"
                 placeholder="00.000.000/0000-00"
                 value={form.cnpj}
                 disabled={disabled}
