@@ -255,7 +255,7 @@ func (s *Server) handleWeb(w http.ResponseWriter, r *http.Request) {
 				if strings.HasPrefix(name, "assets/") {
 					w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 				}
-				http.ServeFileFS(w, r, s.Web, name)
+				serveStatic(w, r, s.Web, name)
 				return
 			}
 		}

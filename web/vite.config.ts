@@ -1,5 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { precompress } from './build/precompress.ts';
+import { trimBlueprintCss } from './build/trimBlueprintCss.ts';
 
 // The Go server (`oportuna api` / `oportuna dev`) answers these prefixes; the
 // dev server forwards them so `npm run dev` works against a running backend.
@@ -7,13 +9,15 @@ const backend = process.env.OPORTUNA_BACKEND ?? 'http://localhost:8080';
 const proxied = ['/api', '/authenticator', '/mailer', '/brand-assets'];
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   // Absolute asset URLs (/assets/...): index.html is served for every path.
   base: '/',
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    chunkSizeWarningLimit: 1500,
+  },
+  css: {
+    postcss: { plugins: [trimBlueprintCss()] },
   },
   server: {
     proxy: Object.fromEntries(proxied.map((prefix) => [prefix, { target: backend }])),

@@ -1,27 +1,81 @@
-import { useEffect } from 'react';
+import { Spinner } from '@blueprintjs/core';
+import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useNavigate } from 'react-router';
 import { LgpdBanner } from './components/LgpdBanner';
 import { AuthLayout } from './features/auth/AuthLayout';
 import { LoginPage } from './features/auth/login/LoginPage';
-import { RecoveryPage } from './features/auth/recovery/RecoveryPage';
-import { ResetPasswordPage } from './features/auth/recovery/ResetPasswordPage';
 import { Guard } from './features/panel/Guard';
-import { PanelLayout } from './features/panel/PanelLayout';
-import { ContactPage } from './features/contact/ContactPage';
-import { RegistrationPage } from './features/registration/RegistrationPage';
-import { DashboardPage } from './features/dashboard/DashboardPage';
-import { HistoryPage } from './features/history/HistoryPage';
-import { OpportunityDetailsPage } from './features/opportunities/details/OpportunityDetailsPage';
-import { OpportunitiesPage } from './features/opportunities/list/OpportunitiesPage';
-import { RegistrationOpportunityPage } from './features/opportunities/registration/RegistrationOpportunityPage';
-import { ResaleDetailsPage } from './features/resales/details/ResaleDetailsPage';
-import { ResalesPage } from './features/resales/list/ResalesPage';
-import { UsersPage } from './features/users/list/UsersPage';
-import { SellerRegistrationPage } from './features/users/registration/SellerRegistrationPage';
-import { UserDetailsPage } from './features/users/details/UserDetailsPage';
-import { SettingsPage } from './features/settings/SettingsPage';
 import { PANEL_BASE, PANEL_ROUTES, type PanelRoute } from './lib/guards';
 import { setNavigator } from './lib/navigation';
+
+/**
+ * Every screen but Login is its own chunk, loaded when its route is first
+ * opened: the login page's first load carries neither the dashboard's charts
+ * nor the forms (docs/web.md "First load and big lists").
+ */
+const preloads: (() => Promise<unknown>)[] = [];
+
+function screen<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  let loaded: ComponentType | undefined;
+  const preload = () =>
+    load().then((m) => {
+      loaded = m[name];
+      return { default: loaded };
+    });
+  preloads.push(preload);
+  // Once loaded, a thenable that resolves at once: React renders it without suspending.
+  return lazy(() =>
+    loaded ? ({ then: (resolve: (m: { default: ComponentType }) => void) => resolve({ default: loaded! }) } as Promise<{ default: ComponentType }>) : preload(),
+  );
+}
+
+/** Loads every screen's chunk (the unit tests render the routes synchronously). */
+export function preloadScreens(): Promise<unknown> {
+  return Promise.all(preloads.map((p) => p()));
+}
+
+const RecoveryPage = screen(() => import('./features/auth/recovery/RecoveryPage'), 'RecoveryPage');
+const ResetPasswordPage = screen(() => import('./features/auth/recovery/ResetPasswordPage'), 'ResetPasswordPage');
+const PanelLayout = screen(() => import('./features/panel/PanelLayout'), 'PanelLayout');
+const ContactPage = screen(() => import('./features/contact/ContactPage'), 'ContactPage');
+const RegistrationPage = screen(() => import('./features/registration/RegistrationPage'), 'RegistrationPage');
+const DashboardPage = screen(() => import('./features/dashboard/DashboardPage'), 'DashboardPage');
+const HistoryPage = screen(() => import('./features/history/HistoryPage'), 'HistoryPage');
+const OpportunityDetailsPage = screen(
+  () => import('./features/opportunities/details/OpportunityDetailsPage'),
+  'OpportunityDetailsPage',
+);
+const OpportunitiesPage = screen(() => import('./features/opportunities/list/OpportunitiesPage'), 'OpportunitiesPage');
+const RegistrationOpportunityPage = screen(
+  () => import('./features/opportunities/registration/RegistrationOpportunityPage'),
+  'RegistrationOpportunityPage',
+);
+const ResaleDetailsPage = screen(() => import('./features/resales/details/ResaleDetailsPage'), 'ResaleDetailsPage');
+const ResalesPage = screen(() => import('./features/resales/list/ResalesPage'), 'ResalesPage');
+const UsersPage = screen(() => import('./features/users/list/UsersPage'), 'UsersPage');
+const SellerRegistrationPage = screen(
+  () => import('./features/users/registration/SellerRegistrationPage'),
+  'SellerRegistrationPage',
+);
+const UserDetailsPage = screen(() => import('./features/users/details/UserDetailsPage'), 'UserDetailsPage');
+const SettingsPage = screen(() => import('./features/settings/SettingsPage'), 'SettingsPage');
+
+if (import.meta.env.MODE === 'test') await preloadScreens();
+
+/** While a screen's chunk loads: a spinner where the screen will be. */
+function Loading({ children }: { children: ReactNode }) {
+  return (
+    <Suspense
+      fallback={
+        <div className="route-loading" role="status" aria-label="Carregando">
+          <Spinner size={32} />
+        </div>
+      }
+    >
+      {children}
+    </Suspense>
+  );
+}
 
 function screenFor(route: PanelRoute) {
   switch (route.path) {
@@ -72,16 +126,18 @@ export function AppRoutes() {
       <Routes>
         <Route element={<AuthLayout />}>
           <Route index element={<LoginPage />} />
-          <Route path="recovery-password" element={<RecoveryPage />} />
-          <Route path="reset-password" element={<ResetPasswordPage />} />
+          <Route path="recovery-password" element={<Loading><RecoveryPage /></Loading>} />
+          <Route path="reset-password" element={<Loading><ResetPasswordPage /></Loading>} />
         </Route>
-        <Route path="Registration" element={<RegistrationPage />} />
-        <Route path="Contact" element={<ContactPage />} />
+        <Route path="Registration" element={<Loading><RegistrationPage /></Loading>} />
+        <Route path="Contact" element={<Loading><ContactPage /></Loading>} />
         <Route
           path={PANEL_BASE}
           element={
             <Guard roles={null}>
-              <PanelLayout />
+              <Loading>
+                <PanelLayout />
+              </Loading>
             </Guard>
           }
         >
@@ -90,7 +146,11 @@ export function AppRoutes() {
             <Route
               key={route.path}
               path={route.path}
-              element={<Guard roles={route.roles}>{screenFor(route)}</Guard>}
+              element={
+                <Guard roles={route.roles}>
+                  <Loading>{screenFor(route)}</Loading>
+                </Guard>
+              }
             />
           ))}
         </Route>

@@ -8,10 +8,12 @@ import { AppRoutes } from './App';
 import { BrandContext, applyBrand, loadBrand } from './lib/brand';
 import { setCompany } from './lib/http';
 import { createQueryClient } from './lib/queryClient';
+import { loadIconsOnlyAsComponents } from './lib/icons';
 import { endSessionOfPreviousVisit } from './lib/session';
 import './styles/brand.css';
 
 async function start() {
+  loadIconsOnlyAsComponents();
   const brand = await loadBrand();
   applyBrand(brand);
   setCompany(brand.slug);
