@@ -79,7 +79,7 @@ type finding struct {
 type chaosReport struct {
 	Seed       uint64           `json:"seed"`
 	Settled    bool             `json:"settled"`
-	SettleTime time.Duration    `json:"settleTime"`
+	SettleTime time.Duration    `json:"settleTimeNs"`
 	Findings   []finding        `json:"findings"`
 	Events     []event          `json:"events"`
 	Counts     map[string]int64 `json:"counts"`
@@ -542,7 +542,7 @@ func (h *harness) report(rep *chaosReport, ops []*op) int {
 	}
 	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "\nCHAOS\tround 1\tround 2\ttotal")
-	fmt.Fprintf(w, "opportunities registered and approved\t%d\t%d\t%d\n", r1, r2, r1+r2)
+	fmt.Fprintf(w, "opportunities the clients registered and approved\t%d\t%d\t%d\n", r1, r2, r1+r2)
 	last := ""
 	for _, c := range allChecks {
 		if c.Category != last {

@@ -103,10 +103,10 @@ func main() {
 			o.crmOutage = 8 * time.Second
 		}
 		if !set["settle-timeout"] {
-			o.settle = 90 * time.Second
+			o.settle = time.Minute
 		}
 		if !set["op-timeout"] {
-			o.opTime = 2 * time.Minute
+			o.opTime = 75 * time.Second
 		}
 	}
 	if o.seed == 0 {
@@ -159,13 +159,16 @@ type harness struct {
 	crmDown               time.Duration
 }
 
+// event is a moment of the run: At is the time since the start, Time the clock.
 type event struct {
-	At   time.Duration `json:"at"`
-	What string        `json:"what"`
+	At   string    `json:"at"`
+	Time time.Time `json:"time"`
+	What string    `json:"what"`
 }
 
 func (h *harness) event(format string, args ...any) {
-	e := event{At: time.Since(h.started).Round(time.Millisecond), What: fmt.Sprintf(format, args...)}
+	now := time.Now()
+	e := event{At: now.Sub(h.started).Round(time.Millisecond).String(), Time: now.UTC(), What: fmt.Sprintf(format, args...)}
 	h.evMu.Lock()
 	h.events = append(h.events, e)
 	h.evMu.Unlock()
