@@ -98,7 +98,7 @@ bench-web: build $(TEMPORAL) /usr/bin/chromium pg-start
 chaos: build $(TEMPORAL) pg-start
 	OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" $(GO) run ./cmd/chaos -bin bin/oportuna -temporal "$(TEMPORAL)" $${CHAOS_FLAGS:-}
 
-# The short round of make test: 20 approvals, 3 worker kills a round, an 8 s CRM outage.
+# The short round of make test: 20 approvals, 3 worker kills a round, a 12 s CRM outage.
 chaos-short: build $(TEMPORAL) pg-start
 	OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" $(GO) run ./cmd/chaos -short -bin bin/oportuna -temporal "$(TEMPORAL)" $${CHAOS_FLAGS:-}
 

@@ -589,6 +589,6 @@ func (h *harness) report(rep *chaosReport, ops []*op) int {
 			len(affected[catLost]), len(affected[catDuplicated]), len(affected[catDiverged]), len(affected[catStuck]), len(affected[catAnswer]))
 		return 1
 	}
-	fmt.Println("chaos: 0 lost, 0 duplicated, 0 stuck")
+	fmt.Println("chaos: 0 lost, 0 duplicated, 0 diverged, 0 stuck, 0 wrong answers")
 	return 0
 }

@@ -72,7 +72,7 @@ func main() {
 	flag.DurationVar(&o.settle, "settle-timeout", 3*time.Minute, "how long to wait for the system to settle")
 	flag.DurationVar(&o.opTime, "op-timeout", 4*time.Minute, "how long a client keeps retrying one request")
 	flag.DurationVar(&o.think, "think", 300*time.Millisecond, "a client's mean pause before each registration (uniform 0 to twice this)")
-	flag.BoolVar(&o.short, "short", false, "the short round of make test: 10 opportunities a round (20 approvals), 5 clients, 3 worker kills a round 0.7–1.5 s apart, an 8 s CRM outage")
+	flag.BoolVar(&o.short, "short", false, "the short round of make test: 10 opportunities a round (20 approvals), 5 clients, 3 worker kills a round 0.7–1.5 s apart, a 12 s CRM outage")
 	flag.StringVar(&o.bin, "bin", "bin/oportuna", "the oportuna binary")
 	flag.StringVar(&o.temporalCLI, "temporal", "", "the temporal CLI (default: $TEMPORAL_CLI, PATH, GOPATH/bin)")
 	flag.StringVar(&o.databaseURL, "database-url", "", "a PostgreSQL server where a database may be created (default: $OPORTUNA_TEST_DATABASE_URL, then $DATABASE_URL)")
@@ -100,7 +100,7 @@ func main() {
 			o.killMax = 1500 * time.Millisecond
 		}
 		if !set["crm-outage"] {
-			o.crmOutage = 8 * time.Second
+			o.crmOutage = 12 * time.Second // longer than a decision's 5 CRM attempts (~8 s), so some are refused
 		}
 		if !set["settle-timeout"] {
 			o.settle = time.Minute
