@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"log/slog"
 	"net"
 	"net/http"
@@ -333,6 +334,8 @@ func startSMTP() (*smtpSink, error) {
 	s.srv.AllowInsecureAuth = true
 	s.srv.ReadTimeout, s.srv.WriteTimeout = time.Minute, time.Minute
 	s.srv.MaxMessageBytes = 4 << 20
+	// A worker killed mid-conversation resets its connection: expected here.
+	s.srv.ErrorLog = log.New(io.Discard, "", 0)
 	go func() { _ = s.srv.Serve(ln) }()
 	return s, nil
 }
