@@ -81,7 +81,7 @@ fuzz:
 	done
 
 web-test: web/node_modules/.installed
-	cd web && $(NPM) run typecheck && $(NPM) test
+	cd web && $(NPM) run typecheck && $(NPM) run lint && $(NPM) test
 
 e2e: build $(TEMPORAL) /usr/bin/chromium pg-start
 	TEMPORAL_CLI="$(TEMPORAL)" scripts/e2e.sh

@@ -34,13 +34,16 @@ function useCrmSellers(): { load: Load; retry: () => void } {
  * (GET /opportunity/getSellersOnSalesforce). Labelled 'Vendedor Prime' and
  * optional for the company 'yep'; required otherwise.
  */
+/** One empty list, so that the effect below does not run again on every render. */
+const NO_SELLERS: never[] = [];
+
 export function SellerPicker({ company, value, error, disabled, currentUserId, onChange }: SellerPickerProps) {
   const { load, retry } = useCrmSellers();
   const label = sellerLabel(company);
   const required = sellerRequired(company);
 
   // A seller registering for themselves starts with their own name chosen.
-  const sellers = load.state === 'ok' ? load.sellers : [];
+  const sellers = load.state === 'ok' ? load.sellers : NO_SELLERS;
   useEffect(() => {
     if (value || !currentUserId) return;
     const self = sellers.find((s) => s.user_id === currentUserId);

@@ -92,12 +92,12 @@ export function useOpportunityForm(company: string) {
     if (!isValidCnpj(cnpj)) {
       // Saves one of the 3 lookups a minute: the check digits already say no.
       setLookup({ cnpj, state: 'failed' });
-      error.show(MSG_CNPJ_INVALID);
+      showError(MSG_CNPJ_INVALID);
       return;
     }
     runLookup(cnpj);
     return () => lookupAbort.current?.abort();
-  }, [form.cnpj, runLookup]);
+  }, [form.cnpj, runLookup, showError]);
 
   /**
    * Leaving the CNPJ field retries a lookup that failed for a reason other than

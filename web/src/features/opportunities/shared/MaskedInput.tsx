@@ -38,9 +38,14 @@ export function MaskedInput({
     onAccept,
     defaultValue: value,
   });
+  // Only an outside change of `value` is pushed into the mask: the effect below
+  // reads the mask's latest state through this ref and runs when `value` changes.
+  const maskState = useRef({ current, setValue });
   useEffect(() => {
-    if (value !== current) setValue(value);
-    // Only an outside change of `value` is pushed into the mask.
+    maskState.current = { current, setValue };
+  });
+  useEffect(() => {
+    if (value !== maskState.current.current) maskState.current.setValue(value);
   }, [value]);
 
   const groupClass = [
