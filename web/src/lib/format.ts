@@ -14,17 +14,41 @@ export function formatBRL(value: number | string | null | undefined): string {
   return Number.isFinite(n) ? brl.format(n).replace(/\u00a0/g, ' ') : '';
 }
 
-function pad(n: number): string {
-  return String(n).padStart(2, '0');
+/** The portal's calendar is Brasília's, whatever the browser's zone (STYLE.md §3). */
+export const PORTAL_TIME_ZONE = 'America/Sao_Paulo';
+
+const brasilia = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: PORTAL_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** Day, month, year, hour and minute of an instant on Brasília's clock (the one helper every date display uses). */
+export function brasiliaParts(d: Date): { day: string; month: string; year: string; hour: string; minute: string } {
+  const parts: Record<string, string> = {};
+  for (const p of brasilia.formatToParts(d)) parts[p.type] = p.value;
+  return { day: parts.day, month: parts.month, year: parts.year, hour: parts.hour, minute: parts.minute };
 }
 
-/** dd/mm/yyyy of an ISO date or date-time (in the browser's time zone); '' when invalid. */
+/** An ISO date (yyyy-mm-dd: a calendar day, shown as is) or date-time (an instant); null when invalid. */
+function readDate(iso: string): { date: Date; dateOnly: boolean } | null {
+  const dateOnly = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  // A calendar day is read at noon UTC, which is the same day in Brasília.
+  const date = dateOnly ? new Date(`${iso}T12:00:00Z`) : new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : { date, dateOnly: !!dateOnly };
+}
+
+/** dd/mm/yyyy of an ISO date or date-time, in Brasília's calendar; '' when invalid. */
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '';
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.exec(iso);
-  const d = dateOnly ? new Date(`${iso}T00:00:00`) : new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}`;
+  const r = readDate(iso);
+  if (!r) return '';
+  const p = brasiliaParts(r.date);
+  return `${p.day}/${p.month}/${p.year}`;
 }
 
 /** dd/mm/yy of an ISO date or date-time; '' when invalid. */
@@ -33,12 +57,13 @@ export function formatDateShort(iso: string | null | undefined): string {
   return full ? full.slice(0, 6) + full.slice(8) : '';
 }
 
-/** dd/mm/yyyy hh:mm of an ISO date-time; '' when invalid. */
+/** dd/mm/yyyy hh:mm of an ISO date-time on Brasília's clock; '' when invalid. */
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  return `${formatDate(iso)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const r = readDate(iso);
+  if (!r) return '';
+  const p = brasiliaParts(r.date);
+  return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}`;
 }
 
 /** 00.000.000/0000-00 (also for the alphanumeric CNPJ); the input unchanged when it has not 14 characters. */

@@ -1,4 +1,4 @@
-import { onlyDigits } from './format';
+import { brasiliaParts, onlyDigits } from './format';
 import { isValidCnpj, normalizeCnpj } from './cnpj';
 import { parseMoney } from './money';
 import { DEFAULT_PROBABILITY, PROBABILITY_VALUES, isProbability } from './status';
@@ -235,10 +235,10 @@ export function parseDate(text: string): DateParts | null {
   return null;
 }
 
-/** Today in Brasília (UTC−3, no daylight saving), the server's calendar. */
+/** Today in Brasília, the server's calendar (lib/format.ts#brasiliaParts). */
 export function todayInBrasilia(now: Date = new Date()): DateParts {
-  const t = new Date(now.getTime() - 3 * 60 * 60 * 1000);
-  return { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate() };
+  const p = brasiliaParts(now);
+  return { y: Number(p.year), m: Number(p.month), d: Number(p.day) };
 }
 
 function dayNumber(p: DateParts): number {

@@ -1,3 +1,7 @@
+// A far zone (UTC+14): a date shown in the browser's zone instead of Brasília's is off by a day
+// for most of the day, so every test that shows a date checks the portal's calendar (lib/format.ts).
+(globalThis as unknown as { process: { env: Record<string, string> } }).process.env.TZ = 'Pacific/Kiritimati';
+
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import Cookies from 'js-cookie';

@@ -1,4 +1,5 @@
 import type { MonthPoint } from '../../lib/dashboardApi';
+import { brasiliaParts } from '../../lib/format';
 
 /** Month abbreviations and names in pt-BR (index 0 = January). */
 export const MONTH_ABBR = ['Jan', 'Fev', 'Mar', 'Abr', 'Mai', 'Jun', 'Jul', 'Ago', 'Set', 'Out', 'Nov', 'Dez'] as const;
@@ -57,7 +58,7 @@ export function integerTicks(max: number, count = 5): number[] {
  */
 export function monthsToDate(points: readonly MonthPoint[] | null | undefined, now = new Date()): MonthPoint[] {
   const sent = (points ?? []).map((p) => Number(p.month) || 0).filter((m) => m >= 1 && m <= 12);
-  const count = sent.length > 0 ? Math.max(...sent) : now.getMonth() + 1;
+  const count = sent.length > 0 ? Math.max(...sent) : Number(brasiliaParts(now).month);
   const out: MonthPoint[] = [];
   for (let month = 1; month <= count; month++) {
     const p = (points ?? []).find((x) => Number(x.month) === month);
