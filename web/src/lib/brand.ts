@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react';
+import { themeVariables } from './brandTheme';
 
 /** Brand JSON as served by the backend (docs/api.md "Brand and static assets"). */
 export interface Brand {
@@ -65,9 +66,7 @@ export function applyBrand(brand: Brand, doc: Document = document): void {
     });
   }
   const root = doc.documentElement.style;
-  root.setProperty('--brand-primary', brand.colors.primary);
-  root.setProperty('--brand-secondary', brand.colors.secondary);
-  root.setProperty('--brand-primary-text', brand.colors.primaryText);
+  for (const [name, value] of Object.entries(themeVariables(brand.colors))) root.setProperty(name, value);
 }
 
 export const BrandContext = createContext<Brand>(FALLBACK_BRAND);
