@@ -84,6 +84,24 @@ export function updatePassword(input: { password: string; confirmation: string }
   });
 }
 
+/**
+ * POST /auth/reset_password/check {token}: whether a reset link can still be
+ * used, before the user types a password. 204: usable; 410 (with the message):
+ * used, expired or unknown. Any other answer (e.g. 404 where the server has no
+ * such route yet, 5xx) says nothing, and the form is shown as before.
+ */
+export async function checkResetToken(token: string, signal?: AbortSignal): Promise<'valid' | 'invalid' | 'unknown'> {
+  const res = await request<{ message?: string }>('authenticator', '/auth/reset_password/check', {
+    method: 'POST',
+    body: { token },
+    auth: { kind: 'none' },
+    signal,
+  });
+  if (res.status === 204 || res.status === 200) return 'valid';
+  if (res.status === 410) return 'invalid';
+  return 'unknown';
+}
+
 /** POST /auth/update_password with the token of a reset link (no session). */
 export function updatePasswordWithToken(input: { token: string; password: string; confirmation: string }) {
   return request<{ message?: string }>('authenticator', '/auth/update_password', {

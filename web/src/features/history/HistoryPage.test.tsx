@@ -55,6 +55,20 @@ function server(answer: (call: Call) => Response = () => json(200, { result: ENT
 const query = (call: Call) => Object.fromEntries(new URL(call.url, 'http://x').searchParams);
 
 describe('History', () => {
+  it.each([
+    ['Opportunities', `/api/opportunity/id/${ID}`, { data: [{ id: ID, name: 'Projeto Armazém Central' }] }, 'Oportunidade: Projeto Armazém Central'],
+    ['Resales', `/api/resale/${ID}`, { data: { id: ID, corporateName: 'Alfa Coletores Ltda' } }, 'Revenda: Alfa Coletores Ltda'],
+    ['Users', `/authenticator/user/${ID}`, { data: { id: ID, name: 'Vanessa Lima' } }, 'Usuário: Vanessa Lima'],
+  ])("titles a %s history by the record's name, not its id", async (type, url, body, title) => {
+    storeSession({ roles: ['REPRESENTATIVE'] });
+    mockFetch((call) =>
+      call.url.startsWith(HISTORY) ? json(200, { result: ENTRIES, total: 2 }) : call.url === url ? json(200, body) : json(200, {}),
+    );
+    renderAt(`/Painel/History/${ID}?type=${type}`, <AppRoutes />);
+    await waitFor(() => expect(screen.getByTestId('history-subject')).toHaveTextContent(title));
+    expect(screen.getByTestId('history-subject')).not.toHaveTextContent(ID);
+  });
+
   it('shows each change with Portuguese labels and the user name to a representative', async () => {
     storeSession({ roles: ['REPRESENTATIVE'] });
     const calls = server();

@@ -10,6 +10,7 @@ import { formatDateTime } from '../../lib/format';
 import { getHistory, type HistoryEntry } from '../../lib/historyApi';
 import { readSession } from '../../lib/session';
 import { actionLabel, attributeLabel, EMPTY_VALUE, formatValue, HISTORY_TYPES, historyType, type HistoryType } from './labels';
+import { useHistorySubject } from './useHistorySubject';
 import './history.css';
 
 /** Empty state (spec §2). */
@@ -59,6 +60,7 @@ export function HistoryPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const type = historyType(params.get('type'));
+  const subject = useHistorySubject(type, id);
   const showUser = readSession().permissions.includes('REPRESENTATIVE');
 
   const [amount, setAmount] = useState(DEFAULT_PAGE_SIZE);
@@ -178,8 +180,14 @@ export function HistoryPage() {
         />
       </div>
       <Card className="list-card" elevation={1}>
-        <p className="history-subject">
-          {HISTORY_TYPES[type].label}: <code>{id}</code>
+        <p className="history-subject" data-testid="history-subject">
+          {subject ? (
+            <>
+              {HISTORY_TYPES[type].label}: <strong>{subject}</strong>
+            </>
+          ) : (
+            HISTORY_TYPES[type].label
+          )}
         </p>
         {body}
         <div className="list-footer">

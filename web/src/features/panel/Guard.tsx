@@ -7,6 +7,7 @@ import { decideAccess } from '../../lib/guards';
 import { refreshSession } from '../../lib/http';
 import { clearAllExceptLgpd, readSession } from '../../lib/session';
 import type { Role } from '../../lib/roles';
+import { ForbiddenScreen } from './ForbiddenScreen';
 
 export const SESSION_ENDED = 'Sua sessão encerrou';
 
@@ -19,7 +20,8 @@ export interface GuardProps {
 /**
  * The navigation guard (spec §2): expired session or a role not allowed → `/`.
  * An expired token of a kept session (keep_connection 'true' and a refresh
- * token stored) is refreshed once before giving up.
+ * token stored) is refreshed once before giving up. A screen the user's roles
+ * may not open shows 'Sem permissão' inside the panel.
  */
 export function Guard({ roles, children }: GuardProps) {
   const brand = useBrand();
@@ -57,6 +59,11 @@ export function Guard({ roles, children }: GuardProps) {
         <Spinner aria-label="Aguarde" />
       </div>
     );
+  }
+  // A signed-in user on a screen of the panel their roles may not open stays in the panel (the
+  // layout's guard already let the session in): 'Sem permissão' there, not the login form.
+  if (roles !== null && decision.reason === 'forbidden' && readSession().permissions.length > 0) {
+    return <ForbiddenScreen />;
   }
   return <Navigate to="/" replace state={{ denied: decision.reason }} />;
 }

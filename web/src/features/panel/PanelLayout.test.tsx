@@ -58,12 +58,25 @@ describe('panel', () => {
     expect(screen.getByTestId('page-title')).toHaveTextContent('Detalhes do vendedor');
   });
 
-  it('sends a role to login from a route it may not open', async () => {
+  it("shows 'Sem permissão' inside the panel on a route the role may not open, keeping the session", async () => {
     storeSession({ roles: ['SELLER'] });
     mockFetch(() => json(200, {}));
     renderAt('/Painel/Dashboard', <AppRoutes />);
+    expect(await screen.findByTestId('forbidden-screen')).toBeInTheDocument();
+    expect(screen.getByTestId('page-title')).toHaveTextContent('Sem permissão');
+    expect(screen.getByText('Você não tem permissão para acessar essa página.')).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/Painel/Dashboard');
+    expect(screen.queryByLabelText('E-mail')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Sair/ })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Voltar ao início' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/Painel/Opportunities'));
+  });
+
+  it('sends a user with no role at this brand to login', async () => {
+    storeSession({ roles: [] });
+    mockFetch(() => json(200, {}));
+    renderAt('/Painel/Dashboard', <AppRoutes />);
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
-    expect(screen.getByLabelText('E-mail')).toBeInTheDocument();
     expect(screen.getByTestId('login-forbidden')).toBeInTheDocument();
   });
 

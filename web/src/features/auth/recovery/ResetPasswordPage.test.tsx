@@ -10,7 +10,8 @@ describe('ResetPasswordPage', () => {
       call.url === '/authenticator/auth/update_password' ? json(200, { message: 'Senha atualizada com sucesso' }) : json(200, {}),
     );
     renderAt('/reset-password?token=abc', <AppRoutes />);
-    const finish = screen.getByRole('button', { name: 'Finalizar' });
+    const finish = await screen.findByRole('button', { name: 'Finalizar' });
+    expect(calls.find((c) => c.url === '/authenticator/auth/reset_password/check')?.body).toEqual({ token: 'abc' });
     await userEvent.type(screen.getByLabelText('Nova senha'), 'fraca');
     expect(screen.getByText(/A senha deve conter no mínimo 8 caracteres/)).toBeInTheDocument();
     expect(finish).toBeDisabled();
@@ -37,10 +38,29 @@ describe('ResetPasswordPage', () => {
         : json(200, {}),
     );
     renderAt('/reset-password?token=old', <AppRoutes />);
-    await userEvent.type(screen.getByLabelText('Nova senha'), 'Nova@Senha1');
+    await userEvent.type(await screen.findByLabelText('Nova senha'), 'Nova@Senha1');
     await userEvent.type(screen.getByLabelText('Confirme a nova senha'), 'Nova@Senha1');
     await userEvent.click(screen.getByRole('button', { name: 'Finalizar' }));
     expect(await screen.findByRole('dialog')).toHaveTextContent('Link de redefinição inválido ou expirado.');
+  });
+
+  it('checks the link first: a used or expired link says so at once, with no form to fill', async () => {
+    const calls = mockFetch((call) =>
+      call.url === '/authenticator/auth/reset_password/check'
+        ? json(410, { message: 'Link de redefinição inválido ou expirado.' })
+        : json(200, {}),
+    );
+    renderAt('/reset-password?token=used', <AppRoutes />);
+    expect(await screen.findByTestId('reset-link-invalid')).toHaveTextContent('Link de redefinição inválido ou expirado.');
+    expect(screen.queryByLabelText('Nova senha')).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Pedir um novo link' })).toHaveAttribute('href', '/recovery-password');
+    expect(calls.some((c) => c.url === '/authenticator/auth/update_password')).toBe(false);
+  });
+
+  it('shows the form when the server cannot tell (no check route: 404)', async () => {
+    mockFetch((call) => (call.url === '/authenticator/auth/reset_password/check' ? json(404, { message: 'Not Found' }) : json(200, {})));
+    renderAt('/reset-password?token=abc', <AppRoutes />);
+    expect(await screen.findByLabelText('Nova senha')).toBeInTheDocument();
   });
 
   it('says the link is invalid without a token', () => {

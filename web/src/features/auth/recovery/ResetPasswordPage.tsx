@@ -1,4 +1,5 @@
-import { Button, Callout, H1, Intent } from '@blueprintjs/core';
+import { Button, Callout, H1, Intent, Spinner } from '@blueprintjs/core';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ErrorModal } from '../../../components/ErrorModal';
@@ -21,6 +22,15 @@ export function ResetPasswordPage() {
   const [error, setError] = useState<string | null>(null);
 
   const valid = passwordError(password, confirmation) === null;
+  // The link is checked before any password is typed: a used or expired link says so at once.
+  const check = useQuery({
+    queryKey: ['reset-token', token],
+    queryFn: ({ signal }) => authApi.checkResetToken(token, signal),
+    enabled: token !== '',
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+  const linkInvalid = !token || check.data === 'invalid';
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -30,15 +40,21 @@ export function ResetPasswordPage() {
     setSubmitting(false);
     if (res.ok) setSuccess(true);
     else setError(res.message ?? PASSWORD_UPDATE_ERROR);
+    // A link refused now (used meanwhile, expired) is not offered again.
+    if (!res.ok) void check.refetch();
   }
 
   return (
     <div className="reset-page">
       <H1 className="auth-title">Redefinir senha</H1>
-      {!token ? (
-        <Callout intent={Intent.DANGER} role="alert">
-          {INVALID_LINK}
+      {linkInvalid ? (
+        <Callout intent={Intent.DANGER} role="alert" data-testid="reset-link-invalid">
+          {INVALID_LINK} <Link to="/recovery-password">Pedir um novo link</Link>
         </Callout>
+      ) : check.isPending ? (
+        <div className="reset-checking" role="status">
+          <Spinner size={24} aria-label="Verificando o link" />
+        </div>
       ) : (
         <form onSubmit={onSubmit} noValidate aria-label="Redefinir senha">
           <PasswordFields
