@@ -16,6 +16,7 @@ package workflows_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -27,9 +28,13 @@ import (
 
 	"oportuna/activities"
 	"oportuna/auth"
+	"oportuna/brand"
 	"oportuna/crm"
 	"oportuna/internal/calendar"
+	"oportuna/internal/testenv"
 	"oportuna/opportunity"
+	"oportuna/seed"
+	"oportuna/worker"
 	"oportuna/workflows"
 )
 
@@ -47,6 +52,8 @@ const (
 	recordedResaleRejected    = "testdata/resale/rejected.json"
 	recordedResaleAdopted     = "testdata/resale/adopted-approved.json"
 	recordedResaleSecondRun   = "testdata/resale/continued-as-new-second-run-approved.json"
+	recordedResaleSuggested   = "testdata/resale/continued-as-new-suggested.json"
+	recordedSuggested         = "testdata/histories/continued-as-new-suggested.json"
 )
 
 // recordPath writes a run's history with OPORTUNA_RECORD_HISTORIES=1 (recordHistory, lifecycle_test.go).
@@ -91,15 +98,27 @@ func (s *stack) closed(t *testing.T, wfID, runID string, want enumspb.WorkflowEx
 	}
 }
 
-// settle waits until a running run has no activity and no workflow task
-// pending, so that its recorded history ends on a completed workflow task.
-func (s *stack) settle(t *testing.T, wfID, runID string) {
+// settle waits until a run has ended, or has no activity and no workflow task
+// pending, so that its recorded history ends on a completed workflow task; it
+// answers how the run stands then.
+func (s *stack) settle(t *testing.T, wfID, runID string) enumspb.WorkflowExecutionStatus {
 	t.Helper()
+	var status enumspb.WorkflowExecutionStatus
 	waitFor(t, 30*time.Second, "the run to settle", func() bool {
 		d, err := s.c.DescribeWorkflowExecution(s.ctx, wfID, runID)
-		return err == nil && d.GetWorkflowExecutionInfo().GetStatus() == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING &&
-			len(d.GetPendingActivities()) == 0 && d.GetPendingWorkflowTask() == nil
+		status = d.GetWorkflowExecutionInfo().GetStatus()
+		return err == nil && (status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING ||
+			len(d.GetPendingActivities()) == 0 && d.GetPendingWorkflowTask() == nil)
 	})
+	return status
+}
+
+// settleRunning is settle for a run that must still be running.
+func (s *stack) settleRunning(t *testing.T, wfID, runID string) {
+	t.Helper()
+	if st := s.settle(t, wfID, runID); st != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
+		t.Fatalf("the run ended (%v), want it running", st)
+	}
 }
 
 // explainOnFailure logs, when the test fails, what the workflow's current run
@@ -201,7 +220,7 @@ func TestRecordApprovalAfterTwoSLAReminders(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := s.runID(t, wfID)
-	s.settle(t, wfID, run)
+	s.settleRunning(t, wfID, run)
 	st := s.state(t, id)
 	if st.Status != opportunity.Approved || st.Reminders < 2 {
 		t.Errorf("state %s with %d reminders, want approved after 2 or more", st.Status, st.Reminders)
@@ -263,14 +282,8 @@ func TestRecordExpiryInAnalysis(t *testing.T) {
 	// ValidUntil, so its OPPORTUNITY_EXPIRED_RETENTION counts from the zero time,
 	// and a renewal request (which docs/opportunity-lifecycle.md allows for an
 	// expired opportunity until the retention ends) finds no workflow (404).
-	// Reported on issue 12; this test records whichever way the run goes.
-	d, err := s.c.DescribeWorkflowExecution(s.ctx, wfID, run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st := d.GetWorkflowExecutionInfo().GetStatus(); st == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
-		s.settle(t, wfID, run)
-	} else {
+	// Reported with issue 12 (item 10); this test records whichever way the run goes.
+	if st := s.settle(t, wfID, run); st != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
 		seller, _ := people(t, s)
 		err := s.decide(wfID, workflows.UpdateRequestRenewal, renewalBy(seller))
 		var notFound *serviceerror.NotFound
@@ -304,7 +317,7 @@ func TestRecordCRMRefusalOnApproval(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := s.runID(t, wfID)
-	s.settle(t, wfID, run)
+	s.settleRunning(t, wfID, run)
 	if status, _, register, _ := s.row(t, id); status != string(opportunity.Approved) || register == "" {
 		t.Errorf("after the approval: %s register %q", status, register)
 	}
@@ -413,7 +426,7 @@ func TestRecordOperatorCancellationOfAnApproval(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := s.runID(t, wfID)
-	s.settle(t, wfID, run)
+	s.settleRunning(t, wfID, run)
 	if err := s.c.CancelWorkflow(s.ctx, wfID, run); err != nil {
 		t.Fatal(err)
 	}
@@ -490,7 +503,7 @@ func TestRecordAdoptedOpportunityIsApproved(t *testing.T) {
 	if err := s.decide(wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Adotado", Probability: 75}); err != nil {
 		t.Fatal(err)
 	}
-	s.settle(t, wfID, adopted.GetRunID())
+	s.settleRunning(t, wfID, adopted.GetRunID())
 	if status, _, register, _ := s.row(t, id); status != string(opportunity.Approved) || register == "" {
 		t.Errorf("read model %s register %q", status, register)
 	}
@@ -635,4 +648,86 @@ func TestRecordResaleLongAnalysisContinuesAsNew(t *testing.T) {
 	// Only the second run is recorded: the first holds MaxRemindersPerRun
 	// reminders (~650 events, ~460 KB of JSON), too large to keep in the repository.
 	recordPath(t, s, wfID, second, recordedResaleSecondRun)
+}
+
+// --- Continue-as-new suggested by the server ------------------------------------------
+
+// suggestContinueAsNewAt is the history length at which the dev server of
+// newSuggestingStack suggests continuing as new (4096 events in production):
+// a run of a few reminders reaches it, so its history stays small.
+const suggestContinueAsNewAt = 40
+
+// newSuggestingStack is newStack on a dev server of its own that suggests
+// continue-as-new at suggestContinueAsNewAt events (the shared server must not:
+// every other test's run would continue as new).
+func newSuggestingStack(t *testing.T, d activities.Durations) *stack {
+	t.Helper()
+	c := testenv.TemporalClientWith(t, "--dynamic-config-value",
+		fmt.Sprintf("limit.historyCount.suggestContinueAsNew=%d", suggestContinueAsNewAt))
+	s := &stack{c: c, db: testenv.DB(t), ctx: testenv.Context(t)}
+	s.brand, _ = brand.Parse([]byte(`[{"slug":"yep","name":"Yep"}]`))
+	if _, err := seed.Run(s.ctx, s.db, s.brand, "Oportuna@2026"); err != nil {
+		t.Fatal(err)
+	}
+	s.acts = &activities.Activities{DB: s.db, Brands: s.brand, CRM: crm.Local{DB: s.db}, Mailer: activities.LogMailer{}, Durations: d}
+	wctx, stop := context.WithCancel(s.ctx)
+	done := make(chan error, 1)
+	go func() { done <- worker.Run(wctx, s.c, "default", s.acts) }()
+	t.Cleanup(func() { stop(); <-done })
+	return s
+}
+
+// TestRecordOpportunityContinuesAsNewWhenTheServerSuggestsIt: an opportunity
+// whose history grows long in analysis (reminders) continues as new when the
+// server suggests it, carrying its state; the next run keeps reminding and
+// takes the approval.
+func TestRecordOpportunityContinuesAsNewWhenTheServerSuggestsIt(t *testing.T) {
+	s := newSuggestingStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: 200 * time.Millisecond, ExpiredRetention: time.Hour})
+	_, rep := people(t, s)
+	id := opportunity.NewID()
+	wfID := workflows.OpportunityWorkflowID(id)
+	s.register(t, id)
+	s.explainOnFailure(t, wfID)
+	first := s.runID(t, wfID)
+	s.closed(t, wfID, first, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW, 30*time.Second)
+	carried := s.state(t, id)
+	if carried.Status != opportunity.Analysis || carried.Reminders == 0 || carried.Seq < 1 || carried.CreatedAt.IsZero() {
+		t.Fatalf("the next run's state %+v", carried)
+	}
+	if err := s.decide(wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Longo", Probability: 50}); err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, s.db, id, opportunity.Approved, 10*time.Second)
+	if n, st := s.notices(t, id, "approval-reminder"), s.state(t, id); n != st.Reminders || n < carried.Reminders {
+		t.Errorf("%d reminder notices for %d reminders (%d carried)", n, st.Reminders, carried.Reminders)
+	}
+	recordPath(t, s, wfID, first, recordedSuggested)
+}
+
+// TestRecordResaleContinuesAsNewWhenTheServerSuggestsIt: the same for a
+// company's onboarding (its other trigger, MaxRemindersPerRun, takes 100
+// reminders: TestRecordResaleLongAnalysisContinuesAsNew).
+func TestRecordResaleContinuesAsNewWhenTheServerSuggestsIt(t *testing.T) {
+	s := newSuggestingStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: 200 * time.Millisecond, ExpiredRetention: time.Hour})
+	_, rep := people(t, s)
+	id := opportunity.NewID()
+	wfID := workflows.ResaleWorkflowID(id)
+	first := signUp(t, s, id, "sugerida@revenda.com.br", "11222333000181")
+	s.closed(t, wfID, first, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW, 30*time.Second)
+	if err := s.decide(wfID, workflows.UpdateApprove, workflows.ResaleApproval{Actor: rep, Brand: "yep"}); err != nil {
+		t.Fatal(err)
+	}
+	var st workflows.ResaleState
+	waitFor(t, 30*time.Second, "the approved company's run to end", func() bool {
+		var err error
+		st, err = result[workflows.ResaleState](t, s, wfID, "", 5*time.Second)
+		return err == nil
+	})
+	if st.Status != activities.ResaleApproved || st.Reminders == 0 || st.UserID == "" {
+		t.Fatalf("the last run ended with %+v", st)
+	}
+	if n := s.notices(t, "resale/"+id, activities.NoticeResaleReminder); n != st.Reminders {
+		t.Errorf("%d reminder notices for %d reminders", n, st.Reminders)
+	}
+	recordPath(t, s, wfID, first, recordedResaleSuggested)
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -82,8 +83,40 @@ func TemporalAddress(t testing.TB) string {
 // TemporalClient is a client of the test server, closed when the test ends.
 func TemporalClient(t testing.TB) client.Client {
 	t.Helper()
+	return dialTemporal(t, TemporalAddress(t))
+}
+
+var (
+	tMu     sync.Mutex
+	tOthers = map[string]string{} // extra flags → address of the dev server started with them
+)
+
+// TemporalClientWith is TemporalClient on a dev server of its own, started
+// (once per test binary and set of flags) with extra start-dev flags, for a
+// setting the shared server must not have, e.g. "--dynamic-config-value",
+// "limit.historyCount.suggestContinueAsNew=40". Each such server costs a few
+// seconds to start: use it only for what the shared one cannot do.
+func TemporalClientWith(t testing.TB, flags ...string) client.Client {
+	t.Helper()
+	key := strings.Join(flags, "\x00")
+	tMu.Lock()
+	addr, ok := tOthers[key]
+	if !ok {
+		var err error
+		if addr, err = startTemporal(flags...); err != nil {
+			tMu.Unlock()
+			fatalf(t, "temporal %v: %v", flags, err)
+		}
+		tOthers[key] = addr
+	}
+	tMu.Unlock()
+	return dialTemporal(t, addr)
+}
+
+func dialTemporal(t testing.TB, addr string) client.Client {
+	t.Helper()
 	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	c, err := client.Dial(client.Options{HostPort: TemporalAddress(t), Namespace: "default", Logger: tlog.NewStructuredLogger(quiet)})
+	c, err := client.Dial(client.Options{HostPort: addr, Namespace: "default", Logger: tlog.NewStructuredLogger(quiet)})
 	if err != nil {
 		fatalf(t, "dial temporal: %v", err)
 	}
@@ -91,7 +124,8 @@ func TemporalClient(t testing.TB) client.Client {
 	return c
 }
 
-func startTemporal() (string, error) {
+// startTemporal starts a dev server with TunedDevServerFlags and extra; Main stops it.
+func startTemporal(extra ...string) (string, error) {
 	bin, err := TemporalCLI()
 	if err != nil {
 		return "", err
@@ -111,6 +145,7 @@ func startTemporal() (string, error) {
 	args := append([]string{"server", "start-dev", "--headless", "--ip", "127.0.0.1",
 		"--port", strconv.Itoa(port), "--http-port", strconv.Itoa(httpPort), "--metrics-port", strconv.Itoa(metricsPort),
 		"--log-level", "error"}, TunedDevServerFlags...)
+	args = append(args, extra...)
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout = os.Stderr
 	cmd.Stderr = os.Stderr
