@@ -435,3 +435,42 @@ func TestAReconciliationOfManyRowsContinuesAsNewWithItsTotals(t *testing.T) {
 		}
 	}
 }
+
+// TestReconcileClosesTheCRMOfALostApprovalThatExpired: the CRM committed an
+// approval whose answers were lost, and nobody decided before the analysis
+// deadline, so the opportunity expired in analysis (its run then ends: an
+// opportunity that expired in analysis has no validity to keep it) with the
+// CRM still showing it approved. The reconciler writes the workflow's final
+// state, expired, to the CRM, and the CRM record's id to the read model.
+func TestReconcileClosesTheCRMOfALostApprovalThatExpired(t *testing.T) {
+	e := newEnv(t, activities.Durations{Validity: 15 * time.Second, RenewalWindow: 5 * time.Second, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour})
+	id := e.register("889990000001")
+	e.sim.LoseResponses(0)
+	if _, err := e.approve(id); err == nil {
+		t.Fatal("the approval succeeded with every answer lost")
+	}
+	e.sim.ClearOutage()
+	waitFor(t, 30*time.Second, "the opportunity expires in analysis", func() bool { return e.row(id).Status == opportunity.Expired })
+	crmRecord := e.synced(id)
+	if crmRecord.Stage != "Qualification" || e.state(id).Register != "" {
+		t.Fatalf("setup: CRM %q, workflow register %q", crmRecord.Stage, e.state(id).Register)
+	}
+	e.settled()
+	e.reconcile()
+	if got := e.synced(id); got.Stage != "Closed Lost" || got.ID != crmRecord.ID {
+		t.Errorf("CRM record after the reconciliation %+v, want the same record closed lost", got)
+	}
+	if got := e.row(id); got.Register != crmRecord.ID {
+		t.Errorf("read model register %q, want %s", got.Register, crmRecord.ID)
+	}
+	kinds := map[string]finding{}
+	for _, f := range e.findings(id) {
+		kinds[f.Kind] = f
+	}
+	if f := kinds[reconcile.KindCRMMismatch]; !f.Repaired || f.Expected != "expired" || f.Actual != "Qualification" || !contains(f.Fields, "stage") {
+		t.Errorf("crm finding %+v (all: %+v)", f, kinds)
+	}
+	if f := kinds[reconcile.KindReadModel]; !f.Repaired || !contains(f.Fields, activities.FieldRegister) {
+		t.Errorf("read model finding %+v", f)
+	}
+}
