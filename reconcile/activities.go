@@ -278,6 +278,7 @@ func (a *Activities) ReconcileOpportunities(ctx context.Context, p Page) (PageRe
 	var checks []checked
 	var ids []string
 	for _, row := range list {
+		activity.RecordHeartbeat(ctx, after) // a retry starts the page again
 		l, runID, err := a.describe(ctx, workflows.OpportunityWorkflowID(row.ID))
 		var st workflows.OpportunityState
 		if err == nil && (l.running || l.completed) {
@@ -314,6 +315,9 @@ func (a *Activities) ReconcileOpportunities(ctx context.Context, p Page) (PageRe
 	for _, c := range checks {
 		res.Checked++
 		activity.RecordHeartbeat(ctx, c.row.ID)
+		if err := ctx.Err(); err != nil {
+			return res, err // the worker is stopping: the retry resumes from the heartbeat
+		}
 		row, st := c.row, c.st
 		if c.l.gone != "" {
 			f := a.adoptOpportunity(ctx, row, c.l.gone)
@@ -551,6 +555,9 @@ func (a *Activities) ReconcileResales(ctx context.Context, p Page) (PageResult, 
 	}
 	for _, row := range list {
 		activity.RecordHeartbeat(ctx, row.ID)
+		if err := ctx.Err(); err != nil {
+			return res, err // the worker is stopping: the retry resumes from the heartbeat
+		}
 		wid := workflows.ResaleWorkflowID(row.ID)
 		l, runID, err := a.describe(ctx, wid)
 		var st workflows.ResaleState
@@ -627,6 +634,9 @@ func (a *Activities) RetryCRMSyncFailures(ctx context.Context, p Page) (PageResu
 	}
 	for _, fr := range list {
 		activity.RecordHeartbeat(ctx, strconv.FormatInt(fr.ID, 10))
+		if err := ctx.Err(); err != nil {
+			return res, err // the worker is stopping: the retry resumes from the heartbeat
+		}
 		res.Checked++
 		f := finding{Kind: KindCRMSyncFailure, RecordType: "opportunity", RecordID: fr.OpportunityID, Brand: fr.Brand,
 			Expected: fr.Status, Actual: "not written", Fields: []string{"stage"}}
@@ -712,6 +722,9 @@ func (a *Activities) CloseCRMAhead(ctx context.Context, p Page) (PageResult, err
 	}
 	for _, r := range list {
 		activity.RecordHeartbeat(ctx, strconv.FormatInt(r.ID, 10))
+		if err := ctx.Err(); err != nil {
+			return res, err // the worker is stopping: the retry resumes from the heartbeat
+		}
 		res.Checked++
 		f := finding{Kind: KindCRMAhead, RecordType: "opportunity", RecordID: r.OpportunityID, Brand: r.Brand,
 			Expected: r.Status, Fields: []string{"stage"}}
