@@ -211,7 +211,7 @@ func (l Local) GetOpportunities(ctx context.Context, ids []string) (map[string]R
 		}
 		stage := DefaultStages()[opportunity.Status(status)]
 		out[id] = Record{CRMID: register, ID: id, Name: name, Stage: stage, Probability: prob, Matches: 1,
-			Closed: opportunity.Status(status) == opportunity.Expired || opportunity.Status(status) == opportunity.Disapproved,
+			Closed:   opportunity.Status(status) == opportunity.Expired || opportunity.Status(status) == opportunity.Disapproved,
 			Statuses: StatusesOf(DefaultStages(), stage)}
 		return nil
 	})

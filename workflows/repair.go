@@ -25,8 +25,9 @@ const changeRecordCRMSyncFailure = "record-crm-sync-failure"
 type RepairRequest struct {
 	// System is set by the reconciler only: no person's action repairs.
 	System bool `json:"system"`
-	// CRM also writes the workflow's state to the CRM (an opportunity with a
-	// CRM record only: one in analysis is never written).
+	// CRM also writes the workflow's state to the CRM (the reconciler asks it
+	// for an opportunity the CRM holds, or should; one in analysis is never
+	// written: only a representative's approval sends it there).
 	CRM bool `json:"crm,omitempty"`
 	// Kinds are the reconciler's findings that asked for the repair (logged).
 	Kinds []string `json:"kinds,omitempty"`
@@ -68,7 +69,7 @@ func (wf *opportunityWorkflow) repair(ctx workflow.Context, req RepairRequest) (
 	defer wf.lock(ctx)()
 	var res RepairResult
 	log := workflow.GetLogger(ctx)
-	if req.CRM && wf.st.Register != "" && wf.st.Status != opportunity.Analysis {
+	if req.CRM && wf.st.Status != opportunity.Analysis {
 		res.CRM, res.CRMError = wf.repairCRM(ctx)
 	}
 	st := wf.st
