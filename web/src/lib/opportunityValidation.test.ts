@@ -220,16 +220,22 @@ describe('validateOpportunity', () => {
     expect(v.valid).toBe(true);
   });
 
+  it('does not ask for the read-only company fields before the lookup; lists a field the lookup left blank', () => {
+    const before = validateOpportunity({ ...validForm(), corporateName: '', street: '', cep: '', city: '', state: '' }, {
+      ...ctx,
+      cnpjLookupOk: false,
+    });
+    expect(before.missing).toEqual(['CNPJ']);
+    expect(Object.keys(before.errors)).toEqual(['cnpj']);
+    const after = validateOpportunity({ ...validForm(), street: '' }, ctx);
+    expect(after.missing).toEqual(['Endereço']);
+  });
+
   it('lists every missing field of an empty form by its label, in screen order', () => {
     const v = validateOpportunity(emptyOpportunityForm(), { ...ctx, cnpjLookupOk: false });
     expect(v.valid).toBe(false);
     expect(v.missing).toEqual([
       'CNPJ',
-      'Razão social',
-      'Endereço',
-      'CEP',
-      'Cidade',
-      'Estado',
       'Nome do contato',
       'Telefone',
       'Email do cliente',

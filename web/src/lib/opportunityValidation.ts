@@ -387,11 +387,15 @@ export function validateOpportunity(form: OpportunityForm, ctx: ValidationContex
   const cnpj = normalizeCnpj(form.cnpj);
   if (cnpj === '') fail('cnpj', MSG_REQUIRED);
   else if (!isValidCnpj(cnpj) || !ctx.cnpjLookupOk) fail('cnpj', MSG_INVALID_CNPJ);
-  required('corporateName', form.corporateName);
-  required('street', form.street);
-  fail('cep', cepError(form.cep));
-  required('city', form.city);
-  required('state', form.state);
+  // The company fields are read-only, filled by the lookup: before it they are not the user's to
+  // fill (the CNPJ says what is missing); after it, a field the lookup left blank is listed.
+  if (ctx.cnpjLookupOk) {
+    required('corporateName', form.corporateName);
+    required('street', form.street);
+    fail('cep', cepError(form.cep));
+    required('city', form.city);
+    required('state', form.state);
+  }
 
   // Client contact.
   required('contact', form.contact);

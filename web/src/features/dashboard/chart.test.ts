@@ -25,7 +25,7 @@ describe('integerTicks', () => {
     expect(integerTicks(1.5)).toEqual([0, 1]);
     expect(integerTicks(1)).toEqual([0, 1]);
     expect(integerTicks(0.5)).toEqual([0]);
-    expect(integerTicks(30)).toEqual([0, 6, 12, 18, 24, 30]);
+    expect(integerTicks(30)).toEqual([0, 5, 10, 15, 20, 25, 30]);
   });
 });
 
@@ -61,5 +61,16 @@ describe('countText', () => {
     expect(countText(1, 'approved')).toBe('1 aprovada');
     expect(countText(3, 'disapproved')).toBe('3 reprovadas');
     expect(countText(0, 'approved')).toBe('0 aprovadas');
+  });
+});
+
+describe('round ticks', () => {
+  it('ticks the axis at round values, not at max / 5 (1145 gave 229, 458, 687, 916)', () => {
+    expect(integerTicks(1145)).toEqual([0, 200, 400, 600, 800, 1000]);
+    expect(integerTicks(1145).every((t) => t % 100 === 0)).toBe(true);
+    expect(integerTicks(45)).toEqual([0, 10, 20, 30, 40]);
+    expect(integerTicks(13)).toEqual([0, 5, 10]);
+    expect(integerTicks(7)).toEqual([0, 2, 4, 6]);
+    expect(integerTicks(3)).toEqual([0, 1, 2, 3]);
   });
 });

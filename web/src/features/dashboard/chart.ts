@@ -39,11 +39,19 @@ export function chartYMax(months: readonly MonthPoint[], series: readonly Series
   return highest > 0 ? highest * Y_HEADROOM : 1;
 }
 
-/** Integer ticks from 0 to max (at most about `count` of them). */
-export function integerTicks(max: number, count = 5): number[] {
+/** The smallest round step (1, 2 or 5 × 10ⁿ, at least 1) that splits `top` in at most `count` parts. */
+export function roundStep(top: number, count: number): number {
+  const raw = Math.max(1, top / count);
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5, 10]) if (m * magnitude >= raw) return m * magnitude;
+  return 10 * magnitude;
+}
+
+/** Round integer ticks (multiples of 1, 2 or 5 × 10ⁿ) from 0 to max, about `count` of them at most. */
+export function integerTicks(max: number, count = 6): number[] {
   const top = Math.floor(max);
   if (top <= 0) return [0];
-  const step = Math.max(1, Math.ceil(top / count));
+  const step = roundStep(top, count);
   const ticks: number[] = [];
   for (let v = 0; v <= top; v += step) ticks.push(v);
   return ticks;

@@ -1,4 +1,5 @@
 import { Button } from '@blueprintjs/core';
+import { PauseIcon, PlayIcon } from '@blueprintjs/icons';
 import { useEffect, useState } from 'react';
 import { useBrand } from '../../../lib/brand';
 import * as portalApi from '../../../lib/portalApi';
@@ -6,11 +7,24 @@ import * as portalApi from '../../../lib/portalApi';
 /** Interval between slides (spec §9). */
 export const CAROUSEL_INTERVAL_MS = 6000;
 
-/** Brand images beside the login form (GET /api/image?brand=), rotating every 6 seconds. */
+export const PAUSE_LABEL = 'Pausar carrossel';
+export const PLAY_LABEL = 'Retomar carrossel';
+
+/** Whether the user asked the system for less motion: the carousel then starts paused. */
+function prefersReducedMotion(): boolean {
+  return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+/**
+ * Brand images beside the login form (GET /api/image?brand=), rotating every 6
+ * seconds. A button pauses and resumes the rotation (WCAG 2.2.2); it starts
+ * paused when the system asks for reduced motion.
+ */
 export function Carousel() {
   const brand = useBrand();
   const [images, setImages] = useState<portalApi.CarouselImage[]>([]);
   const [index, setIndex] = useState(0);
+  const [paused, setPaused] = useState(prefersReducedMotion);
 
   useEffect(() => {
     let active = true;
@@ -23,10 +37,10 @@ export function Carousel() {
   }, [brand.slug]);
 
   useEffect(() => {
-    if (images.length < 2) return;
+    if (images.length < 2 || paused) return;
     const timer = window.setInterval(() => setIndex((i) => (i + 1) % images.length), CAROUSEL_INTERVAL_MS);
     return () => window.clearInterval(timer);
-  }, [images.length, index]);
+  }, [images.length, index, paused]);
 
   if (images.length === 0) {
     return (
@@ -49,6 +63,16 @@ export function Carousel() {
       ))}
       {images.length > 1 && (
         <div className="carousel-dots">
+          <Button
+            variant="minimal"
+            size="small"
+            className="carousel-pause"
+            icon={paused ? <PlayIcon /> : <PauseIcon />}
+            aria-label={paused ? PLAY_LABEL : PAUSE_LABEL}
+            aria-pressed={paused}
+            onClick={() => setPaused((p) => !p)}
+            data-testid="carousel-pause"
+          />
           {images.map((image, i) => (
             <Button
               key={image.url}

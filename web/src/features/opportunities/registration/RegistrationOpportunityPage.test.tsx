@@ -218,7 +218,13 @@ describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
     expect(labels).toContain('Part number do produto');
     expect(labels).toContain('Aceite dos termos');
     expect(labels).not.toContain('Nome do contato');
+    // The read-only company fields wait for the lookup: not listed, not red.
+    for (const label of ['Razão social', 'Endereço', 'CEP', 'Cidade', 'Estado']) expect(labels).not.toContain(label);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Fechar' }));
+    for (const label of [/^Razão social/, /^Endereço/, /^CEP/, /^Cidade/, /^Estado/]) {
+      expect(screen.getByLabelText(label)).not.toHaveAttribute('aria-invalid', 'true');
+      expect(screen.getByLabelText(label).closest('.bp6-form-group')).not.toHaveClass('bp6-intent-danger');
+    }
     expect(screen.getByText('Numero inválido')).toBeInTheDocument();
     expect(screen.getAllByText('*Campo Obrigatório').length).toBeGreaterThan(5);
     expect(calls.some((c) => c.url === '/api/opportunity/create')).toBe(false);
