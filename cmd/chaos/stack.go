@@ -104,7 +104,7 @@ func startTemporal(ctx context.Context, cli, logPath string) (*temporalServer, e
 	}
 	cmd := exec.Command(cli, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		logf.Close()
 		return nil, fmt.Errorf("start %s: %w", cli, err)
@@ -186,6 +186,7 @@ func (p *proc) start(ctx context.Context) error {
 	}
 	cmd := exec.Command(p.bin, p.sub)
 	cmd.Env = p.env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the harness
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		p.mu.Unlock()
