@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/temporalproto"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
 
 	"oportuna/activities"
 	"oportuna/opportunity"
@@ -347,9 +349,11 @@ func TestAFailedBackgroundCRMSyncIsRecordedAndRetriedByTheReconciler(t *testing.
 // history of TestAFailedBackgroundCRMSyncIsRecordedAndRetriedByTheReconciler.
 const recordedRepair = "../workflows/testdata/histories/opportunity-crm-sync-failure-repair.json"
 
-func (e *env) recordHistory(workflowID, path string) {
+func (e *env) recordHistory(workflowID, path string) { e.recordHistoryOf(workflowID, "", path) }
+
+func (e *env) recordHistoryOf(workflowID, runID, path string) {
 	e.t.Helper()
-	it := e.tc.GetWorkflowHistory(e.ctx, workflowID, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	it := e.tc.GetWorkflowHistory(e.ctx, workflowID, runID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	hist := &historypb.History{}
 	for it.HasNext() {
 		ev, err := it.Next()
@@ -432,6 +436,31 @@ func TestAReconciliationOfManyRowsContinuesAsNewWithItsTotals(t *testing.T) {
 	for _, id := range ids {
 		if got := e.row(id); got.Probability != 25 {
 			t.Errorf("%s: probability %d, want the workflow's 25", id, got.Probability)
+		}
+	}
+	if os.Getenv("OPORTUNA_RECORD_HISTORIES") != "" {
+		e.recordHistoryOf(run.GetID(), firstRunID, recordedReconcile)
+	}
+}
+
+// recordedReconcile is where OPORTUNA_RECORD_HISTORIES writes the first run of
+// TestAReconciliationOfManyRowsContinuesAsNewWithItsTotals (pages, repairs,
+// continue-as-new), replayed by TestReconcileRecordedHistoriesReplay.
+const recordedReconcile = "testdata/reconcile-continued-as-new.json"
+
+// TestReconcileRecordedHistoriesReplay guards deploys of the reconciler like
+// TestRecordedHistoriesReplay guards the portal's workflows: every recorded
+// history of Reconcile replays with the current code.
+func TestReconcileRecordedHistoriesReplay(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recorded Reconcile history under testdata/ (%v)", err)
+	}
+	r := worker.NewWorkflowReplayer()
+	r.RegisterWorkflow(reconcile.Reconcile)
+	for _, f := range files {
+		if err := r.ReplayWorkflowHistoryFromJSONFile(nil, f); err != nil {
+			t.Errorf("%s: %v", f, err)
 		}
 	}
 }
