@@ -59,6 +59,7 @@ type options struct {
 	seed          uint64
 	keep          bool
 	demo          bool
+	inject        bool
 }
 
 func main() {
@@ -80,6 +81,7 @@ func main() {
 	flag.Uint64Var(&o.seed, "seed", 0, "random seed of the kill schedule (0: from the clock; printed)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the database (its URL is printed)")
 	flag.BoolVar(&o.demo, "demo", false, "seed with `oportuna seed` (demo opportunities of every brand) instead of the accounts only")
+	flag.BoolVar(&o.inject, "inject", false, "after the settle, plant one fault of each kind the checks look for and exit 0 only if every one is reported (tests the checks)")
 	flag.Parse()
 	set := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -316,10 +318,28 @@ func run(ctx context.Context, o options) (int, error) {
 	} else {
 		h.event("not settled after %s", o.settle)
 	}
+	var faults []planted
+	if o.inject {
+		if faults, err = h.inject(ctx, ops); err != nil {
+			return 0, err
+		}
+		h.event("injected %d faults", len(faults))
+	}
 	rep := h.check(ctx, ops, users)
 	rep.Settled, rep.SettleTime = settled, settleTime
 	rep.Seed = o.seed
 	code := h.report(rep, ops)
+	if o.inject {
+		missed := verifyInjected(rep, faults)
+		fmt.Printf("\ninject: %d faults planted, %d reported\n", len(faults), len(faults)-len(missed))
+		for _, p := range missed {
+			fmt.Printf("  NOT REPORTED: %s · %s (%s)\n", p.check.Name, p.id, p.what)
+		}
+		if len(missed) > 0 {
+			return 1, nil
+		}
+		return 0, nil
+	}
 	return code, nil
 }
 
