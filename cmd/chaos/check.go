@@ -297,10 +297,15 @@ func (h *harness) check(ctx context.Context, ops []*op, users map[string]string)
 		if r.status != mailer.StatusSent {
 			rep.add(chkOutbox, o, id, "outbox %s: %s after %d attempts, last error %q", r.key, r.status, r.attempts, r.lastErr)
 		}
-		n := h.smtp.deliveries(mailer.MessageID(r.key, mailFrom))
+		mid := mailer.MessageID(r.key, mailFrom)
+		n := h.smtp.deliveries(mid)
 		switch {
 		case n > 1:
-			rep.add(chkDupMail, o, id, "outbox %s delivered %d times", r.key, n)
+			var at []string
+			for _, t := range h.smtp.times(mid) {
+				at = append(at, t.UTC().Format("15:04:05.000"))
+			}
+			rep.add(chkDupMail, o, id, "outbox %s (%d attempts) delivered %d times, accepted at %s UTC", r.key, r.attempts, n, strings.Join(at, ", "))
 		case n == 0 && r.status == mailer.StatusSent:
 			rep.add(chkMailLost, o, id, "outbox %s is sent, the SMTP server got nothing", r.key)
 		}

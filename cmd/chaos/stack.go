@@ -321,6 +321,7 @@ type smtpSink struct {
 	srv  *smtp.Server
 	mu   sync.Mutex
 	byID map[string]int
+	at   map[string][]time.Time
 	all  int
 }
 
@@ -329,7 +330,7 @@ func startSMTP() (*smtpSink, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &smtpSink{host: "127.0.0.1", port: ln.Addr().(*net.TCPAddr).Port, byID: map[string]int{}}
+	s := &smtpSink{host: "127.0.0.1", port: ln.Addr().(*net.TCPAddr).Port, byID: map[string]int{}, at: map[string][]time.Time{}}
 	s.srv = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &sinkSession{s: s}, nil }))
 	s.srv.Domain = "localhost"
 	s.srv.AllowInsecureAuth = true
@@ -348,6 +349,13 @@ func (s *smtpSink) deliveries(id string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.byID[id]
+}
+
+// times are when the e-mails with the Message-ID id were accepted.
+func (s *smtpSink) times(id string) []time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Time(nil), s.at[id]...)
 }
 
 func (s *smtpSink) total() int {
@@ -378,6 +386,7 @@ func (se *sinkSession) Data(r io.Reader) error {
 	}
 	se.s.mu.Lock()
 	se.s.byID[id]++
+	se.s.at[id] = append(se.s.at[id], time.Now())
 	se.s.all++
 	se.s.mu.Unlock()
 	return nil
