@@ -1,7 +1,8 @@
-import { Button, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
+import { Button, InputGroup, Intent } from '@blueprintjs/core';
 import { EyeOffIcon, EyeOpenIcon } from '@blueprintjs/icons';
 import { useState } from 'react';
 import { PASSWORD_MISMATCH_MESSAGE, PASSWORD_RULE_MESSAGE, isValidPassword } from '../lib/password';
+import { FormField } from './FormField';
 
 export interface PasswordFieldsProps {
   password: string;
@@ -43,7 +44,7 @@ export function PasswordFields({
   const toggle = <PasswordVisibilityToggle visible={visible} onToggle={() => setVisible((v) => !v)} />;
   return (
     <>
-      <FormGroup
+      <FormField
         label={passwordLabel}
         labelFor="password"
         intent={ruleBroken ? Intent.DANGER : Intent.NONE}
@@ -60,8 +61,8 @@ export function PasswordFields({
           rightElement={toggle}
           onValueChange={onPasswordChange}
         />
-      </FormGroup>
-      <FormGroup
+      </FormField>
+      <FormField
         label={confirmationLabel}
         labelFor="confirmation"
         intent={mismatch ? Intent.DANGER : Intent.NONE}
@@ -77,7 +78,7 @@ export function PasswordFields({
           intent={mismatch ? Intent.DANGER : Intent.NONE}
           onValueChange={onConfirmationChange}
         />
-      </FormGroup>
+      </FormField>
     </>
   );
 }

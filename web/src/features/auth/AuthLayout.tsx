@@ -3,6 +3,7 @@ import { Link, Outlet } from 'react-router';
 import { useBrand } from '../../lib/brand';
 import { Carousel } from './login/Carousel';
 import { VersionText } from './login/VersionText';
+import { MAIN_CONTENT_ID, SkipLink } from '../../components/SkipLink';
 
 /**
  * Public pages of the login family (Login, recovery, reset): the brand, the
@@ -12,7 +13,8 @@ export function AuthLayout() {
   const brand = useBrand();
   return (
     <div className="auth-page">
-      <main className="auth-form-column">
+      <SkipLink />
+      <main className="auth-form-column" id={MAIN_CONTENT_ID} tabIndex={-1}>
         <Card className="auth-card" elevation={2}>
           <img className="brand-logo auth-logo" src={brand.logo} alt={brand.name} data-testid="brand-logo" />
           <Outlet />

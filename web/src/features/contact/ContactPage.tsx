@@ -1,4 +1,4 @@
-import { Button, Card, FormGroup, H1, H2, InputGroup, Intent, TextArea } from '@blueprintjs/core';
+import { Button, Card, H1, H2, InputGroup, Intent, TextArea } from '@blueprintjs/core';
 import { EnvelopeIcon } from '@blueprintjs/icons';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -7,6 +7,8 @@ import { SuccessModal } from '../../components/SuccessModal';
 import { useBrand } from '../../lib/brand';
 import { contactOutcome, sendContact, type ContactRequest } from '../../lib/contactApi';
 import './contact.css';
+import { FormField } from '../../components/FormField';
+import { MAIN_CONTENT_ID, SkipLink } from '../../components/SkipLink';
 
 /** Shown under a field left empty (the wording of the other forms, spec §5). */
 export const MSG_REQUIRED = '*Campo Obrigatório';
@@ -108,7 +110,8 @@ export function ContactPage() {
 
   return (
     <div className="public-page contact-page">
-      <Card className="public-card contact-card" elevation={2}>
+      <SkipLink />
+      <Card className="public-card contact-card" elevation={2} id={MAIN_CONTENT_ID} tabIndex={-1} role="main">
         <img className="brand-logo auth-logo" src={brand.logo} alt={brand.name} data-testid="brand-logo" />
         <H1 className="page-title contact-title" data-testid="page-title">
           Contato
@@ -116,11 +119,11 @@ export function ContactPage() {
         <div className="contact-layout">
           <form className="contact-form" onSubmit={onSubmit} noValidate aria-label="Fale conosco">
             {FIELDS.map(({ key, label }) => (
-              <FormGroup
+              <FormField
                 key={key}
                 label={label}
                 labelFor={`contact-${key}`}
-                labelInfo="*"
+                required
                 intent={isFlagged(key) ? Intent.DANGER : Intent.NONE}
                 helperText={isFlagged(key) ? <span id={`contact-${key}-error`}>{MSG_REQUIRED}</span> : undefined}
               >
@@ -142,7 +145,7 @@ export function ContactPage() {
                     onValueChange={(v) => set(key, v)}
                   />
                 )}
-              </FormGroup>
+              </FormField>
             ))}
             <Button
               type="submit"

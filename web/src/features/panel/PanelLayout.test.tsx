@@ -58,6 +58,19 @@ describe('panel', () => {
     expect(screen.getByTestId('page-title')).toHaveTextContent('Detalhes do vendedor');
   });
 
+  it("starts the keyboard at 'Pular para o conteúdo', which moves the focus to the screen's content", async () => {
+    storeSession({ roles: ['SELLER'] });
+    mockFetch(() => json(200, {}));
+    renderAt('/Painel/Settings', <AppRoutes />);
+    await screen.findByTestId('page-title');
+    await userEvent.tab();
+    const skip = screen.getByRole('link', { name: 'Pular para o conteúdo' });
+    expect(skip).toHaveFocus();
+    await userEvent.click(skip);
+    expect(screen.getByRole('main')).toHaveFocus();
+    expect(screen.getByRole('main')).toContainElement(screen.getByTestId('page-title'));
+  });
+
   it("shows 'Sem permissão' inside the panel on a route the role may not open, keeping the session", async () => {
     storeSession({ roles: ['SELLER'] });
     mockFetch(() => json(200, {}));

@@ -7,6 +7,7 @@ import { useBrand } from '../../lib/brand';
 import { readSession } from '../../lib/session';
 import { NotificationBell } from '../notifications/NotificationBell';
 import { SideMenu } from './SideMenu';
+import { MAIN_CONTENT_ID, SkipLink } from '../../components/SkipLink';
 
 /** The panel `/Painel`: side menu by role, top bar with 'Voltar', and the screen. */
 export function PanelLayout() {
@@ -23,6 +24,7 @@ export function PanelLayout() {
 
   return (
     <div className={menuOpen ? 'panel-layout is-menu-open' : 'panel-layout'}>
+      <SkipLink />
       <SideMenu
         name={session.username ?? ''}
         roles={session.permissions}
@@ -54,7 +56,7 @@ export function PanelLayout() {
             <NavbarHeading className="panel-brand-name">{brand.name}</NavbarHeading>
           </NavbarGroup>
         </Navbar>
-        <main className="panel-content">
+        <main className="panel-content" id={MAIN_CONTENT_ID} tabIndex={-1}>
           <Outlet />
         </main>
       </div>

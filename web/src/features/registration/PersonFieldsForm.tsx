@@ -1,7 +1,8 @@
-import { FormGroup, InputGroup, Intent } from '@blueprintjs/core';
+import { InputGroup, Intent } from '@blueprintjs/core';
 import type { FactoryOpts } from 'imask';
 import { MaskedInput } from '../opportunities/shared/MaskedInput';
 import { MOBILE_LENGTH, type PersonErrors, type PersonFields } from './validation';
+import { FormField } from '../../components/FormField';
 
 /** The mobile phone's mask as react-imask options (one object, kept between renders). */
 export const MOBILE_MASK_OPTS: FactoryOpts = { mask: '(00) 00000-0000' };
@@ -46,7 +47,7 @@ export function PersonFieldsForm({
   const described = (field: keyof PersonFields) => (shown(field) ? `${idPrefix}-${field}-error` : undefined);
   return (
     <>
-      <FormGroup label={labels.name} labelFor={`${idPrefix}-name`} labelInfo="*" intent={intent('name')} helperText={helper('name')}>
+      <FormField label={labels.name} labelFor={`${idPrefix}-name`} required intent={intent('name')} helperText={helper('name')}>
         <InputGroup
           id={`${idPrefix}-name`}
           name="name"
@@ -60,11 +61,11 @@ export function PersonFieldsForm({
           onBlur={() => onBlur('name')}
           maxLength={120}
         />
-      </FormGroup>
-      <FormGroup
+      </FormField>
+      <FormField
         label={labels.email}
         labelFor={`${idPrefix}-email`}
-        labelInfo="*"
+        required
         intent={intent('email')}
         helperText={helper('email')}
       >
@@ -83,11 +84,11 @@ export function PersonFieldsForm({
           onBlur={() => onBlur('email')}
           maxLength={254}
         />
-      </FormGroup>
-      <FormGroup
+      </FormField>
+      <FormField
         label={labels.phone}
         labelFor={`${idPrefix}-phone`}
-        labelInfo="*"
+        required
         intent={intent('phone')}
         helperText={helper('phone')}
       >
@@ -107,7 +108,7 @@ export function PersonFieldsForm({
           onValueChange={(v) => onChange('phone', v)}
           onBlur={() => onBlur('phone')}
         />
-      </FormGroup>
+      </FormField>
     </>
   );
 }

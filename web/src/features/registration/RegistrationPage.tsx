@@ -1,4 +1,4 @@
-import { Button, Card, FormGroup, H1, H2, InputGroup, Intent, ProgressBar, Spinner } from '@blueprintjs/core';
+import { Button, Card, H1, H2, InputGroup, Intent, ProgressBar, Spinner } from '@blueprintjs/core';
 import { ArrowLeftIcon, ArrowRightIcon } from '@blueprintjs/icons';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -20,6 +20,8 @@ import { MaskedInput } from '../opportunities/shared/MaskedInput';
 import { PersonFieldsForm } from './PersonFieldsForm';
 import { MOBILE_LENGTH, cnpjError, isPersonValid, personErrors, phoneDigits, type PersonFields } from './validation';
 import './registration.css';
+import { FormField } from '../../components/FormField';
+import { MAIN_CONTENT_ID, SkipLink } from '../../components/SkipLink';
 
 export const STEP_TITLES = { 1: 'Crie seu usuário', 2: 'Sua revenda' } as const;
 
@@ -173,7 +175,8 @@ export function RegistrationPage() {
 
   return (
     <div className="public-page registration-page">
-      <Card className="public-card registration-card" elevation={2}>
+      <SkipLink />
+      <Card className="public-card registration-card" elevation={2} id={MAIN_CONTENT_ID} tabIndex={-1} role="main">
         <img className="brand-logo auth-logo" src={brand.logo} alt={brand.name} data-testid="brand-logo" />
         <H1 className="page-title registration-title" data-testid="page-title">
           Cadastre sua revenda
@@ -223,10 +226,10 @@ export function RegistrationPage() {
             <H2 id="registration-step-title" className="registration-step-title" data-testid="step-title">
               {STEP_TITLES[2]}
             </H2>
-            <FormGroup
+            <FormField
               label="CNPJ"
               labelFor="registration-cnpj"
-              labelInfo="*"
+              required
               intent={cnpjMessage ? Intent.DANGER : Intent.NONE}
               helperText={cnpjMessage ? <span data-testid="registration-cnpj-error">{cnpjMessage}</span> : undefined}
             >
@@ -248,10 +251,10 @@ export function RegistrationPage() {
                 rightElement={lookup?.state === 'loading' ? <Spinner size={16} aria-label="Consultando CNPJ" /> : undefined}
                 data-testid="registration-cnpj"
               />
-            </FormGroup>
+            </FormField>
             <div className="registration-company" aria-live="polite">
               {COMPANY_FIELDS.map(({ key, label }) => (
-                <FormGroup key={key} label={label} labelFor={`registration-${key}`}>
+                <FormField key={key} label={label} labelFor={`registration-${key}`}>
                   <InputGroup
                     id={`registration-${key}`}
                     name={key}
@@ -260,7 +263,7 @@ export function RegistrationPage() {
                     tabIndex={-1}
                     data-testid={`registration-${key}`}
                   />
-                </FormGroup>
+                </FormField>
               ))}
             </div>
             <div className="registration-actions">

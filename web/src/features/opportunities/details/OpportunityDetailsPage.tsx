@@ -1,4 +1,4 @@
-import { Button, Callout, FormGroup, H1, HTMLSelect, InputGroup, Intent, Tag } from '@blueprintjs/core';
+import { Button, Callout, H1, HTMLSelect, InputGroup, Intent, Tag } from '@blueprintjs/core';
 import { HistoryIcon } from '@blueprintjs/icons';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmationModal } from '../../../components/ConfirmationModal';
@@ -17,6 +17,7 @@ import { RenewalDialog } from './RenewalDialog';
 import { useOpportunityDetails } from './useOpportunityDetails';
 
 import { reasonLabel } from './useOpportunityDetails';
+import { FormField } from '../../../components/FormField';
 export { allowedActions, reasonLabel, shownProbability } from './useOpportunityDetails';
 
 export const PAGE_TITLE = 'Detalhes da oportunidade';
@@ -100,7 +101,7 @@ export function OpportunityDetailsPage() {
           {isRep && (
             <SectionCard title="Oportunidade" testId="section-edit">
               <div className="op-grid">
-                <FormGroup
+                <FormField
                   label={FIELD_LABELS.name}
                   labelFor="opportunity-name"
                   intent={nameError ? Intent.DANGER : Intent.NONE}
@@ -115,8 +116,8 @@ export function OpportunityDetailsPage() {
                     intent={nameError ? Intent.DANGER : Intent.NONE}
                     onValueChange={d.setName}
                   />
-                </FormGroup>
-                <FormGroup label={FIELD_LABELS.probabilityClosing} labelFor="opportunity-probability">
+                </FormField>
+                <FormField label={FIELD_LABELS.probabilityClosing} labelFor="opportunity-probability">
                   <HTMLSelect
                     id="opportunity-probability"
                     value={String(probability)}
@@ -129,7 +130,7 @@ export function OpportunityDetailsPage() {
                       </option>
                     ))}
                   </HTMLSelect>
-                </FormGroup>
+                </FormField>
               </div>
               {can.edit && (
                 <div className="op-actions">

@@ -2,7 +2,6 @@ import {
   Button,
   DialogBody,
   DialogFooter,
-  FormGroup,
   HTMLSelect,
   InputGroup,
   Intent,
@@ -24,6 +23,7 @@ import {
 import { PROBABILITY_LABELS, PROBABILITY_VALUES } from '../../../lib/status';
 import { MaskedInput } from '../shared/MaskedInput';
 import { SIM_NAO_OPTIONS } from '../shared/options';
+import { FormField } from '../../../components/FormField';
 
 export interface RenewalDialogProps {
   isOpen: boolean;
@@ -62,7 +62,7 @@ export function RenewalDialog({ isOpen, loading = false, onSubmit, onCancel, now
 
   /** A labelled field; a group of radios (`radios`) is tied to its label by aria-labelledby, not by `for`. */
   const group = (key: Key, children: ReactNode, className?: string, radios = false) => (
-    <FormGroup
+    <FormField
       className={className}
       label={radios ? <span id={`renewal-${key}-label`}>{RENEWAL_LABELS[key]}</span> : RENEWAL_LABELS[key]}
       labelFor={radios ? undefined : `renewal-${key}`}
@@ -71,7 +71,7 @@ export function RenewalDialog({ isOpen, loading = false, onSubmit, onCancel, now
       helperText={errorOf(key)}
     >
       {children}
-    </FormGroup>
+    </FormField>
   );
   const simNao = (key: 'proposalSent' | 'productHomologated' | 'projectStillInScope') =>
     group(

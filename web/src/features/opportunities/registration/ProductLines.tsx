@@ -14,6 +14,7 @@ import {
 } from '../../../lib/opportunityValidation';
 import { MaskedInput } from '../shared/MaskedInput';
 import { LINE_GROUP_TITLES } from '../shared/options';
+import { FormField } from '../../../components/FormField';
 
 const ADD_LABELS: Record<LineKind, string> = {
   product: 'Adicionar produto',
@@ -67,7 +68,7 @@ export function ProductLines({ kind, lines, errors, disabled, onChange, onAdd, o
         const priceMessage = e.price ?? ((left[line.key] && priceError(line.price)) || undefined);
         return (
           <div className="op-line" key={line.key} data-testid={`line-${kind}-${index}`}>
-            <FormGroup
+            <FormField
               className="op-line-pn"
               label={`Part number ${n}`}
               labelFor={id('pn')}
@@ -83,8 +84,8 @@ export function ProductLines({ kind, lines, errors, disabled, onChange, onAdd, o
                 aria-label={`${title} ${n}: part number`}
                 data-testid={`line-${kind}-${index}-partNumber`}
               />
-            </FormGroup>
-            <FormGroup
+            </FormField>
+            <FormField
               className="op-line-description"
               label="Descrição"
               labelFor={id('description')}
@@ -100,8 +101,8 @@ export function ProductLines({ kind, lines, errors, disabled, onChange, onAdd, o
                 aria-label={`${title} ${n}: descrição`}
                 data-testid={`line-${kind}-${index}-description`}
               />
-            </FormGroup>
-            <FormGroup
+            </FormField>
+            <FormField
               label="Quantidade"
               labelFor={id('amount')}
               intent={e.amount ? Intent.DANGER : Intent.NONE}
@@ -118,7 +119,7 @@ export function ProductLines({ kind, lines, errors, disabled, onChange, onAdd, o
                 aria-label={`${title} ${n}: quantidade`}
                 data-testid={`line-${kind}-${index}-amount`}
               />
-            </FormGroup>
+            </FormField>
             <FormGroup
               label="Preço (R$)"
               labelFor={id('price')}

@@ -227,6 +227,15 @@ describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
     }
     expect(screen.getByText('Numero inválido')).toBeInTheDocument();
     expect(screen.getAllByText('*Campo Obrigatório').length).toBeGreaterThan(5);
+    // Each field in error says so to assistive technology, and points at its message.
+    const application = screen.getByLabelText(/^Aplicação/);
+    expect(application).toHaveAttribute('aria-invalid', 'true');
+    expect(application).toHaveAttribute('aria-required', 'true');
+    expect(application).toHaveAccessibleDescription('*Campo Obrigatório');
+    expect(screen.getByLabelText(/^Telefone/)).toHaveAccessibleDescription('Numero inválido');
+    expect(screen.getByRole('radiogroup', { name: /Produto homologado/ })).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByTestId('accepted-term')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText(/^Nome do contato/)).not.toHaveAttribute('aria-invalid');
     expect(calls.some((c) => c.url === '/api/opportunity/create')).toBe(false);
   });
 

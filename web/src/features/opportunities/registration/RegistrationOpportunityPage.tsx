@@ -13,6 +13,7 @@ import {
 import { useMemo, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { ErrorModal } from '../../../components/ErrorModal';
+import { FormField } from '../../../components/FormField';
 import { MissingFieldsModal } from '../../../components/MissingFieldsModal';
 import { PdfViewer } from '../../../components/PdfViewer';
 import { SuccessModal } from '../../../components/SuccessModal';
@@ -69,16 +70,18 @@ export function RegistrationOpportunityPage() {
     children: ReactNode,
     opts: { required?: boolean; className?: string; group?: boolean } = {},
   ) => (
-    <FormGroup
+    <FormField
       className={opts.className}
       label={opts.group ? <span id={`${key}-label`}>{FIELD_LABELS[key]}</span> : FIELD_LABELS[key]}
       labelFor={opts.group ? undefined : key}
-      labelInfo={opts.required === false ? '(opcional)' : '*'}
+      controlId={key}
+      required={opts.required !== false}
+      labelInfo={opts.required === false ? '(opcional)' : undefined}
       intent={errorOf(key) ? Intent.DANGER : Intent.NONE}
       helperText={errorOf(key)}
     >
       {children}
-    </FormGroup>
+    </FormField>
   );
   const text = (key: FieldKey, opts: { required?: boolean; readOnly?: boolean; type?: string } = {}) =>
     field(
@@ -305,7 +308,10 @@ export function RegistrationOpportunityPage() {
         </SectionCard>
 
         <SectionCard title="Termos" testId="section-terms">
-          <FormGroup intent={errorOf('acceptedTerm') ? Intent.DANGER : Intent.NONE} helperText={errorOf('acceptedTerm')}>
+          <FormGroup
+            intent={errorOf('acceptedTerm') ? Intent.DANGER : Intent.NONE}
+            helperText={errorOf('acceptedTerm') ? <span id="acceptedTerm-help">{errorOf('acceptedTerm')}</span> : undefined}
+          >
             <div className="op-terms">
               <Checkbox
                 id="acceptedTerm"
@@ -313,6 +319,9 @@ export function RegistrationOpportunityPage() {
                 disabled={disabled}
                 label="Li e aceito as diretrizes de registro de oportunidades"
                 onChange={(e) => set('acceptedTerm', e.currentTarget.checked)}
+                aria-required
+                aria-invalid={errorOf('acceptedTerm') ? true : undefined}
+                aria-describedby={errorOf('acceptedTerm') ? 'acceptedTerm-help' : undefined}
                 data-testid="accepted-term"
               />
               <Button variant="minimal" intent={Intent.PRIMARY} text="Ler as diretrizes" onClick={() => setGuidelinesOpen(true)} />
