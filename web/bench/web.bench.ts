@@ -224,7 +224,6 @@ test('opportunity list, 10,000 rows', async ({ page }) => {
     "'Todas' (answer → painted)": fmt(todas.afterAnswer),
     'sort click (input → paint)': maxOf(sortClicks),
     'sort (click → sorted rows painted)': sorts.map((t) => fmt(t.at.sorted)).join(' / '),
-    'sort (answer → painted)': sorts.map((t) => fmt(t.afterAnswer)).join(' / '),
     'keystroke (input → paint), max': maxOf(keys),
     'keystrokes ≥ 16 ms': `${keys.length} of ${typed.length} keys`,
     'typing 15 keys (60 ms apart)': ms(typing),

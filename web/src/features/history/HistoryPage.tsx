@@ -12,6 +12,7 @@ import { readSession } from '../../lib/session';
 import { actionLabel, attributeLabel, EMPTY_VALUE, formatValue, HISTORY_TYPES, historyType, type HistoryType } from './labels';
 import { useHistorySubject } from './useHistorySubject';
 import './history.css';
+import '../../components/tables.css';
 
 /** Empty state (spec §2). */
 export const NO_HISTORY = 'Sem Histórico';
@@ -126,35 +127,51 @@ export function HistoryPage() {
   } else {
     body = (
       <div className="table-scroll" aria-busy={loading} tabIndex={0} role="region" aria-label="Tabela de histórico">
-        <HTMLTable compact bordered className="history-table" data-testid="history-table">
+        <HTMLTable compact bordered className="history-table list-table" data-testid="history-table">
           <thead>
             <tr>
-              <th scope="col">Ação</th>
-              {showUser && <th scope="col">Usuário</th>}
-              <th scope="col">Campo alterado</th>
+              <th scope="col" className="col-action">
+                Ação
+              </th>
+              {showUser && (
+                <th scope="col" className="col-user">
+                  Usuário
+                </th>
+              )}
+              <th scope="col" className="col-attribute">
+                Campo alterado
+              </th>
               <th scope="col">Valor anterior</th>
               <th scope="col">Novo valor</th>
-              <th scope="col">Data da modificação</th>
+              <th scope="col" className="col-date">
+                Data da modificação
+              </th>
             </tr>
           </thead>
           <tbody>
             {lines.map((line) => (
-              <tr key={line.key} data-testid="history-row" data-entry={line.entry.id}>
+              <tr key={line.key} className={line.first ? undefined : 'is-continuation'} data-testid="history-row" data-entry={line.entry.id}>
                 {line.first && (
-                  <td rowSpan={line.span} data-testid="history-action">
+                  <td rowSpan={line.span} className="col-action" data-label="Ação" data-testid="history-action">
                     {actionLabel(line.entry.actionType)}
                   </td>
                 )}
                 {showUser && line.first && (
-                  <td rowSpan={line.span} data-testid="history-user">
+                  <td rowSpan={line.span} className="col-user" data-label="Usuário" data-testid="history-user">
                     {line.entry.username || 'Sistema'}
                   </td>
                 )}
-                <td data-testid="history-attribute">{line.attribute}</td>
-                <td data-testid="history-old">{line.oldValue}</td>
-                <td data-testid="history-new">{line.newValue}</td>
+                <td className="col-attribute" data-label="Campo alterado" data-testid="history-attribute">
+                  {line.attribute}
+                </td>
+                <td className="cell-wrap" data-label="Valor anterior" data-testid="history-old">
+                  {line.oldValue}
+                </td>
+                <td className="cell-wrap" data-label="Novo valor" data-testid="history-new">
+                  {line.newValue}
+                </td>
                 {line.first && (
-                  <td rowSpan={line.span} className="cell-nowrap" data-testid="history-date">
+                  <td rowSpan={line.span} className="col-date cell-nowrap" data-label="Data da modificação" data-testid="history-date">
                     {formatDateTime(line.entry.date)}
                   </td>
                 )}

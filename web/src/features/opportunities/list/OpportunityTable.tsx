@@ -3,6 +3,7 @@ import { ArrowDownIcon, ArrowUpIcon, EyeOpenIcon, HistoryIcon, SortIcon } from '
 import type { MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { AgeBar } from '../../../components/AgeBar';
+import { CellText } from '../../../components/CellText';
 import { ProbabilityBar } from '../../../components/ProbabilityBar';
 import { VirtualRows } from '../../../components/VirtualRows';
 import '../../../components/tables.css';
@@ -70,15 +71,6 @@ export interface OpportunityTableProps {
   now?: number;
 }
 
-/** Text that may be cut with an ellipsis: the whole of it is the cell's tooltip. */
-function Clip({ text, testId, className }: { text: string; testId?: string; className?: string }) {
-  return (
-    <span className={className ? `cell-clip ${className}` : 'cell-clip'} title={text} data-testid={testId}>
-      {text}
-    </span>
-  );
-}
-
 /** Height of a table row (two short lines) until one is drawn. */
 const ROW_HEIGHT = 53;
 const COLUMNS = 15;
@@ -132,22 +124,22 @@ export function OpportunityTable({ rows, sort, onSort, distributor, busy = false
           </Link>
         </td>
         <td className="col-status">
-          <Tag intent={statusIntent(row.status)} minimal data-testid="row-status">
+          <Tag intent={statusIntent(row.status)} minimal htmlTitle={statusLabel(row.status)} data-testid="row-status">
             {statusLabel(row.status)}
           </Tag>
         </td>
         <td className="col-name" data-label="Nome da oportunidade">
-          <Clip text={name} testId="row-name" className="cell-strong" />
+          <CellText text={name} testId="row-name" className="cell-strong" />
         </td>
         <td className="col-client" data-label="Cliente">
-          <Clip text={row.fantasyName || 'N/C'} testId="row-fantasy-name" />
-          {row.corporateName && <Clip text={row.corporateName} className="cell-secondary" />}
+          <CellText text={row.fantasyName || 'N/C'} testId="row-fantasy-name" />
+          {row.corporateName && <CellText text={row.corporateName} className="cell-secondary" />}
         </td>
         <td className="col-cnpj cell-nowrap" data-label="CNPJ" data-testid="row-cnpj">
           {formatCNPJ(row.cnpj)}
         </td>
         <td className="col-city" data-label="Cidade/UF">
-          <Clip text={place} />
+          <CellText text={place} />
         </td>
         <td className="col-estimated cell-nowrap cell-number" data-label="Valor estimado" data-testid="row-estimated">
           {formatBRL(row.estimated) || formatBRL(0)}
@@ -165,16 +157,16 @@ export function OpportunityTable({ rows, sort, onSort, distributor, busy = false
           {approval}
         </td>
         <td className="col-register" data-label="Registro">
-          <Clip text={row.register || 'N/C'} testId="row-register" />
+          <CellText text={row.register || 'N/C'} testId="row-register" />
         </td>
         <td className="col-resale" data-label="Revenda">
-          <Clip text={row.resale || 'N/C'} />
+          <CellText text={row.resale || 'N/C'} />
         </td>
         <td className="col-seller" data-label="Vendedor">
-          <Clip text={row.seller || 'N/C'} />
+          <CellText text={row.seller || 'N/C'} />
         </td>
         <td className="col-distributor" data-label="Distribuidor">
-          <Clip text={distributor} testId="row-distributor" />
+          <CellText text={distributor} testId="row-distributor" />
         </td>
       </tr>
     );

@@ -13,9 +13,11 @@ import type { FactoryOpts } from 'imask';
 import { useEffect, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ErrorModal } from '../../../components/ErrorModal';
+import { CellText } from '../../../components/CellText';
 import { ListBody, ListCard } from '../../../components/ListBody';
 import { useListData } from '../../../components/useListData';
 import { PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
+import { VirtualRows } from '../../../components/VirtualRows';
 import { formatCNPJ, formatDate, formatPhone } from '../../../lib/format';
 import { PANEL_BASE } from '../../../lib/guards';
 import {
@@ -97,20 +99,28 @@ export function ResalesPage() {
       emptyDescription={status.length > 0 || sentDate ? 'Nenhuma revenda corresponde aos filtros.' : 'Nenhuma revenda cadastrada ainda.'}
     >
     <div className="table-scroll" aria-busy={loading} tabIndex={0} role="region" aria-label="Tabela de revendas">
-      <HTMLTable striped interactive className="partners-table" data-testid="resales-table">
+      <HTMLTable interactive className="partners-table list-table resales-table" data-testid="resales-table">
         <thead>
           <tr>
-            <th scope="col">Revenda</th>
-            <th scope="col">CNPJ</th>
-            <th scope="col">Telefone</th>
-            <th scope="col">Contato</th>
-            <th scope="col" aria-sort={createdAt === -1 ? 'descending' : 'ascending'}>
+            <th scope="col" className="col-resale">
+              Revenda
+            </th>
+            <th scope="col" className="col-cnpj">
+              CNPJ
+            </th>
+            <th scope="col" className="col-phone">
+              Telefone
+            </th>
+            <th scope="col" className="col-contact">
+              Contato
+            </th>
+            <th scope="col" className="col-date" aria-sort={createdAt === -1 ? 'descending' : 'ascending'}>
               <Button
                 variant="minimal"
                 size="small"
                 text="Solicitado em"
                 endIcon={createdAt === -1 ? <ArrowDownIcon /> : <ArrowUpIcon />}
-                aria-label={`Ordenar por data de solicitação (agora: ${sortLabel})`}
+                aria-label={`Solicitado em: ordenar (agora: ${sortLabel})`}
                 data-testid="sort-createdAt"
                 onClick={() => {
                   setCreatedAt((s) => (s === -1 ? 1 : -1));
@@ -118,37 +128,50 @@ export function ResalesPage() {
                 }}
               />
             </th>
-            <th scope="col">Status</th>
-            <th scope="col">Ações</th>
+            <th scope="col" className="col-status">
+              Status
+            </th>
+            <th scope="col" className="col-actions">
+              Ações
+            </th>
           </tr>
         </thead>
-        <tbody>
-          {rows.map((r) => (
+        <VirtualRows
+          rows={rows}
+          columns={7}
+          rowHeight={53}
+          renderRow={(r, index) => (
             <tr
               key={r.id}
-              className="is-clickable"
+              className={index % 2 === 1 ? 'is-clickable is-odd' : 'is-clickable'}
               tabIndex={0}
               data-testid={`resale-row-${r.id}`}
               onClick={(e) => onRowClick(e, r)}
               onKeyDown={(e) => onRowKey(e, r)}
             >
-              <td className="cell-name">
-                <strong>{r.corporateName}</strong>
-                <div className="cell-secondary">{r.fantasyName || 'N/C'}</div>
+              <td className="col-resale" data-label="Revenda">
+                <CellText text={r.corporateName} className="cell-strong" />
+                <CellText text={r.fantasyName || 'N/C'} className="cell-secondary" />
               </td>
-              <td className="cell-nowrap">{formatCNPJ(r.cnpj)}</td>
-              <td className="cell-nowrap">{formatPhone(r.phone)}</td>
-              <td>
-                {r.contactName}
-                <div className="cell-secondary">{r.email}</div>
+              <td className="col-cnpj cell-nowrap" data-label="CNPJ">
+                {formatCNPJ(r.cnpj)}
               </td>
-              <td className="cell-nowrap">{formatDate(r.createdAt)}</td>
-              <td>
+              <td className="col-phone cell-nowrap" data-label="Telefone">
+                {formatPhone(r.phone)}
+              </td>
+              <td className="col-contact" data-label="Contato">
+                <CellText text={r.contactName} />
+                <CellText text={r.email} className="cell-secondary" />
+              </td>
+              <td className="col-date cell-nowrap" data-label="Solicitado em">
+                {formatDate(r.createdAt)}
+              </td>
+              <td className="col-status">
                 <Tag intent={resaleStatusIntent(r.status)} minimal round data-testid="resale-status">
                   {resaleStatusLabel(r.status)}
                 </Tag>
               </td>
-              <td className="cell-actions">
+              <td className="col-actions cell-actions">
                 <Link
                   to={resaleDetailsPath(r)}
                   className="icon-link"
@@ -169,8 +192,8 @@ export function ResalesPage() {
                 </Link>
               </td>
             </tr>
-          ))}
-        </tbody>
+          )}
+        />
       </HTMLTable>
     </div>
     </ListBody>

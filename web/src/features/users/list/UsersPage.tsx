@@ -3,7 +3,9 @@ import { EyeOpenIcon, HistoryIcon, PlusIcon, SearchIcon } from '@blueprintjs/ico
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ErrorModal } from '../../../components/ErrorModal';
+import { CellText } from '../../../components/CellText';
 import { ListBody, ListCard } from '../../../components/ListBody';
+import { VirtualRows } from '../../../components/VirtualRows';
 import { useListData } from '../../../components/useListData';
 import { PAGE_SIZES } from '../../../components/PageSizeSelect';
 import { formatPhone } from '../../../lib/format';
@@ -76,20 +78,33 @@ export function UsersPage() {
       blocked={source.ok ? null : source.message}
     >
     <div className="table-scroll" aria-busy={loading} tabIndex={0} role="region" aria-label="Tabela de usuários">
-      <HTMLTable striped className="partners-table" data-testid="users-table">
+      <HTMLTable className="partners-table list-table users-table" data-testid="users-table">
         <thead>
           <tr>
-            <th scope="col">Ações</th>
-            <th scope="col">Histórico</th>
-            <th scope="col">Nome</th>
-            <th scope="col">E-mail</th>
-            <th scope="col">Telefone</th>
+            <th scope="col" className="col-actions">
+              Ações
+            </th>
+            <th scope="col" className="col-history">
+              Histórico
+            </th>
+            <th scope="col" className="col-name">
+              Nome
+            </th>
+            <th scope="col" className="col-email">
+              E-mail
+            </th>
+            <th scope="col" className="col-phone">
+              Telefone
+            </th>
           </tr>
         </thead>
-        <tbody>
-          {rows.map((u) => (
-            <tr key={u.id} data-testid={`user-row-${u.id}`}>
-              <td className="cell-actions">
+        <VirtualRows
+          rows={rows}
+          columns={5}
+          rowHeight={41}
+          renderRow={(u, index) => (
+            <tr key={u.id} data-testid={`user-row-${u.id}`} className={index % 2 === 1 ? 'is-odd' : undefined}>
+              <td className="col-actions cell-actions">
                 <Link
                   to={userDetailsPath(u.id)}
                   className="icon-link"
@@ -100,7 +115,7 @@ export function UsersPage() {
                   <EyeOpenIcon />
                 </Link>
               </td>
-              <td className="cell-actions">
+              <td className="col-history cell-actions">
                 <Link
                   to={userHistoryPath(u.id)}
                   className="icon-link"
@@ -111,8 +126,8 @@ export function UsersPage() {
                   <HistoryIcon />
                 </Link>
               </td>
-              <td className="cell-name">
-                <span data-testid="user-name-cell">{u.name}</span>
+              <td className="col-name" data-label="Nome">
+                <CellText text={u.name} testId="user-name-cell" className="cell-strong" />
                 {staffView && (
                   <div className="cell-secondary">
                     {(u.roles ?? []).filter(isRole).map((r) => (
@@ -124,11 +139,15 @@ export function UsersPage() {
                   </div>
                 )}
               </td>
-              <td>{u.email}</td>
-              <td className="cell-nowrap">{phoneText(u.phone)}</td>
+              <td className="col-email" data-label="E-mail">
+                <CellText text={u.email} />
+              </td>
+              <td className="col-phone cell-nowrap" data-label="Telefone">
+                {phoneText(u.phone)}
+              </td>
             </tr>
-          ))}
-        </tbody>
+          )}
+        />
       </HTMLTable>
     </div>
     </ListBody>
