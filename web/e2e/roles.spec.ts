@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectLogin, login, menuEntries, url } from './support';
+import { login, menuEntries, url } from './support';
 
 const ALL_MENU = ['menu-Dashboard', 'menu-Opportunities', 'menu-Resales', 'menu-Users', 'menu-Settings'];
 
@@ -48,8 +48,13 @@ for (const slug of ['nordata', 'yep']) {
       await expect(page.getByTestId('user-role')).toContainText(c.role);
       await expect(page.getByTestId('user-initials')).toHaveText(/^\p{Lu}{1,2}$/u);
 
+      // Refused inside the panel: the session goes on ('Sem permissão', menu and badge still there).
       await page.goto(url(slug, c.forbidden));
-      await expectLogin(page);
+      await expect(page.getByTestId('page-title')).toHaveText('Sem permissão');
+      await expect(page.getByTestId('forbidden-screen')).toContainText('Você não tem permissão para acessar essa página.');
+      expect(await menuEntries(page)).toEqual(c.menu);
+      await page.getByRole('button', { name: 'Voltar ao início' }).click();
+      await expect(page).toHaveURL(url(slug, c.landing));
     });
   }
 }

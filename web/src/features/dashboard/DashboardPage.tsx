@@ -137,7 +137,10 @@ export function DashboardPage() {
               <ThListIcon /> Visualizar lista
             </Link>
           </div>
-          <MonthlyChart months={months} series={TAB_SERIES[tab]} />
+          {/* The selected tab's panel (Blueprint's tabs point at it with aria-controls). */}
+          <div role="tabpanel" id={`bp6-tab-panel_dashboard-tabs_${tab}`} aria-labelledby={`bp6-tab-title_dashboard-tabs_${tab}`}>
+            <MonthlyChart months={months} series={TAB_SERIES[tab]} />
+          </div>
         </Card>
 
         <div className="dashboard-totals">
