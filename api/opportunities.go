@@ -10,7 +10,6 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/jackc/pgx/v5"
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
@@ -120,21 +119,8 @@ func (s *Server) handleCreateOpportunity(w http.ResponseWriter, r *http.Request)
 	id := opportunityID(c.Brand, c.Subject, requestID)
 	ctx, cancel := context.WithTimeout(r.Context(), updateTimeout)
 	defer cancel()
-	start := workflows.OpportunityStart(id, c.Brand)
-	start.WorkflowIDConflictPolicy = enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING
-	// A run that failed (its registration was not stored in time) gives way to
-	// the client's retry, which adopts the row if the write landed after all.
-	start.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY
-	op := s.Temporal.NewWithStartWorkflowOperation(start, workflows.Opportunity, workflows.OpportunityInput{ID: id, Brand: c.Brand})
-	h, err := s.Temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
-		StartWorkflowOperation: op,
-		UpdateOptions: client.UpdateWorkflowOptions{UpdateID: "register", UpdateName: workflows.UpdateRegister,
-			Args: []any{workflows.RegisterRequest{Actor: actor, ResaleCNPJ: resaleCNPJ, Record: rec}}, WaitForStage: client.WorkflowUpdateStageCompleted},
-	})
-	var out activities.Registered
-	if err == nil {
-		err = h.Get(ctx, &out)
-	}
+	out, err := workflows.RegisterOpportunity(ctx, s.Temporal, id, c.Brand,
+		workflows.RegisterRequest{Actor: actor, ResaleCNPJ: resaleCNPJ, Record: rec})
 	if err != nil {
 		var started *serviceerror.WorkflowExecutionAlreadyStarted
 		if errors.As(err, &started) {

@@ -32,6 +32,9 @@ type stack struct {
 	ctx   context.Context
 	acts  *activities.Activities
 	brand *brand.Registry
+	// seller is the seed's first seller, who registers (read once: the
+	// database may be stalled later).
+	seller activities.Actor
 }
 
 func newStack(t *testing.T, d activities.Durations, mail activities.Mailer) *stack {
@@ -46,6 +49,7 @@ func newStackOn(t *testing.T, db *pgxpool.Pool, d activities.Durations, mail act
 	if _, err := seed.Run(s.ctx, s.db, s.brand, "Oportuna@2026"); err != nil {
 		t.Fatal(err)
 	}
+	s.seller = actor(t, s.db, "vendedor1@yep.demo", auth.Seller)
 	if mail == nil {
 		mail = activities.LogMailer{}
 	}
@@ -60,26 +64,22 @@ func newStackOn(t *testing.T, db *pgxpool.Pool, d activities.Durations, mail act
 // register registers an opportunity for the seed's first seller, as the API does.
 func (s *stack) register(t *testing.T, id string) {
 	t.Helper()
-	seller := actor(t, s.db, "vendedor1@yep.demo", auth.Seller)
-	start := workflows.OpportunityStart(id, "yep")
-	start.WorkflowIDConflictPolicy = enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING
-	start.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY
-	op := s.c.NewWithStartWorkflowOperation(start, workflows.Opportunity, workflows.OpportunityInput{ID: id, Brand: "yep"})
-	h, err := s.c.UpdateWithStartWorkflow(s.ctx, client.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op,
-		UpdateOptions: client.UpdateWorkflowOptions{UpdateID: "register", UpdateName: workflows.UpdateRegister, WaitForStage: client.WorkflowUpdateStageCompleted,
-			Args: []any{workflows.RegisterRequest{Actor: seller, ResaleCNPJ: seed.ResaleCNPJ(0), Record: opportunity.Record{
-				Name: "Oportunidade Yep", CNPJ: "11222333000181", Contact: "Ana", Email: "ana@cliente.com.br", ProbabilityClosing: 25,
-				Products: []opportunity.Product{{PartNumber: "P-1", Description: "Coletor", Amount: 1, Price: 10000}}}}}}})
-	if err != nil {
+	if err := s.tryRegister(t, s.ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Get(s.ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+}
+
+// tryRegister is register answering the registration's error.
+func (s *stack) tryRegister(t *testing.T, ctx context.Context, id string) error {
+	t.Helper()
 	// Other tests' workers share the dev server's task queue: leave nothing running.
 	t.Cleanup(func() {
 		_ = s.c.TerminateWorkflow(context.Background(), workflows.OpportunityWorkflowID(id), "", "test ended")
 	})
+	_, err := workflows.RegisterOpportunity(ctx, s.c, id, "yep", workflows.RegisterRequest{Actor: s.seller, ResaleCNPJ: seed.ResaleCNPJ(0),
+		Record: opportunity.Record{Name: "Oportunidade Yep", CNPJ: "11222333000181", Contact: "Ana", Email: "ana@cliente.com.br", ProbabilityClosing: 25,
+			Products: []opportunity.Product{{PartNumber: "P-1", Description: "Coletor", Amount: 1, Price: 10000}}}})
+	return err
 }
 
 func (s *stack) state(t *testing.T, id string) workflows.OpportunityState {
@@ -187,5 +187,72 @@ func TestAnOperatorsCancellationEndsTheRunAndHidesTheOpportunity(t *testing.T) {
 	}
 	if who != activities.OperatorName || !strings.Contains(mods, `"isDeleted"`) {
 		t.Errorf("history: %s %s", who, mods)
+	}
+}
+
+// TestARegistrationOnAStalledDatabaseFailsItsRunAndItsRetryAdoptsTheRow: the
+// database stops answering during a registration. The registration's write is
+// bounded below the run's wait, so the run hears its failure and fails (it
+// does not end under a write that may still land); when the write did land,
+// the client's retry with the same key starts a new run that adopts the row,
+// and the opportunity can be decided (it once answered 404 forever).
+func TestARegistrationOnAStalledDatabaseFailsItsRunAndItsRetryAdoptsTheRow(t *testing.T) {
+	db := testenv.DB(t)
+	slow, proxy := testenv.StallableDB(t, db)
+	s := newStackOn(t, slow, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
+	id := "7a0c8f1e-0000-4000-8000-0000000000c3"
+	wfID := workflows.OpportunityWorkflowID(id)
+	seller := actor(t, db, "vendedor1@yep.demo", auth.Seller)
+	rep := actor(t, db, "representante@yep.demo", auth.Representative)
+
+	proxy.Stall()
+	ctx, cancel := context.WithTimeout(s.ctx, workflows.RegistrationWait+30*time.Second)
+	defer cancel()
+	began := time.Now()
+	if err := s.tryRegister(t, ctx, id); err == nil {
+		t.Fatal("a registration on a stalled database succeeded")
+	}
+	if took := time.Since(began); took > workflows.RegistrationWait+10*time.Second {
+		t.Errorf("the registration failed after %v", took)
+	}
+	if err := s.c.GetWorkflow(s.ctx, wfID, "").Get(s.ctx, nil); err == nil {
+		t.Fatal("the run completed; want failed, so a retry can start a new one")
+	}
+	desc, err := s.c.DescribeWorkflowExecution(s.ctx, wfID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := desc.GetWorkflowExecutionInfo().GetStatus(); st != enumspb.WORKFLOW_EXECUTION_STATUS_FAILED {
+		t.Fatalf("run status %v, want failed", st)
+	}
+	proxy.Resume()
+
+	// The write landed after all (a commit whose answer was lost).
+	direct := &activities.Activities{DB: db, Brands: s.brand}
+	if _, err := direct.Register(s.ctx, activities.RegisterInput{ID: id, Brand: "yep", Actor: seller, At: time.Now(),
+		Record: opportunity.Record{ID: id, Brand: "yep", Name: "Oportunidade Yep", CNPJ: "11222333000181", ProbabilityClosing: 25,
+			Products: []opportunity.Product{{PartNumber: "P-1", Description: "Coletor", Amount: 1, Price: 10000}}}}); err != nil {
+		t.Fatal(err)
+	}
+	// The client retries with the same key: a new run adopts the row.
+	if err := s.tryRegister(t, s.ctx, id); err != nil {
+		t.Fatalf("the retry: %v", err)
+	}
+	h, err := s.c.UpdateWorkflow(s.ctx, client.UpdateWorkflowOptions{WorkflowID: wfID, UpdateName: workflows.UpdateApprove,
+		Args: []any{workflows.ApproveRequest{Actor: rep, Name: "Projeto"}}, WaitForStage: client.WorkflowUpdateStageCompleted})
+	if err == nil {
+		err = h.Get(s.ctx, nil)
+	}
+	if err != nil {
+		t.Fatalf("approving the adopted opportunity: %v", err)
+	}
+	var status string
+	var creates int
+	if err := db.QueryRow(s.ctx, `SELECT o.status, (SELECT count(*) FROM history h WHERE h.type_id = $1 AND h.action_type = 'create')
+		FROM opportunities o WHERE o.id = $1`, id).Scan(&status, &creates); err != nil {
+		t.Fatal(err)
+	}
+	if status != string(opportunity.Approved) || creates != 1 {
+		t.Errorf("read model %s with %d creation rows, want approved and 1", status, creates)
 	}
 }

@@ -159,3 +159,24 @@ func TestARetriedRegistrationAdoptsTheStoredRow(t *testing.T) {
 		t.Errorf("event keys %v, want the edit after the stored ones (op-1/0/3)", keys)
 	}
 }
+
+// TestAnOpportunityThatExpiredInAnalysisCanStillBeRenewed: expired without a
+// decision, it accepts a renewal request for the retention like any expired
+// opportunity (its run used to end at once, and the request answered 404).
+func TestAnOpportunityThatExpiredInAnalysisCanStillBeRenewed(t *testing.T) {
+	h := newHarness(t)
+	h.d = Durations{Validity: 10 * day, RenewalWindow: day, ApprovalSLA: 30 * day, ExpiredRetention: 30 * day}
+	var renewErr, decideErr error
+	h.statusAt(10*day+time.Hour, opportunity.Expired)
+	h.at(15*day, UpdateRequestRenewal, RenewalRequest{Actor: seller, Renewal: opportunity.RenewalRequest{
+		Reason: "Cliente retomou", ProbabilityClosing: 50, ProjectStillInScope: "Sim", LastVisitDate: "2026-01-01"}}, &renewErr)
+	h.at(16*day, UpdateDecideRenewal, RenewalDecision{Actor: rep, Approve: true}, &decideErr)
+	err := h.run()
+	if renewErr != nil || decideErr != nil {
+		t.Fatalf("renewal request %v, decision %v", renewErr, decideErr)
+	}
+	var can *workflow.ContinueAsNewError
+	if !errors.As(err, &can) {
+		t.Errorf("run ended with %v, want continue-as-new into the renewed cycle", err)
+	}
+}

@@ -299,7 +299,7 @@ func (wf *opportunityWorkflow) run(ctx workflow.Context, in OpportunityInput) (O
 			}
 		case opportunity.Expired:
 			// Renewal may still be requested; after the retention the workflow ends.
-			if wf.waitUntil(ctx, wf.st.ValidUntil.Add(wf.d.ExpiredRetention), cur) {
+			if wf.waitUntil(ctx, wf.expiredSince(ctx).Add(wf.d.ExpiredRetention), cur) {
 				wf.drain(ctx)
 				return wf.st, nil
 			}
@@ -404,6 +404,16 @@ func (wf *opportunityWorkflow) cancelled(ctx workflow.Context) (OpportunityState
 	return wf.st, temporal.NewCanceledError("cancelada pela operação")
 }
 
+// expiredSince is when the validity ended. An opportunity that expired in
+// analysis has no validity: its analysis deadline counts (changeRetentionAfterAnalysis;
+// before it, such a run ended at once and its renewal could not be asked for).
+func (wf *opportunityWorkflow) expiredSince(ctx workflow.Context) time.Time {
+	if wf.st.ValidUntil.IsZero() && workflow.GetVersion(ctx, changeRetentionAfterAnalysis, workflow.DefaultVersion, 1) >= 1 {
+		return wf.st.CreatedAt.Add(wf.d.Validity)
+	}
+	return wf.st.ValidUntil
+}
+
 func earliest(a, b time.Time) time.Time {
 	if a.Before(b) {
 		return a
@@ -503,6 +513,8 @@ const (
 	changeCRMOnRefusal     = "crm-sync-renewal-refusal" // a renewal refusal is written to the CRM in the background
 	changeRenewalSLA       = "renewal-sla"              // a renewal request reminds the representatives like an analysis
 	changePublishOnChange  = "publish-on-change"        // search attributes are upserted only when they change
+	// an opportunity that expired in analysis accepts renewal requests for the retention, like any expired one
+	changeRetentionAfterAnalysis = "retention-after-analysis"
 )
 
 func crmOptions(ctx workflow.Context, budget time.Duration) workflow.Context {
