@@ -113,9 +113,43 @@ func (m *Mailer) Record(ctx context.Context, msg Message) error {
 	return nil
 }
 
-// lease is how long an attempt holds a message: a delivery is cut at
-// Config.Timeout, so after the lease no earlier attempt can still be sending.
-func (m *Mailer) lease() time.Duration { return m.Config.Timeout + 10*time.Second }
+// An attempt holds a message for leaseTTL and renews its lease every
+// leaseRenew while it is alive; a crashed attempt's lease ends within seconds,
+// so the next attempt goes on at once instead of after the whole SMTP timeout.
+// An attempt that cannot renew its lease stops sending.
+const (
+	leaseTTL   = 6 * time.Second
+	leaseRenew = 2 * time.Second
+)
+
+// holdLease renews an attempt's lease until the returned function is called;
+// ctx is cancelled when a renewal fails (the attempt must not outlive its lease).
+func (m *Mailer) holdLease(ctx context.Context, key string, attempt int) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(leaseRenew)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				rctx, rcancel := context.WithTimeout(ctx, leaseRenew)
+				tag, err := m.DB.Exec(rctx, `UPDATE mail_outbox SET lease_until = now() + make_interval(secs => $3)
+					WHERE key = $1 AND status = 'sending' AND attempts = $2`, key, attempt, leaseTTL.Seconds())
+				rcancel()
+				if err != nil || tag.RowsAffected() == 0 {
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return ctx, func() { close(done); cancel() }
+}
 
 // Deliver sends the e-mail recorded under key, unless it was sent already.
 // Without an SMTP server the e-mail is marked stored (dev mailbox only).
@@ -136,11 +170,12 @@ func (m *Mailer) Deliver(ctx context.Context, key string) error {
 		return nil
 	}
 	var r outboxRow
+	var attempt int
 	err := m.DB.QueryRow(ctx, `UPDATE mail_outbox SET status = 'sending', attempts = attempts + 1,
 			lease_until = now() + make_interval(secs => $2)
 		WHERE key = $1 AND (status IN ('pending', 'failed') OR (status = 'sending' AND lease_until < now()))
-		RETURNING key, brand, recipients, reply_to, subject, html, text`, key, m.lease().Seconds()).
-		Scan(&r.Key, &r.Brand, &r.To, &r.ReplyTo, &r.Subject, &r.HTML, &r.Text)
+		RETURNING key, brand, recipients, reply_to, subject, html, text, attempts`, key, leaseTTL.Seconds()).
+		Scan(&r.Key, &r.Brand, &r.To, &r.ReplyTo, &r.Subject, &r.HTML, &r.Text, &attempt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		switch st, err := m.status(ctx, key); {
 		case err != nil:
@@ -154,16 +189,32 @@ func (m *Mailer) Deliver(ctx context.Context, key string) error {
 	if err != nil {
 		return fmt.Errorf("mailer: claim %s: %w", key, err)
 	}
-	var sendErr error
-	if b, ok := m.Brands.BySlug(r.Brand); ok {
-		sendErr = m.smtpSend(ctx, b, Message(r))
-	} else {
-		sendErr = fmt.Errorf("%w: unknown brand %q", ErrInvalid, r.Brand)
-	}
 	// Record the outcome even when ctx ended meanwhile: a delivered e-mail must
 	// be marked sent, or a retry would deliver it again.
 	mctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
+	var markErr error
+	marked := false
+	markSent := func() {
+		marked = true
+		_, markErr = m.DB.Exec(mctx, `UPDATE mail_outbox SET status = 'sent', sent_at = now(), last_error = '', lease_until = NULL
+			WHERE key = $1`, key)
+	}
+	var sendErr error
+	if b, ok := m.Brands.BySlug(r.Brand); ok {
+		sctx, release := m.holdLease(ctx, key, attempt)
+		sendErr = m.smtpSend(sctx, b, Message(r), markSent)
+		release()
+	} else {
+		sendErr = fmt.Errorf("%w: unknown brand %q", ErrInvalid, r.Brand)
+	}
+	if marked {
+		// The server took it: whatever QUIT said, it is sent.
+		if markErr != nil {
+			return fmt.Errorf("mailer: mark %s sent: %w", key, markErr)
+		}
+		return nil
+	}
 	if sendErr != nil {
 		if _, err := m.DB.Exec(mctx, `UPDATE mail_outbox SET status = 'failed', last_error = $2, lease_until = NULL
 			WHERE key = $1`, key, truncate(sendErr.Error(), 2000)); err != nil {
@@ -171,9 +222,9 @@ func (m *Mailer) Deliver(ctx context.Context, key string) error {
 		}
 		return fmt.Errorf("mailer: deliver %s: %w", key, sendErr)
 	}
-	if _, err := m.DB.Exec(mctx, `UPDATE mail_outbox SET status = 'sent', sent_at = now(), last_error = '', lease_until = NULL
-		WHERE key = $1`, key); err != nil {
-		return fmt.Errorf("mailer: mark %s sent: %w", key, err)
+	markSent()
+	if markErr != nil {
+		return fmt.Errorf("mailer: mark %s sent: %w", key, markErr)
 	}
 	return nil
 }

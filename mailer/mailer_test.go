@@ -343,3 +343,50 @@ func TestALeaseHeldByAnotherAttemptIsRespectedUntilItExpires(t *testing.T) {
 		t.Errorf("outbox %+v", r)
 	}
 }
+
+// TestASlowDeliveryRenewsItsShortLease: an attempt holds a lease of a few
+// seconds (so one that died frees the message within seconds, not after the
+// whole SMTP timeout) and renews it while the SMTP server takes its time, so a
+// second attempt waits instead of sending again.
+func TestASlowDeliveryRenewsItsShortLease(t *testing.T) {
+	release := make(chan struct{})
+	srv := mailtest.Start(t, func(s *mailtest.Server) {
+		s.OnData = func(ctx context.Context, n int) error {
+			if n == 1 {
+				select {
+				case <-release:
+				case <-ctx.Done():
+				}
+			}
+			return nil
+		}
+	})
+	m := newMailer(t, srv.Config(from))
+	ctx := testenv.Context(t)
+	if err := m.Record(ctx, mailer.Message{Key: "slow/1", Brand: "yep", To: []string{"a@x.com.br"}, Subject: "T", Text: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- m.Deliver(ctx, "slow/1") }()
+	time.Sleep(time.Second)
+	// The lease is short: an attempt that died would free the message within seconds.
+	var left float64
+	if err := m.DB.QueryRow(ctx, `SELECT extract(epoch FROM lease_until - now()) FROM mail_outbox WHERE key = 'slow/1'`).Scan(&left); err != nil {
+		t.Fatal(err)
+	}
+	if left <= 0 || left > 8 {
+		t.Errorf("the lease runs %.1f s ahead, want a few seconds", left)
+	}
+	time.Sleep(8 * time.Second) // past a lease that is not renewed
+	if err := m.Deliver(ctx, "slow/1"); !errors.Is(err, mailer.ErrInFlight) {
+		t.Fatalf("a second attempt during a slow delivery: %v, want ErrInFlight", err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if n := len(srv.Mails()); n != 1 {
+		t.Fatalf("%d deliveries, want 1", n)
+	}
+
+}

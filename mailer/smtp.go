@@ -19,7 +19,9 @@ import (
 // smtpSend delivers one message over SMTP with go-mail. The whole conversation
 // is bounded by Config.Timeout and by ctx: when either ends, the connection is
 // closed, so an attempt of a stopped worker cannot deliver later.
-func (m *Mailer) smtpSend(ctx context.Context, b *brand.Brand, msg Message) error {
+// accepted runs as soon as the server has taken the message (before QUIT), so
+// the outbox records it sent with the least delay a crash could fall into.
+func (m *Mailer) smtpSend(ctx context.Context, b *brand.Brand, msg Message, accepted func()) error {
 	c := m.Config
 	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
@@ -104,6 +106,7 @@ func (m *Mailer) smtpSend(ctx context.Context, b *brand.Brand, msg Message) erro
 		_ = sc.Close()
 		return fmt.Errorf("smtp send: %w", orCtx(ctx, err))
 	}
+	accepted()
 	// The server accepted the message: a failing QUIT changes nothing.
 	_ = client.CloseWithSMTPClient(sc)
 	return nil
