@@ -74,10 +74,10 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
 	// part and each count below walks one index (see migrations/0003).
 	rows, _ := s.DB.Query(r.Context(), `
 		SELECT 'approved', extract(month FROM approve_date AT TIME ZONE $3)::int, count(*)
-		FROM opportunities WHERE brand = $1 AND status = 'approved' AND approve_date >= $2 GROUP BY 2
+		FROM opportunities WHERE brand = $1 AND NOT is_deleted AND status = 'approved' AND approve_date >= $2 GROUP BY 2
 		UNION ALL
 		SELECT 'disapproved', extract(month FROM updated_at AT TIME ZONE $3)::int, count(*)
-		FROM opportunities WHERE brand = $1 AND status = 'disapproved' AND updated_at >= $2 GROUP BY 2`, c.Brand, yearStart, calendar.Name)
+		FROM opportunities WHERE brand = $1 AND NOT is_deleted AND status = 'disapproved' AND updated_at >= $2 GROUP BY 2`, c.Brand, yearStart, calendar.Name)
 	type bucket struct {
 		Status string
 		Month  int
@@ -100,12 +100,12 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
 	}
 	totals := map[string]*statusTotal{"approved": {}, "disapproved": {}, "analysis": {}}
 	err = s.DB.QueryRow(r.Context(), `SELECT
-			(SELECT count(*) FROM opportunities WHERE brand = $1 AND status = 'approved'),
-			(SELECT count(*) FROM opportunities WHERE brand = $1 AND status = 'approved' AND approve_date >= $2),
-			(SELECT count(*) FROM opportunities WHERE brand = $1 AND status = 'disapproved'),
-			(SELECT count(*) FROM opportunities WHERE brand = $1 AND status = 'disapproved' AND updated_at >= $2),
-			(SELECT count(*) FROM opportunities WHERE brand = $1 AND status = 'analysis'),
-			(SELECT count(*) FROM opportunities WHERE brand = $1 AND status = 'analysis' AND created_at >= $2)`,
+			(SELECT count(*) FROM opportunities WHERE brand = $1 AND NOT is_deleted AND status = 'approved'),
+			(SELECT count(*) FROM opportunities WHERE brand = $1 AND NOT is_deleted AND status = 'approved' AND approve_date >= $2),
+			(SELECT count(*) FROM opportunities WHERE brand = $1 AND NOT is_deleted AND status = 'disapproved'),
+			(SELECT count(*) FROM opportunities WHERE brand = $1 AND NOT is_deleted AND status = 'disapproved' AND updated_at >= $2),
+			(SELECT count(*) FROM opportunities WHERE brand = $1 AND NOT is_deleted AND status = 'analysis'),
+			(SELECT count(*) FROM opportunities WHERE brand = $1 AND NOT is_deleted AND status = 'analysis' AND created_at >= $2)`,
 		c.Brand, monthStart).Scan(
 		&totals["approved"].Total, &totals["approved"].ThisMonth, &totals["disapproved"].Total,
 		&totals["disapproved"].ThisMonth, &totals["analysis"].Total, &totals["analysis"].ThisMonth)
@@ -113,7 +113,7 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
 		respond.Internal(w, r, err)
 		return
 	}
-	rows, _ = s.DB.Query(r.Context(), summaryRowSelect+` WHERE o.brand = $1 ORDER BY o.created_at DESC LIMIT 11`, c.Brand)
+	rows, _ = s.DB.Query(r.Context(), summaryRowSelect+` WHERE o.brand = $1 AND NOT o.is_deleted ORDER BY o.created_at DESC LIMIT 11`, c.Brand)
 	recent, err := pgx.CollectRows(rows, pgx.RowToStructByPos[summaryRow])
 	if err != nil {
 		respond.Internal(w, r, err)
@@ -154,7 +154,7 @@ func (s *Server) handleOpportunityNames(w http.ResponseWriter, r *http.Request) 
 	}
 	// Resellers and sellers see only their own, as in the lists.
 	rows, _ := s.DB.Query(r.Context(), `SELECT id::text, name, status FROM opportunities
-		WHERE brand = $1 AND name ILIKE $2
+		WHERE brand = $1 AND NOT is_deleted AND name ILIKE $2
 			AND ($3 OR ($4 AND resale_id = $5::uuid) OR ($6 AND user_id = $7::uuid))
 		ORDER BY created_at DESC LIMIT 20`,
 		c.Brand, "%"+strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(name)+"%",

@@ -5,10 +5,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/temporal"
 
+	"oportuna/internal/testenv"
 	"oportuna/workflows"
 )
 
@@ -76,4 +78,64 @@ func TestBusyAndLateDecisionsAnswerWhatTheClientCanDo(t *testing.T) {
 			t.Errorf("%s: %d Retry-After=%q, want %d", name, w.Code, w.Header().Get("Retry-After"), tc.code)
 		}
 	}
+}
+
+// TestAnOpportunityAnOperatorCancelledLeavesTheScreens: after 'Request
+// Cancellation' in the Temporal UI the opportunity is kept (isDeleted) but
+// gone from the list, the dashboard, its detail and every action.
+func TestAnOpportunityAnOperatorCancelledLeavesTheScreens(t *testing.T) {
+	st := newStack(t)
+	seller := st.login("vendedor1@nordata.demo", "nordata")
+	rep := st.login("representante@nordata.demo", "nordata")
+	code, body := seller.call("POST", "/api/opportunity/create", createBody("11222333000181"), "Idempotency-Key", "cancel-1")
+	if code != 200 {
+		t.Fatalf("create: %d %v", code, body)
+	}
+	id := body["data"].(map[string]any)["id"].(string)
+	analysis := func() float64 {
+		_, d := rep.call("GET", "/api/dashboard/status?brand=nordata", nil)
+		return d["data"].(map[string]any)["analysis"].(map[string]any)["total"].(float64)
+	}
+	before := analysis()
+	if !listed(rep, id) {
+		t.Fatal("the new opportunity is not listed")
+	}
+	c := testenv.TemporalClient(t)
+	if err := c.CancelWorkflow(t.Context(), workflows.OpportunityWorkflowID(id), ""); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		var deleted bool
+		_ = st.db.QueryRow(t.Context(), `SELECT is_deleted FROM opportunities WHERE id = $1`, id).Scan(&deleted)
+		if deleted {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the cancellation was not recorded")
+		}
+	}
+	if listed(rep, id) {
+		t.Error("the cancelled opportunity is still listed")
+	}
+	if got := analysis(); got != before-1 {
+		t.Errorf("dashboard analysis total %v, want %v", got, before-1)
+	}
+	if code, _ := rep.call("GET", "/api/opportunity/id/"+id, nil); code != http.StatusNotFound {
+		t.Errorf("detail: %d, want 404", code)
+	}
+	if code, _ := rep.call("PATCH", "/api/opportunity/"+id, map[string]any{"status": "approved", "name": "X"}); code != http.StatusNotFound {
+		t.Errorf("approve: %d, want 404", code)
+	}
+}
+
+// listed reports whether the representative's list shows the opportunity.
+func listed(rep *session, id string) bool {
+	_, list := rep.call("GET", "/api/opportunity/all?amount=100&page=1", nil)
+	rows, _ := list["result"].([]any)
+	for _, row := range rows {
+		if row.(map[string]any)["id"] == id {
+			return true
+		}
+	}
+	return false
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/temporal"
 
 	"go.temporal.io/sdk/workflow"
@@ -178,5 +179,24 @@ func TestAnOpportunityThatExpiredInAnalysisCanStillBeRenewed(t *testing.T) {
 	var can *workflow.ContinueAsNewError
 	if !errors.As(err, &can) {
 		t.Errorf("run ended with %v, want continue-as-new into the renewed cycle", err)
+	}
+}
+
+// TestSearchAttributesAreUpsertedOnlyWhenTheyChange: 44 reminders in analysis
+// change the search attributes once (ApprovalOverdue turns true), not at every
+// turn of the loop.
+func TestSearchAttributesAreUpsertedOnlyWhenTheyChange(t *testing.T) {
+	h := newHarness(t)
+	upserts := 0
+	h.env.OnUpsertTypedSearchAttributes(mock.Anything).Run(func(mock.Arguments) { upserts++ }).Return(nil)
+	if err := h.run(); err != nil {
+		t.Fatalf("workflow: %v", err)
+	}
+	if k := h.kinds(); k["approval-reminder"] != 44 {
+		t.Fatalf("notices %v", k)
+	}
+	// Registered (analysis), overdue after the first reminder, expired.
+	if upserts != 3 {
+		t.Errorf("%d upserts of the search attributes, want 3", upserts)
 	}
 }
