@@ -669,6 +669,7 @@ func newSuggestingStack(t *testing.T, d activities.Durations) *stack {
 	if _, err := seed.Run(s.ctx, s.db, s.brand, "Oportuna@2026"); err != nil {
 		t.Fatal(err)
 	}
+	s.seller = actor(t, s.db, "vendedor1@yep.demo", auth.Seller)
 	s.acts = &activities.Activities{DB: s.db, Brands: s.brand, CRM: crm.Local{DB: s.db}, Mailer: activities.LogMailer{}, Durations: d}
 	wctx, stop := context.WithCancel(s.ctx)
 	done := make(chan error, 1)
