@@ -316,6 +316,8 @@ func appVariables(dir string) (map[string][]string, error) {
 		if d.IsDir() {
 			switch rel, _ := filepath.Rel(dir, p); {
 			case rel == "web", rel == "deploy", rel == filepath.Join("internal", "testenv"),
+				// make chaos's driver: a test tool, never deployed.
+				rel == filepath.Join("cmd", "chaos"),
 				strings.HasPrefix(d.Name(), "."), d.Name() == "node_modules", d.Name() == "testdata",
 				// Stand-ins of the integrations (crm/crmsim, cnpj/cnpjsim): `oportuna dev`,
 				// `oportuna seed` and the tests run them; a deployment only as an explicit
