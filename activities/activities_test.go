@@ -2,9 +2,12 @@ package activities_test
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
+
+	"go.temporal.io/sdk/temporal"
 
 	"oportuna/activities"
 	"oportuna/auth"
@@ -121,5 +124,36 @@ func TestApplyAndNotifyHappenOncePerKey(t *testing.T) {
 	}
 	if err := a.Apply(ctx, activities.Event{Key: "x/0/9", OpportunityID: "55555555-5555-4555-8555-555555555555", Brand: "yep", Status: opportunity.Expired, At: time.Now()}); err == nil {
 		t.Error("an event for an unknown opportunity was accepted")
+	}
+}
+
+// TestAnEventKeyRecordedWithOtherChangesFailsLoudly: a key names one event
+// forever. Applying it again with the same changes is a retry (nothing
+// written); with other changes it is a bug (a reused key) and fails with a
+// non-retryable EventKeyReused, leaving the record as the first event left it.
+func TestAnEventKeyRecordedWithOtherChangesFailsLoudly(t *testing.T) {
+	a, _, seller := setup(t)
+	ctx := context.Background()
+	id := register(t, a, seller, "66666666-6666-4666-8666-666666666666", "yep", "11222333000181").Record.ID
+	name := "Projeto"
+	ev := activities.Event{Key: id + "/0/2", OpportunityID: id, Brand: "yep", Status: opportunity.Analysis, Name: &name,
+		Changes: []activities.Change{{Attribute: "name", OldValue: "Op 6666", NewValue: "Projeto"}}, At: time.Now()}
+	if err := a.Apply(ctx, ev); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Apply(ctx, ev); err != nil {
+		t.Fatalf("a retry of the same event: %v", err)
+	}
+	other := "Outro"
+	reused := ev
+	reused.Name = &other
+	reused.Changes = []activities.Change{{Attribute: "name", OldValue: "Projeto", NewValue: "Outro"}}
+	err := a.Apply(ctx, reused)
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || app.Type() != activities.ErrTypeEventKeyReused || !app.NonRetryable() {
+		t.Fatalf("a reused key with other changes: %v, want a non-retryable %s", err, activities.ErrTypeEventKeyReused)
+	}
+	if rec, _ := a.Load(ctx, id); rec.Name != "Projeto" {
+		t.Errorf("the reused key changed the record: %q", rec.Name)
 	}
 }

@@ -256,3 +256,64 @@ func TestARegistrationOnAStalledDatabaseFailsItsRunAndItsRetryAdoptsTheRow(t *te
 		t.Errorf("read model %s with %d creation rows, want approved and 1", status, creates)
 	}
 }
+
+// TestASignUpOnAStalledDatabaseStaysDecidable: the onboarding's sign-up write
+// is bounded below its wait; when the database stalls the run fails (it used to
+// complete while the write could still land), so a representative's decision on
+// a company row that landed after all starts a run that adopts it.
+func TestASignUpOnAStalledDatabaseStaysDecidable(t *testing.T) {
+	db := testenv.DB(t)
+	slow, proxy := testenv.StallableDB(t, db)
+	s := newStackOn(t, slow, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
+	rep := actor(t, db, "representante@yep.demo", auth.Representative)
+	id := opportunity.NewID()
+	wfID := workflows.ResaleWorkflowID(id)
+	t.Cleanup(func() { _ = s.c.TerminateWorkflow(context.Background(), wfID, "", "test ended") })
+	signup := activities.ResaleRegistration{Email: "contato@revenda-lenta.com.br", Phone: "11987654321", ContactName: "Carla",
+		CNPJ: "11444777000161", FantasyName: "Revenda", CorporateName: "Revenda Lenta Ltda", Country: "Brasil"}
+
+	proxy.Stall()
+	ctx, cancel := context.WithTimeout(s.ctx, workflows.RegistrationWait+30*time.Second)
+	defer cancel()
+	start := workflows.ResaleStart(id, "yep")
+	start.WorkflowIDConflictPolicy = enumspb.WORKFLOW_ID_CONFLICT_POLICY_FAIL
+	start.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE
+	h, err := s.c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
+		StartWorkflowOperation: s.c.NewWithStartWorkflowOperation(start, workflows.Resale, workflows.ResaleInput{ID: id, Brand: "yep"}),
+		UpdateOptions: client.UpdateWorkflowOptions{UpdateID: "register", UpdateName: workflows.UpdateRegister,
+			Args: []any{workflows.ResaleRegisterRequest{Registration: signup}}, WaitForStage: client.WorkflowUpdateStageCompleted}})
+	if err == nil {
+		err = h.Get(ctx, nil)
+	}
+	if err == nil {
+		t.Fatal("a sign-up on a stalled database succeeded")
+	}
+	if err := s.c.GetWorkflow(s.ctx, wfID, "").Get(s.ctx, nil); err == nil {
+		t.Fatal("the onboarding run completed; want failed, so a decision can adopt the company")
+	}
+	proxy.Resume()
+
+	// The write landed after all.
+	direct := &activities.Activities{DB: db, Brands: s.brand}
+	if _, err := direct.RegisterResale(s.ctx, activities.RegisterResaleInput{ID: id, Brand: "yep", Registration: signup, At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	// A representative approves it, as the API does (a run that adopts the row).
+	decide := workflows.ResaleStart(id, "yep")
+	decide.WorkflowIDConflictPolicy = enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING
+	decide.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY
+	h, err = s.c.UpdateWithStartWorkflow(s.ctx, client.UpdateWithStartWorkflowOptions{
+		StartWorkflowOperation: s.c.NewWithStartWorkflowOperation(decide, workflows.Resale, workflows.ResaleInput{ID: id, Brand: "yep", Adopt: true}),
+		UpdateOptions: client.UpdateWorkflowOptions{UpdateName: workflows.UpdateApprove, WaitForStage: client.WorkflowUpdateStageCompleted,
+			Args: []any{workflows.ResaleApproval{Actor: rep, Brand: "yep"}}}})
+	if err == nil {
+		err = h.Get(s.ctx, nil)
+	}
+	if err != nil {
+		t.Fatalf("deciding the company: %v", err)
+	}
+	var status string
+	if err := db.QueryRow(s.ctx, `SELECT status FROM resales WHERE id = $1`, id).Scan(&status); err != nil || status != activities.ResaleApproved {
+		t.Errorf("company %s (%v), want approved", status, err)
+	}
+}
