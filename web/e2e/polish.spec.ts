@@ -89,3 +89,24 @@ test('the skip link is the first stop of the keyboard and leads to the content',
   await page.keyboard.press('Enter');
   await expect(page.locator('#main-content')).toBeFocused();
 });
+
+test('etiquetron: the refuse dialog opens calm (no red before anything is typed)', async ({ page }) => {
+  await login(page, 'etiquetron', 'representante');
+  const id = await page.evaluate(async () => {
+    const cookie = Object.fromEntries(document.cookie.split('; ').map((c) => c.split('=').map(decodeURIComponent)));
+    const res = await fetch('/api/opportunity/all?amount=1&page=1&status=analysis', {
+      headers: { Authorization: `Bearer ${cookie.token}`, company: cookie.company },
+    });
+    return (await res.json())?.result?.[0]?.id as string | undefined;
+  });
+  expect(id).toBeTruthy();
+  await page.goto(page.url().replace(/\/Painel\/.*$/, `/Painel/Opportunities/${id}`));
+  await page.getByTestId('refuse-button').click();
+  const reason = page.getByTestId('refusal-reason');
+  await expect(reason).toBeFocused();
+  const ring = await rgb(reason, 'box-shadow');
+  expect(ring).not.toContain('rgb(198, 40, 40)');
+  expect(ring).not.toContain('rgb(205, 66, 70)');
+  await expect(reason).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('dialog')).not.toContainText('*Campo Obrigatório');
+});
