@@ -113,6 +113,8 @@ interface Timing {
   at: Record<string, number>;
   /** ms from the list's answer (its last byte) to the painted frame where `done` held: the browser's own work. */
   afterAnswer: number | null;
+  /** The longest task that blocked the page meanwhile (ms; 0 when none reached 50 ms). */
+  longestTask: number;
 }
 
 /**
@@ -125,6 +127,11 @@ async function timeInPage(page: Page, act: string, conditions: Record<string, st
       const actFn = new Function(actSrc) as () => void;
       const checks = Object.entries(conds).map(([k, src]) => [k, new Function(`return (${src});`) as () => boolean] as const);
       const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+      const tasks: number[] = [];
+      const observer = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) tasks.push(e.duration);
+      });
+      observer.observe({ type: 'longtask' });
       const t0 = performance.now();
       const at: Record<string, number> = {};
       actFn();
@@ -135,13 +142,15 @@ async function timeInPage(page: Page, act: string, conditions: Record<string, st
       }
       await frame(); // the frame that shows it
       const painted = performance.now();
+      for (const e of observer.takeRecords()) tasks.push(e.duration);
+      observer.disconnect();
       const answers = performance
         .getEntriesByType('resource')
         .filter((e) => e.name.includes('/api/opportunity/all') && e.startTime >= t0) as PerformanceResourceTiming[];
       const last = answers.at(-1);
       const doneAt = Math.max(...Object.values(at));
       for (const k of Object.keys(at)) at[k] = at[k] - t0 + (painted - doneAt);
-      return { at, afterAnswer: last ? painted - last.responseEnd : null };
+      return { at, afterAnswer: last ? painted - last.responseEnd : null, longestTask: Math.max(0, ...tasks) };
     },
     [act, conditions] as const,
   );
@@ -222,11 +231,13 @@ test('opportunity list, 10,000 rows', async ({ page }) => {
   report(`list of ${ROWS.toLocaleString('en')} rows`, {
     "'Todas' (choice → painted)": fmt(todas.at.shown),
     "'Todas' (answer → painted)": fmt(todas.afterAnswer),
+    "'Todas' longest task": fmt(todas.longestTask),
     'sort click (input → paint)': maxOf(sortClicks),
     'sort (click → sorted rows painted)': sorts.map((t) => fmt(t.at.sorted)).join(' / '),
     'keystroke (input → paint), max': maxOf(keys),
     'keystrokes ≥ 16 ms': `${keys.length} of ${typed.length} keys`,
     'typing 15 keys (60 ms apart)': ms(typing),
     'filter (answer → painted)': fmt(applied.afterAnswer),
+    'filter longest task': fmt(applied.longestTask),
   });
 });

@@ -1,6 +1,6 @@
 import { Button, Card, Classes, H1 } from '@blueprintjs/core';
 import { DownloadIcon, PlusIcon } from '@blueprintjs/icons';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorModal } from '../../../components/ErrorModal';
 import { LIST_ERROR, ListBody, ListCard } from '../../../components/ListBody';
@@ -88,12 +88,13 @@ export function OpportunitiesPage() {
   const onCity = (city: string) => change({ ...filtersRef.current, city }, true);
   const onClear = () => change({ ...EMPTY_FILTERS, status: [] }, true);
 
-  const onSort = (field: SortField) => {
+  // Stable, so a keystroke in the filters does not redraw the (memoized) table.
+  const onSort = useCallback((field: SortField) => {
     setSort((s) =>
       s.field === field ? { field, direction: s.direction === 'asc' ? 'desc' : 'asc' } : { field, direction: 'desc' },
     );
     setPage(1);
-  };
+  }, []);
   const onAmount = (size: number) => {
     setAmount(size);
     setPage(1);

@@ -1,6 +1,6 @@
 import { Button, HTMLTable, Tag } from '@blueprintjs/core';
 import { ArrowDownIcon, ArrowUpIcon, EyeOpenIcon, HistoryIcon, SortIcon } from '@blueprintjs/icons';
-import type { MouseEvent } from 'react';
+import { memo, type MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { AgeBar } from '../../../components/AgeBar';
 import { CellText } from '../../../components/CellText';
@@ -80,9 +80,17 @@ const COLUMNS = 15;
  * keyboard, each row's eye button does the same and its history link follows.
  * The columns shown follow the card's width (docs/web.md "Tables that fit"), long
  * text is cut with its whole value as a tooltip, a phone gets one card per row,
- * and a long list renders only the rows in view (components/VirtualRows).
+ * and a long list renders only the rows in view (components/VirtualRows). Memoized:
+ * typing in the filters does not redraw it.
  */
-export function OpportunityTable({ rows, sort, onSort, distributor, busy = false, now = Date.now() }: OpportunityTableProps) {
+export const OpportunityTable = memo(function OpportunityTable({
+  rows,
+  sort,
+  onSort,
+  distributor,
+  busy = false,
+  now = Date.now(),
+}: OpportunityTableProps) {
   const navigate = useNavigate();
   const open = (id: string) => navigate(detailsPath(id));
   const onRowClick = (e: MouseEvent<HTMLTableRowElement>, id: string) => {
@@ -231,4 +239,4 @@ export function OpportunityTable({ rows, sort, onSort, distributor, busy = false
       </HTMLTable>
     </div>
   );
-}
+});
