@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	gomail "github.com/wneessen/go-mail"
+	"github.com/wneessen/go-mail/smtp"
 
 	"oportuna/brand"
 )
@@ -102,7 +103,11 @@ func (m *Mailer) smtpSend(ctx context.Context, b *brand.Brand, msg Message, acce
 	if err != nil {
 		return fmt.Errorf("smtp connect %s:%d: %w", c.SMTPHost, c.SMTPPort, orCtx(ctx, err))
 	}
-	if err := client.SendWithSMTPClient(sc, em); err != nil {
+	// The envelope and DATA by hand: go-mail's SendWithSMTPClient sends RSET
+	// after the server's 250 and only then returns (an error of RSET would even
+	// read as a failed delivery), which widens the moment a crash leaves a
+	// delivered message unrecorded.
+	if err := transact(sc, c.From, msg.To, em); err != nil {
 		_ = sc.Close()
 		return fmt.Errorf("smtp send: %w", orCtx(ctx, err))
 	}
@@ -110,6 +115,28 @@ func (m *Mailer) smtpSend(ctx context.Context, b *brand.Brand, msg Message, acce
 	// The server accepted the message: a failing QUIT changes nothing.
 	_ = client.CloseWithSMTPClient(sc)
 	return nil
+}
+
+// transact sends one message: MAIL FROM, RCPT TO each recipient, DATA; it
+// returns once the server accepted the data (its 250).
+func transact(sc *smtp.Client, from string, to []string, em *gomail.Msg) error {
+	if err := sc.Mail(from); err != nil {
+		return err
+	}
+	for _, rcpt := range to {
+		if err := sc.Rcpt(rcpt); err != nil {
+			return err
+		}
+	}
+	w, err := sc.Data()
+	if err != nil {
+		return err
+	}
+	if _, err := em.WriteTo(w); err != nil {
+		_ = w.Close()
+		return err
+	}
+	return w.Close()
 }
 
 // orCtx names the context's end as the cause when it cut the conversation.
