@@ -16,6 +16,7 @@ import (
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/converter"
 
 	"oportuna/crm"
 	"oportuna/mailer"
@@ -356,12 +357,21 @@ func (h *harness) check(ctx context.Context, ops []*op, users map[string]string)
 			}
 		}
 		var st workflows.OpportunityState
-		qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		v, err := h.tc.QueryWorkflow(qctx, wid, "", workflows.QueryState)
-		if err == nil {
-			err = v.Get(&st)
+		// A query waits for a worker's workflow task; one routed to the sticky
+		// queue of a worker that was killed waits out its timeout first. Ask
+		// again before calling the workflow unanswering.
+		for try := 0; try < 3; try++ {
+			qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			var v converter.EncodedValue
+			v, err = h.tc.QueryWorkflow(qctx, wid, "", workflows.QueryState)
+			if err == nil {
+				err = v.Get(&st)
+			}
+			cancel()
+			if err == nil {
+				break
+			}
 		}
-		cancel()
 		if err != nil || st.Status != opportunity.Approved {
 			rep.add(chkNotApprovedWF, o, "", "state query: status %q, err %v", st.Status, err)
 		}
