@@ -19,12 +19,22 @@ for (const slug of BRANDS) {
       getComputedStyle(document.documentElement).getPropertyValue('--brand-primary').trim(),
     );
     expect(primary.toLowerCase()).toBe(brand.colors.primary.toLowerCase());
-    // The primary button wears it.
+    const rgbOf = (color: string) => {
+      const hex = color.replace('#', '');
+      const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+      return `rgb(${r}, ${g}, ${b})`;
+    };
+    // The shell wears the primary colour (the carousel's column on the login page).
+    const column = await page.locator('.auth-carousel-column').evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(column).toBe(rgbOf(brand.colors.primary));
+    // Controls wear the brand's accent (lib/brandTheme.ts): the primary colour, except where it
+    // reads as an error (Etiquetron, Tagora: the secondary) or is too light for AA text (Scanbrisa: darkened).
+    const accent = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--brand-accent').trim());
     const entrar = page.getByRole('button', { name: 'Entrar' });
     const background = await entrar.evaluate((el) => getComputedStyle(el).backgroundColor);
-    const hex = brand.colors.primary.replace('#', '');
-    const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
-    expect(background).toBe(`rgb(${r}, ${g}, ${b})`);
+    expect(background).toBe(rgbOf(accent));
+    if (slug === 'etiquetron' || slug === 'tagora') expect(accent).toBe(brand.colors.secondary.toLowerCase());
+    else if (slug !== 'scanbrisa') expect(accent).toBe(brand.colors.primary.toLowerCase());
   });
 }
 

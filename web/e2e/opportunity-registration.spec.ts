@@ -1,5 +1,5 @@
 import { expect as baseExpect, test, type Page, type TestInfo } from '@playwright/test';
-import { dateDigits, expectLogin, login, randomCnpj, url } from './support';
+import { dateDigits, login, randomCnpj, url } from './support';
 
 // Long flows (several sign-ins, workflow updates): generous limits on a busy machine.
 test.describe.configure({ timeout: 180_000 });
@@ -249,13 +249,9 @@ test("a missing-field attempt lists the labels in 'Campos obrigatórios ausentes
   const dialog = page.getByRole('dialog', { name: 'Campos obrigatórios ausentes!' });
   await expect(dialog).toBeVisible();
   const labels = await page.getByTestId('missing-fields-list').locator('li').allTextContents();
+  // The read-only company fields wait for the lookup: only the CNPJ is listed before it.
   expect(labels).toEqual([
     'CNPJ',
-    'Razão social',
-    'Endereço',
-    'CEP',
-    'Cidade',
-    'Estado',
     'Telefone',
     'Email do cliente',
     'Faz parte de um grupo/rede?',
@@ -321,8 +317,9 @@ test('the form is usable at 390 px and by keyboard', async ({ page }, info) => {
   expect(errors).toEqual([]);
 });
 
-test('the registration screen is refused to a representative', async ({ page }) => {
+test('the registration screen is refused to a representative, inside the panel', async ({ page }) => {
   await login(page, SLUG, 'representante');
   await page.goto(url(SLUG, REGISTRATION));
-  await expectLogin(page);
+  await expect(page.getByTestId('page-title')).toHaveText('Sem permissão');
+  await expect(page.getByLabel('E-mail')).toHaveCount(0);
 });
