@@ -82,3 +82,20 @@ describe('useListData', () => {
     expect(result.current.rows).toEqual([]);
   });
 });
+
+describe('useListData cache', () => {
+  it('shows a page already seen at once and asks for it again (a row added meanwhile appears)', async () => {
+    let rows = ['a'];
+    const load = vi.fn(async () => answer(200, { result: rows, total: rows.length }));
+    const wrapper = withQueryClient();
+    const first = renderHook(() => useListData(load, 'q', 1, 10, () => {}), { wrapper });
+    await waitFor(() => expect(first.result.current.rows).toEqual(['a']));
+    first.unmount();
+    rows = ['a', 'b'];
+    const second = renderHook(() => useListData(load, 'q', 1, 10, () => {}), { wrapper });
+    expect(second.result.current.rows).toEqual(['a']);
+    expect(second.result.current.state).toBe('ready');
+    await waitFor(() => expect(second.result.current.rows).toEqual(['a', 'b']));
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+});

@@ -27,8 +27,8 @@ export interface ListData<T> {
 /**
  * The shared list loader, a TanStack query keyed by `query` (a serialised
  * query: endpoint, filters, sort, page size, page). A new key cancels the load
- * it replaces (its AbortSignal); pages already seen come from the cache and are
- * refreshed in the background, as on window focus. While a new key loads, the
+ * it replaces (its AbortSignal); pages already seen show from the cache at once
+ * and are asked again in the background (on every showing and on window focus). While a new key loads, the
  * previous rows stay on screen with the 'loading' state. `load` is null when
  * the list cannot be asked for (the page then shows its blocked state). A 401
  * is 'unauthorized' (the transport has already refreshed or ended the session);
@@ -54,6 +54,9 @@ export function useListData<T>(
     queryFn: ({ signal }) => latest.current!(signal),
     enabled,
     placeholderData: keepPreviousData,
+    // A list is asked again whenever a screen shows it (a seller just added, a company just
+    // approved must be there); what the cache held shows meanwhile.
+    staleTime: 0,
   });
 
   const res = q.data;

@@ -292,12 +292,8 @@ describe('Opportunities list', { timeout: 30_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Ordenar por valor estimado' }));
     await waitFor(() => expect(lastQuery(calls).estimated).toBe('asc'));
     expect(lastQuery(calls).createdAt).toBeUndefined();
-    // Back to createdAt desc: the first page is still in the query cache, so no call is made for it.
-    const before = calls.length;
     await userEvent.click(screen.getByRole('button', { name: 'Ordenar por cadastro' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Ordenar por cadastro' }));
-    await waitFor(() => expect(lastQuery(calls)).toMatchObject({ createdAt: 'asc' }));
-    expect(calls.slice(before).filter((c) => c.url.includes('createdAt=desc'))).toHaveLength(0);
+    await waitFor(() => expect(lastQuery(calls)).toMatchObject({ createdAt: 'desc' }));
   });
 
   it('pages through the total with the paginator', async () => {
