@@ -69,6 +69,8 @@ type OpportunityFacts struct {
 	CreatedAt           time.Time          `json:"createdAt"`
 	ValidUntil          *time.Time         `json:"validUntil"`
 	RequestRenovationAt *time.Time         `json:"requestRenovationAt"`
+	ProjectStillInScope string             `json:"projectStillInScope"`
+	LastVisitDate       string             `json:"lastVisitDate"`
 	Conflicts           []string           `json:"conflicts"`
 	// Cycle and Seq are the highest event key (id/cycle/seq) already recorded.
 	Cycle int `json:"cycle"`
@@ -197,7 +199,8 @@ func (a *Activities) OpportunityFacts(ctx context.Context, id string) (Opportuni
 	var f OpportunityFacts
 	var resaleID, resaleCNPJ *string
 	err := a.DB.QueryRow(ctx, `SELECT o.id::text, o.status, o.name, o.probability_closing, o.register, o.user_id::text,
-			o.resale_id::text, s.cnpj, o.created_at, o.valid_until, o.request_renovation_at, o.conflicts::text[],
+			o.resale_id::text, s.cnpj, o.created_at, o.valid_until, o.request_renovation_at,
+			o.project_still_in_scope, o.last_visit_date, o.conflicts::text[],
 			COALESCE(k.cycle, 0), COALESCE(k.seq, 1)
 		FROM opportunities o LEFT JOIN resales s ON s.id = o.resale_id
 		LEFT JOIN LATERAL (
@@ -205,7 +208,7 @@ func (a *Activities) OpportunityFacts(ctx context.Context, id string) (Opportuni
 			FROM history h WHERE h.type = 'opportunity' AND h.type_id = o.id AND h.event_key ~ ('^' || o.id::text || '/[0-9]+/[0-9]+$')
 			ORDER BY 1 DESC, 2 DESC LIMIT 1) k ON true
 		WHERE o.id = $1`, id).Scan(&f.ID, &f.Status, &f.Name, &f.Probability, &f.Register, &f.UserID, &resaleID, &resaleCNPJ,
-		&f.CreatedAt, &f.ValidUntil, &f.RequestRenovationAt, &f.Conflicts, &f.Cycle, &f.Seq)
+		&f.CreatedAt, &f.ValidUntil, &f.RequestRenovationAt, &f.ProjectStillInScope, &f.LastVisitDate, &f.Conflicts, &f.Cycle, &f.Seq)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return f, temporal.NewNonRetryableApplicationError("opportunity not found: "+id, "NotFound", nil)
 	}
@@ -273,10 +276,11 @@ func (a *Activities) Apply(ctx context.Context, ev Event) error {
 		if !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
-		var scope, visit *string
+		var scope, visit, proposal, homologated, next *string
 		var requestedAt *time.Time
-		if ev.Renewal != nil {
-			scope, visit, requestedAt = &ev.Renewal.ProjectStillInScope, &ev.Renewal.LastVisitDate, &ev.At
+		if r := ev.Renewal; r != nil {
+			scope, visit, requestedAt = &r.ProjectStillInScope, &r.LastVisitDate, &ev.At
+			proposal, homologated, next = &r.ProposalSent, &r.ProductHomologated, &r.NextStep
 		}
 		tag, err := tx.Exec(ctx, `UPDATE opportunities SET status = $2,
 				name = COALESCE($3, name), probability_closing = COALESCE($4, probability_closing),
@@ -286,9 +290,11 @@ func (a *Activities) Apply(ctx context.Context, ev Event) error {
 				request_renovation_at = COALESCE($11, request_renovation_at),
 				renovation_date = CASE WHEN $2 = 'renovation' THEN $12 ELSE renovation_date END,
 				is_deleted = COALESCE($13, is_deleted),
+				proposal_sent = COALESCE($14, proposal_sent), product_homologated = COALESCE($15, product_homologated),
+				next_step = COALESCE($16, next_step),
 				updated_at = $12
 			WHERE id = $1`, ev.OpportunityID, ev.Status, ev.Name, ev.Probability, ev.Reason, ev.ApprovedAt,
-			ev.ValidUntil, ev.Register, scope, visit, requestedAt, ev.At, ev.Deleted)
+			ev.ValidUntil, ev.Register, scope, visit, requestedAt, ev.At, ev.Deleted, proposal, homologated, next)
 		if err != nil {
 			return err
 		}
@@ -334,13 +340,15 @@ func (a *Activities) Load(ctx context.Context, id string) (opportunity.Record, e
 	err := a.DB.QueryRow(ctx, `SELECT o.id::text, o.brand, o.status, o.name, o.cnpj, o.contact, o.phone, o.email, o.network,
 			o.fantasy_name, o.corporate_name, o.street, o.state, o.city, o.cep, o.country, o.probability_closing, o.seller,
 			o.seller_salesforce_id, o.estimated::text, o.register, o.reason, o.accepted_term, o.approve_date, o.valid_until,
-			o.renovation_date, o.request_renovation_at, o.last_visit_date, o.project_still_in_scope, o.user_id::text,
+			o.renovation_date, o.request_renovation_at, o.last_visit_date, o.project_still_in_scope,
+			o.proposal_sent, o.product_homologated, o.next_step, o.user_id::text,
 			u.name, u.email, o.resale_id::text, s.corporate_name, o.conflicts::text[], o.is_deleted, o.created_at, o.projects, o.products
 		FROM opportunities o JOIN users u ON u.id = o.user_id LEFT JOIN resales s ON s.id = o.resale_id
 		WHERE o.id = $1`, id).Scan(&r.ID, &r.Brand, &r.Status, &r.Name, &r.CNPJ, &r.Contact, &r.Phone, &r.Email, &r.Network,
 		&r.FantasyName, &r.CorporateName, &r.Street, &r.State, &r.City, &r.CEP, &r.Country, &r.ProbabilityClosing, &r.Seller,
 		&r.SellerSalesforceID, &estimated, &r.Register, &r.Reason, &r.AcceptedTerm, &r.ApproveDate, &r.ValidUntil,
-		&r.RenovationDate, &r.RequestRenovationAt, &r.LastVisitDate, &r.ProjectStillInScope, &r.UserID,
+		&r.RenovationDate, &r.RequestRenovationAt, &r.LastVisitDate, &r.ProjectStillInScope,
+		&r.ProposalSent, &r.ProductHomologated, &r.NextStep, &r.UserID,
 		&r.UserName, &r.UserEmail, &resaleID, &resale, &r.Conflicts, &r.IsDeleted, &r.CreatedAt, &projects, &products)
 	if err != nil {
 		return r, fmt.Errorf("load opportunity %s: %w", id, err)

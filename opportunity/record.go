@@ -89,14 +89,18 @@ type Record struct {
 	RequestRenovationAt *time.Time `json:"requestRenovationAt"`
 	LastVisitDate       string     `json:"lastVisitDate"`
 	ProjectStillInScope string     `json:"projectStillInScope"`
-	UserID              string     `json:"userId"`
-	UserName            string     `json:"userName"`
-	UserEmail           string     `json:"userEmail"`
-	ResaleID            string     `json:"resaleId"`
-	Resale              string     `json:"resale"`
-	Conflicts           []string   `json:"conflicts"`
-	IsDeleted           bool       `json:"isDeleted"` // an operator cancelled its workflow
-	CreatedAt           time.Time  `json:"createdAt"`
-	Projects            []Project  `json:"projects"`
-	Products            []Product  `json:"products"`
+	// The renewal request's other answers (spec §4), for the representative.
+	ProposalSent       string    `json:"proposalSent"`
+	ProductHomologated string    `json:"productHomologated"`
+	NextStep           string    `json:"nextStep"`
+	UserID             string    `json:"userId"`
+	UserName           string    `json:"userName"`
+	UserEmail          string    `json:"userEmail"`
+	ResaleID           string    `json:"resaleId"`
+	Resale             string    `json:"resale"`
+	Conflicts          []string  `json:"conflicts"`
+	IsDeleted          bool      `json:"isDeleted"` // an operator cancelled its workflow
+	CreatedAt          time.Time `json:"createdAt"`
+	Projects           []Project `json:"projects"`
+	Products           []Product `json:"products"`
 }

@@ -2,6 +2,7 @@ package opportunity
 
 import (
 	"strings"
+	"unicode/utf8"
 	"time"
 
 	"oportuna/internal/calendar"
@@ -36,6 +37,9 @@ func ParseDate(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// MaxNextStep caps the renewal dialog's 'Próximo passo'.
+const MaxNextStep = 2000
+
 // CheckRenewal applies spec §5 "Renewal modal" at the instant now: the last
 // visit is a day of Brasília's calendar up to today.
 func CheckRenewal(r RenewalRequest, now time.Time) []FieldError {
@@ -48,6 +52,17 @@ func CheckRenewal(r RenewalRequest, now time.Time) []FieldError {
 	}
 	if r.ProjectStillInScope != "Sim" && r.ProjectStillInScope != "Não" {
 		errs = append(errs, FieldError{"projectStillInScope", "Projeto continua em pauta", MsgRequired})
+	}
+	for _, a := range []struct{ field, label, v string }{
+		{"proposalSent", "A proposta foi enviada?", r.ProposalSent},
+		{"productHomologated", "O produto foi homologado?", r.ProductHomologated},
+	} {
+		if a.v != "" && a.v != "Sim" && a.v != "Não" {
+			errs = append(errs, FieldError{a.field, a.label, "Responda Sim ou Não."})
+		}
+	}
+	if utf8.RuneCountInString(r.NextStep) > MaxNextStep {
+		errs = append(errs, FieldError{"nextStep", "Próximo passo", "O próximo passo deve ter no máximo 2000 caracteres."})
 	}
 	if strings.TrimSpace(r.LastVisitDate) == "" {
 		errs = append(errs, FieldError{"lastVisitDate", "Data da última visita", MsgRequired})

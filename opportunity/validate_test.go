@@ -1,6 +1,7 @@
 package opportunity
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -43,5 +44,14 @@ func TestCheckRenewal(t *testing.T) {
 	bad.ProbabilityClosing, bad.ProjectStillInScope = 30, "Talvez"
 	if errs := CheckRenewal(bad, now); len(errs) != 2 {
 		t.Errorf("bad band and scope: %v", errs)
+	}
+	answered := ok
+	answered.ProposalSent, answered.ProductHomologated, answered.NextStep = "Sim", "Não", "Visita técnica na próxima semana"
+	if errs := CheckRenewal(answered, now); len(errs) != 0 {
+		t.Errorf("the dialog's other answers refused: %v", errs)
+	}
+	answered.ProposalSent, answered.ProductHomologated, answered.NextStep = "talvez", "1", strings.Repeat("x", MaxNextStep+1)
+	if errs := CheckRenewal(answered, now); len(errs) != 3 {
+		t.Errorf("bad answers: %v", errs)
 	}
 }

@@ -317,3 +317,64 @@ func TestASignUpOnAStalledDatabaseStaysDecidable(t *testing.T) {
 		t.Errorf("company %s (%v), want approved", status, err)
 	}
 }
+
+// TestARenewalRequestKeepsTheDialogsAnswersAndLogsOldAndNewValues: the answers
+// of the renewal dialog (proposal sent, product homologated, next step) are
+// stored for the representative, and the request's history row carries the old
+// and new values of 'Projeto continua em pauta' and 'Data da última visita'
+// (spec §4), on the real database.
+func TestARenewalRequestKeepsTheDialogsAnswersAndLogsOldAndNewValues(t *testing.T) {
+	s := newStack(t, activities.Durations{Validity: 3 * time.Second, RenewalWindow: 2 * time.Second, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
+	id := "7a0c8f1e-0000-4000-8000-0000000000c4"
+	wfID := workflows.OpportunityWorkflowID(id)
+	s.register(t, id)
+	rep := actor(t, s.db, "representante@yep.demo", auth.Representative)
+	update := func(name string, arg any) error {
+		h, err := s.c.UpdateWorkflow(s.ctx, client.UpdateWorkflowOptions{WorkflowID: wfID, UpdateName: name, Args: []any{arg},
+			WaitForStage: client.WorkflowUpdateStageCompleted})
+		if err == nil {
+			err = h.Get(s.ctx, nil)
+		}
+		return err
+	}
+	if err := update(workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto"}); err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, s.db, id, opportunity.Renovation, 10*time.Second)
+	renewal := opportunity.RenewalRequest{Reason: "Cliente retomou", ProbabilityClosing: 75, ProjectStillInScope: "Sim",
+		LastVisitDate: "2026-01-02", ProposalSent: "Sim", ProductHomologated: "Não", NextStep: "Visita técnica"}
+	if err := update(workflows.UpdateRequestRenewal, workflows.RenewalRequest{Actor: s.seller, Renewal: renewal}); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := s.acts.Load(s.ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.ProposalSent != "Sim" || rec.ProductHomologated != "Não" || rec.NextStep != "Visita técnica" ||
+		rec.ProjectStillInScope != "Sim" || rec.LastVisitDate != "2026-01-02" {
+		t.Errorf("stored answers %q %q %q %q %q", rec.ProposalSent, rec.ProductHomologated, rec.NextStep, rec.ProjectStillInScope, rec.LastVisitDate)
+	}
+	var mods []activities.Change
+	if err := s.db.QueryRow(s.ctx, `SELECT modifications FROM history WHERE type_id = $1
+		AND modifications @> '[{"attribute":"status","newValue":"awaiting_renovation"}]'`, id).Scan(&mods); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]activities.Change{
+		"projectStillInScope": {Attribute: "projectStillInScope", OldValue: "", NewValue: "Sim"},
+		"lastVisitDate":       {Attribute: "lastVisitDate", OldValue: "", NewValue: "2026-01-02"},
+		"proposalSent":        {Attribute: "proposalSent", NewValue: "Sim"},
+		"productHomologated":  {Attribute: "productHomologated", NewValue: "Não"},
+		"nextStep":            {Attribute: "nextStep", NewValue: "Visita técnica"},
+	}
+	for _, m := range mods {
+		if w, ok := want[m.Attribute]; ok {
+			if m != w {
+				t.Errorf("history %+v, want %+v", m, w)
+			}
+			delete(want, m.Attribute)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("history lacks %v (has %+v)", want, mods)
+	}
+}

@@ -100,6 +100,9 @@ type OpportunityState struct {
 	RenewalRequestedAt time.Time `json:"renewalRequestedAt,omitempty"`
 	// Deleted: an operator cancelled the workflow (the read model's isDeleted).
 	Deleted bool `json:"deleted,omitempty"`
+	// The last renewal request's answers that its history logs old and new.
+	ProjectStillInScope string `json:"projectStillInScope,omitempty"`
+	LastVisitDate       string `json:"lastVisitDate,omitempty"`
 }
 
 // RegisterRequest is the registration sent with Update-with-Start.
@@ -369,6 +372,7 @@ func (wf *opportunityWorkflow) fromFacts(f activities.OpportunityFacts) {
 	if f.RequestRenovationAt != nil {
 		wf.st.RenewalRequestedAt = *f.RequestRenovationAt
 	}
+	wf.st.ProjectStillInScope, wf.st.LastVisitDate = f.ProjectStillInScope, f.LastVisitDate
 	// Event keys (id/cycle/seq) already used by an earlier run are never reused.
 	wf.st.Cycle, wf.st.Seq = max(wf.st.Cycle, f.Cycle), max(wf.st.Seq, f.Seq, 1)
 	wf.registered = true
@@ -1013,6 +1017,12 @@ func (wf *opportunityWorkflow) requestRenewal(ctx workflow.Context, req RenewalR
 	changes := []activities.Change{{Attribute: "status", OldValue: string(wf.st.Status), NewValue: string(opportunity.AwaitingRenovation)},
 		{Attribute: "reason", OldValue: "", NewValue: r.Reason}}
 	changes = appendChange(changes, "probabilityClosing", fmt.Sprint(wf.st.Probability), fmt.Sprint(r.ProbabilityClosing))
+	// Spec §4: the request carries the old and new values of these two, logged even when unchanged.
+	changes = append(changes, activities.Change{Attribute: "projectStillInScope", OldValue: wf.st.ProjectStillInScope, NewValue: r.ProjectStillInScope},
+		activities.Change{Attribute: "lastVisitDate", OldValue: wf.st.LastVisitDate, NewValue: r.LastVisitDate})
+	changes = appendChange(changes, "proposalSent", "", r.ProposalSent)
+	changes = appendChange(changes, "productHomologated", "", r.ProductHomologated)
+	changes = appendChange(changes, "nextStep", "", r.NextStep)
 	prob := r.ProbabilityClosing
 	if err := wf.applyBy(ctx, req.Deadline, activities.Event{Actor: &req.Actor, Status: opportunity.AwaitingRenovation, Reason: &r.Reason,
 		Probability: &prob, Renewal: &r, Changes: changes}); err != nil {
@@ -1020,6 +1030,7 @@ func (wf *opportunityWorkflow) requestRenewal(ctx workflow.Context, req RenewalR
 	}
 	wf.st.Status, wf.st.Probability = opportunity.AwaitingRenovation, prob
 	wf.st.RenewalRequestedAt, wf.st.Reminders = workflow.Now(ctx), 0 // the representatives' SLA starts
+	wf.st.ProjectStillInScope, wf.st.LastVisitDate = r.ProjectStillInScope, r.LastVisitDate
 	wf.notify(ctx, "renewal-requested", true, false, r.Reason)
 	return wf.st, nil
 }
