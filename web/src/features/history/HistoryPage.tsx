@@ -1,11 +1,12 @@
 import { Button, Card, H1, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
 import { ArrowLeftIcon, HistoryIcon, RefreshIcon } from '@blueprintjs/icons';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { ErrorModal } from '../../components/ErrorModal';
 import { LOADING_MESSAGES } from '../../components/LoadingModal';
 import { DEFAULT_PAGE_SIZE, PageSizeSelect, PAGE_SIZES } from '../../components/PageSizeSelect';
-import { Paginator, pageCount } from '../../components/Paginator';
+import { Paginator } from '../../components/Paginator';
+import { useListData } from '../../components/useListData';
 import { formatDateTime } from '../../lib/format';
 import { getHistory, type HistoryEntry } from '../../lib/historyApi';
 import { readSession } from '../../lib/session';
@@ -66,37 +67,24 @@ export function HistoryPage() {
 
   const [amount, setAmount] = useState(DEFAULT_PAGE_SIZE);
   const [page, setPage] = useState(1);
-  const [entries, setEntries] = useState<HistoryEntry[]>([]);
-  const [total, setTotal] = useState(0);
-  const [state, setState] = useState<'loading' | 'ready' | 'error' | 'unauthorized'>('loading');
-  const [error, setError] = useState<string | null>(null);
-  const [reloadKey, setReloadKey] = useState(0);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setState('loading');
-    void getHistory(id, amount, page, controller.signal).then((res) => {
-      if (controller.signal.aborted) return;
-      if (res.ok) {
-        setEntries(Array.isArray(res.data?.result) ? res.data.result : []);
-        setTotal(Number(res.data?.total) || 0);
-        setState('ready');
-      } else if (res.status === 404) {
-        // Spec §8: a 404 on history shows nothing.
-        setEntries([]);
-        setTotal(0);
-        setState('ready');
-      } else if (res.status === 401) {
-        setState('unauthorized');
-      } else {
-        setState('error');
-        setError(res.status < 500 && res.message ? res.message : HISTORY_ERROR);
-      }
-    });
-    return () => controller.abort();
-  }, [id, amount, page, reloadKey]);
-
-  const pages = pageCount(total, amount);
+  // The shared list loader (a cached, cancelled TanStack query); spec §8: a 404 on history shows nothing.
+  const {
+    rows: entries,
+    state,
+    pages,
+    error,
+    setError,
+    reload,
+  } = useListData<HistoryEntry>(
+    async (signal) => {
+      const res = await getHistory(id, amount, page, signal);
+      return res.status === 404 ? { ...res, ok: true, status: 200, data: { result: [], total: 0 } } : res;
+    },
+    `history|${JSON.stringify({ id, amount, page })}`,
+    page,
+    amount,
+    setPage,
+  );
   const lines = historyLines(entries, type);
   const loading = state === 'loading';
 
@@ -113,7 +101,7 @@ export function HistoryPage() {
       <NonIdealState
         title="Não foi possível carregar o histórico"
         description={HISTORY_ERROR}
-        action={<Button icon={<RefreshIcon />} text="Tentar novamente" onClick={() => setReloadKey((k) => k + 1)} />}
+        action={<Button icon={<RefreshIcon />} text="Tentar novamente" onClick={reload} />}
       />
     );
   } else if (state === 'unauthorized') {
