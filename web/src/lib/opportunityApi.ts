@@ -63,6 +63,10 @@ export interface OpportunityRecord {
   requestRenovationAt: string | null;
   lastVisitDate: string;
   projectStillInScope: string;
+  /** The renewal dialog's other answers (the last request). */
+  proposalSent?: string;
+  productHomologated?: string;
+  nextStep?: string;
   userId: string;
   userName: string;
   /** Representatives only. */

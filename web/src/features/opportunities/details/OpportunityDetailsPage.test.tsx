@@ -357,10 +357,23 @@ describe('OpportunityDetailsPage', { timeout: 30_000 }, () => {
 
   it('lets the representative approve or refuse a renewal, showing the request reason', async () => {
     storeSession({ roles: ['REPRESENTATIVE'], company: 'nordata' });
-    const rec = record({ status: 'awaiting_renovation', reason: 'O cliente retomou o projeto.', lastVisitDate: '2026-05-01', projectStillInScope: 'Sim' });
+    const rec = record({
+      status: 'awaiting_renovation',
+      reason: 'O cliente retomou o projeto.',
+      lastVisitDate: '2026-05-01',
+      projectStillInScope: 'Sim',
+      proposalSent: 'Sim',
+      productHomologated: 'Não',
+      nextStep: 'Visita técnica na sexta',
+    });
     const calls = api(rec);
     at();
     await loaded();
+    // The request's answers, for the representative who decides it.
+    const request = screen.getByTestId('section-renewal');
+    for (const text of ['A proposta foi enviada?', 'O produto foi homologado?', 'Próximo passo', 'Visita técnica na sexta', 'Não']) {
+      expect(request).toHaveTextContent(text);
+    }
     const reason = screen.getByTestId('detail-reason');
     expect(reason).toHaveTextContent('Motivo da solicitação de renovação');
     expect(reason).toHaveTextContent('O cliente retomou o projeto.');

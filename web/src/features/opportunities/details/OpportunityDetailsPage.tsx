@@ -94,6 +94,9 @@ export function OpportunityDetailsPage() {
                   label="Data da última visita"
                   value={formatDateShort(record.lastVisitDate) || record.lastVisitDate}
                 />
+                <ReadOnlyField label="A proposta foi enviada?" value={record.proposalSent || 'N/C'} />
+                <ReadOnlyField label="O produto foi homologado?" value={record.productHomologated || 'N/C'} />
+                <ReadOnlyField label="Próximo passo" value={record.nextStep || 'N/C'} />
               </dl>
             </SectionCard>
           )}
