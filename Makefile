@@ -9,6 +9,8 @@ NPM     ?= npm
 GOBIN_DIR := $(or $(shell $(GO) env GOBIN),$(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin)
 TEMPORAL  := $(GOBIN_DIR)/temporal
 TEMPORAL_CLI_VERSION := v1.5.1
+STATICCHECK := $(GOBIN_DIR)/staticcheck
+STATICCHECK_VERSION := v0.8.2
 GO_SOURCES := $(shell find . -name '*.go' -not -path './web/node_modules/*') go.mod go.sum VERSION brand/brands.json $(wildcard migrations/*.sql)
 WEB_SOURCES := $(shell find web/src web/public web/build web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
@@ -27,6 +29,9 @@ help:
 $(TEMPORAL):
 	cd /tmp && GOFLAGS=-buildvcs=false $(GO) install github.com/temporalio/cli/cmd/temporal@$(TEMPORAL_CLI_VERSION)
 
+$(STATICCHECK):
+	cd /tmp && GOFLAGS=-buildvcs=false $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
 web/node_modules/.installed: web/package.json web/package-lock.json
 	cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(NPM) ci --no-audit --no-fund
 	touch $@
@@ -34,7 +39,7 @@ web/node_modules/.installed: web/package.json web/package-lock.json
 /usr/bin/chromium:
 	source scripts/lib.sh && apt_install chromium
 
-tools: $(TEMPORAL) web/node_modules/.installed
+tools: $(TEMPORAL) $(STATICCHECK) web/node_modules/.installed
 
 pg-start:
 	@if [ -z "$${DATABASE_URL:-}" ]; then scripts/pg.sh start; fi
@@ -64,8 +69,9 @@ run: build $(TEMPORAL)
 # The tests use DATABASE_URL when set, else the project cluster in .data/postgres.
 TEST_DB_URL = $${DATABASE_URL:-$$(PGDB=postgres scripts/pg.sh url)}
 
-vet: web/dist/index.html
+vet: web/dist/index.html $(STATICCHECK)
 	$(GO) vet ./...
+	$(STATICCHECK) ./...
 
 # The Go tests run in UTC+14, 17 hours ahead of Brasília: a "today" taken from the
 # machine's zone instead of Brasília's calendar (internal/calendar) fails them.

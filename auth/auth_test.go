@@ -352,6 +352,16 @@ func TestResetTokenWorksOnceAndExpires(t *testing.T) {
 	}
 	token := link.Query().Get("token")
 	_, oldRefresh := e.login("revenda@yep.demo", "yep")
+	// The page asks first whether the link still works (before the password is typed twice).
+	check := func(tok string) int { return e.do("POST", "/auth/reset_password/check", nil, map[string]string{"token": tok}).Status }
+	if got := check(token); got != 204 {
+		t.Errorf("check of a fresh link: %d, want 204", got)
+	}
+	for _, bad := range []string{"", "desconhecido"} {
+		if r := e.do("POST", "/auth/reset_password/check", nil, map[string]string{"token": bad}); r.Status != 410 || r.Body["message"] != auth.ErrResetInvalid.Error() {
+			t.Errorf("check of %q: %d %v", bad, r.Status, r.Body)
+		}
+	}
 
 	if r := e.do("POST", "/auth/update_password", nil, map[string]string{"token": token, "password": "fraca"}); r.Status != 400 || r.Body["message"] != auth.MsgWeakPassword {
 		t.Errorf("weak password with token: %d %v", r.Status, r.Body)
@@ -361,6 +371,9 @@ func TestResetTokenWorksOnceAndExpires(t *testing.T) {
 	}
 	if r := e.do("POST", "/auth/update_password", nil, map[string]string{"token": token, "password": "Outra@Senha9"}); r.Status != 400 || r.Body["message"] != "Link de redefinição inválido ou expirado." {
 		t.Errorf("second use: %d %v", r.Status, r.Body)
+	}
+	if got := check(token); got != 410 {
+		t.Errorf("check of a used link: %d, want 410", got)
 	}
 	if r := e.do("GET", "/login?brand=yep", basic("revenda@yep.demo", "Redefinida@9"), nil); r.Status != 200 {
 		t.Error("reset password refused at login")
@@ -375,6 +388,9 @@ func TestResetTokenWorksOnceAndExpires(t *testing.T) {
 	}
 	expired, _ := url.Parse(e.mail.last(t))
 	e.now = e.now.Add(61 * time.Minute)
+	if got := check(expired.Query().Get("token")); got != 410 {
+		t.Errorf("check of an expired link: %d, want 410", got)
+	}
 	if r := e.do("POST", "/auth/update_password", nil, map[string]string{"token": expired.Query().Get("token"), "password": "Expirada@9"}); r.Status != 400 {
 		t.Errorf("expired token: %d", r.Status)
 	}

@@ -113,6 +113,7 @@ func (s *Service) Routes() http.Handler {
 	r.Post("/auth/logout", s.handleLogout)
 	r.Post("/auth/reset_password", s.resetLimiter().Wrap("reset-password", s.handleResetRequest))
 	r.Post("/auth/update_password", s.handleUpdatePassword)
+	r.Post("/auth/reset_password/check", s.handleResetCheck)
 	r.Group(func(r chi.Router) {
 		r.Use(s.Signer.Authenticate, s.RequireActive)
 		r.Get("/auth/payload", s.handlePayload)
@@ -120,6 +121,32 @@ func (s *Service) Routes() http.Handler {
 		r.Get("/user/{id}/role", s.handleUserRoles)
 	})
 	return r
+}
+
+// handleResetCheck answers POST /auth/reset_password/check {token}: 204 while
+// the reset link can set a password, 410 with the message the form would show
+// once it is used, expired or unknown (docs/web.md, reset-password page).
+func (s *Service) handleResetCheck(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Token string `json:"token"`
+	}
+	if err := respond.Decode(r, &body); err != nil {
+		respond.BadBody(w)
+		return
+	}
+	ok := false
+	if token := strings.TrimSpace(body.Token); token != "" {
+		var err error
+		if ok, err = s.ResetUsable(r.Context(), token); err != nil {
+			respond.Internal(w, r, err)
+			return
+		}
+	}
+	if !ok {
+		respond.Error(w, http.StatusGone, ErrResetInvalid.Error())
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 func (s *Service) handleLogin(w http.ResponseWriter, r *http.Request) {

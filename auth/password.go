@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -18,9 +17,15 @@ const (
 )
 
 var (
-	ErrWeakPassword     = errors.New(MsgWeakPassword)
-	ErrPasswordMismatch = errors.New(MsgPasswordMismatch)
+	ErrWeakPassword     error = Message(MsgWeakPassword)
+	ErrPasswordMismatch error = Message(MsgPasswordMismatch)
 )
+
+// Message is an error whose text is shown to the user as it is (pt-BR, a
+// sentence with its capital and full stop), unlike an error of the program.
+type Message string
+
+func (m Message) Error() string { return string(m) }
 
 // passwordSpecials are the only non-alphanumeric characters a password may hold.
 const passwordSpecials = "@$!%*?&"

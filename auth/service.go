@@ -20,13 +20,14 @@ import (
 
 var (
 	// ErrInvalidCredentials hides which part of a login was wrong.
-	ErrInvalidCredentials = errors.New("Usuário ou senha inválidos")
+	ErrInvalidCredentials error = Message("Usuário ou senha inválidos")
 	// ErrUnknownBrand is a login or reset for a brand that does not exist.
-	ErrUnknownBrand = errors.New("Empresa inválida")
-	// ErrUserNotFound is a user id or e-mail that does not exist.
-	ErrUserNotFound = errors.New("Not Found Exception")
+	ErrUnknownBrand error = Message("Empresa inválida")
+	// ErrUserNotFound is a user id or e-mail that does not exist (the spec's
+	// client matches this text).
+	ErrUserNotFound error = Message("Not Found Exception")
 	// ErrResetInvalid is a reset link that is unknown, used or expired.
-	ErrResetInvalid = errors.New("Link de redefinição inválido ou expirado.")
+	ErrResetInvalid error = Message("Link de redefinição inválido ou expirado.")
 )
 
 // ResetMailer delivers the password-reset link.
@@ -346,6 +347,15 @@ func (s *Service) ResetPassword(ctx context.Context, token, password, confirmati
 		_, err = tx.Exec(ctx, `UPDATE refresh_tokens SET revoked_at = now() WHERE user_id::text = $1 AND revoked_at IS NULL`, userID)
 		return err
 	})
+}
+
+// ResetUsable reports whether a reset link's token can still set a password
+// (known, unused, unexpired), so the page can say so before the form.
+func (s *Service) ResetUsable(ctx context.Context, token string) (bool, error) {
+	var ok bool
+	err := s.DB.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM password_resets
+		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2)`, hashToken(token), s.now()).Scan(&ok)
+	return ok, err
 }
 
 // UpdatePassword changes the signed-in user's password.

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
@@ -319,8 +318,6 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
-
-func hasPrefix(s, prefix string) bool { return strings.HasPrefix(s, prefix) }
 
 // newID is a random UUID (version 4).
 func newID() string {

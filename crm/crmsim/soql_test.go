@@ -122,7 +122,8 @@ func TestRecordIDsLookLikeSalesforceIDs(t *testing.T) {
 	if id[:15] != "006Sm00000003D7" || id[15:] != "IAI" {
 		t.Errorf("id %q", id)
 	}
-	if stableID(prefixUser, "a") != stableID(prefixUser, "a") || stableID(prefixUser, "a") == stableID(prefixUser, "b") {
+	first, again, other := stableID(prefixUser, "a"), stableID(prefixUser, "a"), stableID(prefixUser, "b")
+	if first != again || first == other {
 		t.Error("stable ids are not stable or collide")
 	}
 }
