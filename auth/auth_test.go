@@ -353,7 +353,9 @@ func TestResetTokenWorksOnceAndExpires(t *testing.T) {
 	token := link.Query().Get("token")
 	_, oldRefresh := e.login("revenda@yep.demo", "yep")
 	// The page asks first whether the link still works (before the password is typed twice).
-	check := func(tok string) int { return e.do("POST", "/auth/reset_password/check", nil, map[string]string{"token": tok}).Status }
+	check := func(tok string) int {
+		return e.do("POST", "/auth/reset_password/check", nil, map[string]string{"token": tok}).Status
+	}
 	if got := check(token); got != 204 {
 		t.Errorf("check of a fresh link: %d, want 204", got)
 	}
