@@ -88,13 +88,6 @@ async function setPasswordFromLink(browser: Browser, link: string, info: TestInf
   const context = await browser.newContext({ locale: 'pt-BR' });
   const page = await context.newPage();
   const errors = watchConsole(page);
-  // The page checks the link before showing the form (POST /authenticator/auth/reset_password/check).
-  // Until the server has that route it answers 404/405, which the page reads as "cannot tell" and
-  // shows the form; only that one failed resource is tolerated here.
-  let checkAbsent = false;
-  page.on('response', (res) => {
-    if (res.url().endsWith('/authenticator/auth/reset_password/check') && [404, 405].includes(res.status())) checkAbsent = true;
-  });
   await page.goto(link);
   await acceptLgpd(page);
   await page.getByLabel('Nova senha', { exact: true }).fill(NEW_PASSWORD);
@@ -104,7 +97,13 @@ async function setPasswordFromLink(browser: Browser, link: string, info: TestInf
   await shot(page, info, name);
   await page.getByRole('button', { name: 'Voltar ao início' }).click();
   await expectLogin(page);
-  expect(errors.filter((e) => !(checkAbsent && /^Failed to load resource: .* 40[45] /.test(e)))).toEqual([]);
+  expect(errors).toEqual([]);
+  // The link is spent: opened again, it says so before any password is typed
+  // (POST /authenticator/auth/reset_password/check answers 410, the one failed resource expected).
+  await page.goto(link);
+  await expect(page.getByTestId('reset-link-invalid')).toContainText('Link de redefinição inválido ou expirado.');
+  await expect(page.getByLabel('Nova senha', { exact: true })).toHaveCount(0);
+  expect(errors.filter((e) => !/^Failed to load resource: .* 410 /.test(e))).toEqual([]);
   await context.close();
 }
 
