@@ -38,13 +38,14 @@ test('etiquetron dashboard: accents from the brand, refusals this month in red, 
 test('etiquetron: the focus ring is visible and never the error red; a field in error keeps its red border', async ({ page }) => {
   await openLogin(page, 'etiquetron');
   await page.locator('#username').focus();
-  const ring = await rgb(page.locator('#username'), 'box-shadow');
-  expect(ring).toContain('rgb(55, 71, 79)');
-  expect(ring).not.toContain('rgb(198, 40, 40)');
-  expect(ring).not.toContain('rgb(205, 66, 70)');
+  // Blueprint animates the ring: read it once the transition has ended (mid-way it is an oklab() mix).
+  const ring = () => rgb(page.locator('#username'), 'box-shadow');
+  await expect.poll(ring).toContain('rgb(55, 71, 79)');
+  expect(await ring()).not.toContain('rgb(198, 40, 40)');
+  expect(await ring()).not.toContain('rgb(205, 66, 70)');
   await page.keyboard.press('Tab');
   await page.keyboard.press('Shift+Tab');
-  expect(await rgb(page.locator('#username'), 'box-shadow')).toContain('rgb(55, 71, 79)');
+  await expect.poll(ring).toContain('rgb(55, 71, 79)');
 });
 
 test("the carousel image fills its column (no bands) and the carousel can be paused", async ({ page }) => {
