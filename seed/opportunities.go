@@ -174,7 +174,8 @@ func Opportunities(ctx context.Context, db *pgxpool.Pool, c client.Client, brand
 			UpdateName: workflows.UpdateRequestRenewal, WaitForStage: client.WorkflowUpdateStageCompleted,
 			Args: []any{workflows.RenewalRequest{Actor: seller, Renewal: opportunity.RenewalRequest{
 				Reason: "O cliente retomou o projeto após a auditoria de estoque.", ProbabilityClosing: 75,
-				ProjectStillInScope: "Sim", LastVisitDate: visitDate(time.Now())}}}})
+				ProjectStillInScope: "Sim", LastVisitDate: visitDate(time.Now()), ProposalSent: "Sim", ProductHomologated: "Sim",
+				NextStep: "Apresentar a proposta revisada ao comprador na próxima visita."}}}})
 		if err == nil {
 			err = h.Get(ctx, nil)
 		}
