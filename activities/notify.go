@@ -14,6 +14,7 @@ import (
 
 	"oportuna/brand"
 	"oportuna/cnpj"
+	"oportuna/internal/periodic"
 	"oportuna/mailer"
 	"oportuna/opportunity"
 )
@@ -63,22 +64,10 @@ func heartbeat(ctx context.Context) func() {
 		return func() {}
 	}
 	every := max(activity.GetInfo(ctx).HeartbeatTimeout/3, 100*time.Millisecond)
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				activity.RecordHeartbeat(ctx)
-			}
-		}
-	}()
-	return func() { close(done) }
+	return periodic.Every(ctx, every, func(ctx context.Context) bool {
+		activity.RecordHeartbeat(ctx)
+		return true
+	})
 }
 
 // noticeTitles are the in-app texts of each kind of notice.

@@ -23,6 +23,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"oportuna/brand"
+	"oportuna/internal/periodic"
 )
 
 // Message is one e-mail. Key makes it idempotent: the outbox keeps the first
@@ -126,29 +127,18 @@ const (
 // ctx is cancelled when a renewal fails (the attempt must not outlive its lease).
 func (m *Mailer) holdLease(ctx context.Context, key string, attempt int) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(leaseRenew)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				rctx, rcancel := context.WithTimeout(ctx, leaseRenew)
-				tag, err := m.DB.Exec(rctx, `UPDATE mail_outbox SET lease_until = now() + make_interval(secs => $3)
-					WHERE key = $1 AND status = 'sending' AND attempts = $2`, key, attempt, leaseTTL.Seconds())
-				rcancel()
-				if err != nil || tag.RowsAffected() == 0 {
-					cancel()
-					return
-				}
-			}
+	stop := periodic.Every(ctx, leaseRenew, func(ctx context.Context) bool {
+		rctx, rcancel := context.WithTimeout(ctx, leaseRenew)
+		defer rcancel()
+		tag, err := m.DB.Exec(rctx, `UPDATE mail_outbox SET lease_until = now() + make_interval(secs => $3)
+			WHERE key = $1 AND status = 'sending' AND attempts = $2`, key, attempt, leaseTTL.Seconds())
+		if err != nil || tag.RowsAffected() == 0 {
+			cancel()
+			return false
 		}
-	}()
-	return ctx, func() { close(done); cancel() }
+		return true
+	})
+	return ctx, func() { stop(); cancel() }
 }
 
 // Deliver sends the e-mail recorded under key, unless it was sent already.

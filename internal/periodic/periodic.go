@@ -3,6 +3,7 @@
 package periodic
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -24,4 +25,29 @@ func (g *Gate) Due(now time.Time, period time.Duration) bool {
 	}
 	g.last = now
 	return true
+}
+
+// Every runs tick every period on its own goroutine until the returned stop
+// is called, ctx ends, or tick answers false. Stop waits for a running tick.
+func Every(ctx context.Context, period time.Duration, tick func(context.Context) bool) (stop func()) {
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if !tick(ctx) {
+					return
+				}
+			}
+		}
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { close(done); <-finished }) }
 }

@@ -1,6 +1,7 @@
 package periodic
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -39,4 +40,28 @@ func TestGateOpensForOneOfManyCallers(t *testing.T) {
 	if opened.Load() != 1 {
 		t.Errorf("opened %d times for one instant, want 1", opened.Load())
 	}
+}
+
+func TestEveryTicksUntilStoppedOrTold(t *testing.T) {
+	var n atomic.Int32
+	stop := Every(context.Background(), 5*time.Millisecond, func(context.Context) bool { n.Add(1); return true })
+	time.Sleep(60 * time.Millisecond)
+	stop()
+	after := n.Load()
+	if after < 3 {
+		t.Fatalf("%d ticks in 60 ms of a 5 ms period", after)
+	}
+	time.Sleep(30 * time.Millisecond)
+	if n.Load() != after {
+		t.Error("ticked after stop returned")
+	}
+	stop() // a second stop is harmless
+
+	var m atomic.Int32
+	stop = Every(context.Background(), 5*time.Millisecond, func(context.Context) bool { return m.Add(1) < 2 })
+	time.Sleep(60 * time.Millisecond)
+	if got := m.Load(); got != 2 {
+		t.Errorf("%d ticks, want 2: a tick answering false ends it", got)
+	}
+	stop()
 }
