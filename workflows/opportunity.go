@@ -192,6 +192,7 @@ type opportunityWorkflow struct {
 	// then (with a growing back-off), not in a hot loop.
 	retryAt  time.Time
 	failures int
+	quietCAN bool // changeQuietContinueAsNew
 }
 
 // backgroundSync is a CRM sync retrying in the background (expiry, renewal
@@ -252,6 +253,7 @@ func (wf *opportunityWorkflow) run(ctx workflow.Context, in OpportunityInput) (O
 			return wf.st, err
 		}
 	}
+	wf.quietCAN = workflow.GetVersion(ctx, changeQuietContinueAsNew, workflow.DefaultVersion, 1) >= 1
 	for {
 		if ctx.Err() != nil {
 			return wf.cancelled(ctx)
@@ -379,9 +381,13 @@ func (wf *opportunityWorkflow) fromFacts(f activities.OpportunityFacts) {
 }
 
 // continueAsNewSuggested: the history grew large (many updates or reminders).
-// Only between changes: the state is carried whole.
+// Only between changes and with no notice or background CRM sync running (the
+// run would wait for them, its timers with it): the state is carried whole.
 func (wf *opportunityWorkflow) continueAsNewSuggested(ctx workflow.Context) bool {
-	return !wf.busy && workflow.GetInfo(ctx).GetContinueAsNewSuggested()
+	if wf.busy || !workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
+		return false
+	}
+	return wf.inFlight == 0 || !wf.quietCAN
 }
 
 // cancelled ends the run an operator cancelled (Request Cancellation in the
@@ -434,7 +440,11 @@ func (wf *opportunityWorkflow) waitUntil(ctx workflow.Context, t time.Time, cur 
 		t = wf.retryAt
 	}
 	wf.details(ctx, t)
-	changed := func() bool { return wf.st.Status != cur || wf.renewed }
+	changed := func() bool {
+		// A suggested continue-as-new waits for a quiet moment, which may come during a wait.
+		quiet := wf.quietCAN && !wf.busy && wf.inFlight == 0 && workflow.GetInfo(ctx).GetContinueAsNewSuggested()
+		return wf.st.Status != cur || wf.renewed || quiet
+	}
 	if d := t.Sub(workflow.Now(ctx)); d > 0 {
 		// The timer's summary names what it waits for in the Temporal UI.
 		ok, err := awaitOrTimeout(ctx, d, timerSummaries[cur], changed)
@@ -519,6 +529,8 @@ const (
 	changePublishOnChange  = "publish-on-change"        // search attributes are upserted only when they change
 	// an opportunity that expired in analysis accepts renewal requests for the retention, like any expired one
 	changeRetentionAfterAnalysis = "retention-after-analysis"
+	// a suggested continue-as-new waits until no notice or background CRM sync runs
+	changeQuietContinueAsNew = "quiet-continue-as-new"
 )
 
 func crmOptions(ctx workflow.Context, budget time.Duration) workflow.Context {
