@@ -2,8 +2,8 @@ package opportunity
 
 import (
 	"strings"
-	"unicode/utf8"
 	"time"
+	"unicode/utf8"
 
 	"oportuna/internal/calendar"
 )
