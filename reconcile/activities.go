@@ -61,6 +61,18 @@ type finding struct {
 // one of the same record and kind), an open one inserted or, when a previous
 // run found it already, marked seen again. It logs one line, and counts the
 // finding in the metric when it is new or repaired.
+// report records a finding and counts it (and its repair) in a page's result.
+func (a *Activities) report(ctx context.Context, runAt time.Time, f finding, res *PageResult) error {
+	if err := a.record(ctx, runAt, f); err != nil {
+		return err
+	}
+	res.Findings++
+	if f.Repaired {
+		res.Repaired++
+	}
+	return nil
+}
+
 func (a *Activities) record(ctx context.Context, runAt time.Time, f finding) error {
 	if f.Fields == nil {
 		f.Fields = []string{}
@@ -321,12 +333,8 @@ func (a *Activities) ReconcileOpportunities(ctx context.Context, p Page) (PageRe
 		row, st := c.row, c.st
 		if c.l.gone != "" {
 			f := a.adoptOpportunity(ctx, row, c.l.gone)
-			if err := a.record(ctx, p.RunAt, f); err != nil {
+			if err := a.report(ctx, p.RunAt, f, &res); err != nil {
 				return res, err
-			}
-			res.Findings++
-			if f.Repaired {
-				res.Repaired++
 			}
 			continue
 		}
@@ -376,12 +384,8 @@ func (a *Activities) ReconcileOpportunities(ctx context.Context, p Page) (PageRe
 		}
 		for _, f := range found {
 			f.RecordType, f.RecordID, f.Brand = "opportunity", row.ID, row.Brand
-			if err := a.record(ctx, p.RunAt, f); err != nil {
+			if err := a.report(ctx, p.RunAt, f, &res); err != nil {
 				return res, err
-			}
-			res.Findings++
-			if f.Repaired {
-				res.Repaired++
 			}
 		}
 	}
@@ -596,12 +600,8 @@ func (a *Activities) ReconcileResales(ctx context.Context, p Page) (PageResult, 
 			continue
 		}
 		f.RecordType, f.RecordID, f.Brand = "resale", row.ID, row.Brand
-		if err := a.record(ctx, p.RunAt, *f); err != nil {
+		if err := a.report(ctx, p.RunAt, *f, &res); err != nil {
 			return res, err
-		}
-		res.Findings++
-		if f.Repaired {
-			res.Repaired++
 		}
 	}
 	return res, nil
@@ -745,12 +745,8 @@ func (a *Activities) CloseCRMAhead(ctx context.Context, p Page) (PageResult, err
 				f.Repaired, f.Detail = true, "closed in the CRM after the refusal"
 			}
 		}
-		if err := a.record(ctx, p.RunAt, f); err != nil {
+		if err := a.report(ctx, p.RunAt, f, &res); err != nil {
 			return res, err
-		}
-		res.Findings++
-		if f.Repaired {
-			res.Repaired++
 		}
 	}
 	return res, nil
