@@ -109,5 +109,5 @@ test('etiquetron: the refuse dialog opens calm (no red before anything is typed)
   expect(ring).not.toContain('rgb(198, 40, 40)');
   expect(ring).not.toContain('rgb(205, 66, 70)');
   await expect(reason).not.toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByRole('dialog')).not.toContainText('*Campo Obrigatório');
+  await expect(page.getByRole('dialog', { name: 'Reprovar oportunidade' })).not.toContainText('*Campo Obrigatório');
 });
