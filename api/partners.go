@@ -12,8 +12,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"oportuna/auth"
-	"oportuna/auth/formlimit"
 	"oportuna/brand"
+	"oportuna/internal/ratelimit"
 	"oportuna/internal/respond"
 	"oportuna/mailer"
 )
@@ -44,9 +44,9 @@ type PartnerDeps struct {
 
 // Limits of the public forms.
 const (
-	DefaultFormLimit = formlimit.DefaultLimit
-	FormWindow       = formlimit.Window
-	MsgTooManyForms  = formlimit.MsgTooMany
+	DefaultFormLimit = ratelimit.DefaultFormLimit
+	FormWindow       = ratelimit.FormPer
+	MsgTooManyForms  = ratelimit.MsgFormTooMany
 )
 
 // publicPartnerRoutes mounts the partner calls that need no session.
@@ -146,8 +146,8 @@ func (s *Server) inviteTTL() time.Duration {
 // --- limit of the public forms ---------------------------------------------------------
 
 // limitForm answers 429 (with Retry-After) to a client address that already
-// made FormLimit submissions of the form within FormWindow (auth/formlimit).
+// made FormLimit submissions of the form within FormWindow (internal/ratelimit,
+// shared by every replica).
 func (s *Server) limitForm(form string, next http.HandlerFunc) http.HandlerFunc {
-	l := &formlimit.Limiter{DB: s.DB, Limit: s.Partners.FormLimit, Now: s.Partners.Now}
-	return l.Wrap(form, next)
+	return ratelimit.FormWindow(s.DB, form, s.Partners.FormLimit, s.Partners.Now).WrapForm(next)
 }

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"oportuna/auth"
-	"oportuna/auth/formlimit"
+	"oportuna/internal/ratelimit"
 	"oportuna/brand"
 	"oportuna/internal/testenv"
 	"oportuna/seed"
@@ -226,7 +226,9 @@ func TestRefreshRotatesAndReuseRevokesTheFamily(t *testing.T) {
 	if res := e.do("GET", "/nordata/auth/refresh_token", bearer(r2, ""), nil); res.Status != 401 {
 		t.Errorf("refresh for another brand: %d", res.Status)
 	}
-	// Replaying the rotated token fails and ends the whole session...
+	// Replaying the rotated token after the grace window fails and ends the
+	// whole session...
+	e.now = e.now.Add(auth.DefaultRefreshGrace + time.Second)
 	if res := e.do("GET", "/yep/auth/refresh_token", bearer(r1, ""), nil); res.Status != 401 {
 		t.Fatalf("reused token accepted: %d", res.Status)
 	}
@@ -467,7 +469,7 @@ func TestResetLinksStayOnTheBrandsHosts(t *testing.T) {
 
 func TestResetRequestsAreLimitedPerAddress(t *testing.T) {
 	e := newEnv(t)
-	for i := 0; i < formlimit.DefaultLimit; i++ {
+	for i := 0; i < ratelimit.DefaultFormLimit; i++ {
 		// Every request counts: found, unknown or invalid.
 		body := map[string]string{"company": "yep", "email": "ninguem@yep.demo"}
 		if i == 0 {
@@ -488,7 +490,7 @@ func TestResetRequestsAreLimitedPerAddress(t *testing.T) {
 	if res.StatusCode != 429 || body["message"] != "Muitas solicitações. Aguarde um minuto e tente novamente." || res.Header.Get("Retry-After") == "" {
 		t.Fatalf("request over the limit: %d %v retry-after %q", res.StatusCode, body, res.Header.Get("Retry-After"))
 	}
-	e.now = e.now.Add(formlimit.Window + time.Second)
+	e.now = e.now.Add(ratelimit.FormPer + time.Second)
 	if r := e.do("POST", "/auth/reset_password", nil, map[string]string{"company": "yep", "email": "revenda@yep.demo"}); r.Status != 204 {
 		t.Errorf("after the window: %d %v", r.Status, r.Body)
 	}

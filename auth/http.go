@@ -11,6 +11,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"oportuna/brand"
+	"oportuna/internal/clientaddr"
 	"oportuna/internal/respond"
 	"oportuna/mailer"
 )
@@ -111,7 +112,7 @@ func (s *Service) Routes() http.Handler {
 	r.Get("/login", s.handleLogin)
 	r.Get("/{company}/auth/refresh_token", s.handleRefresh)
 	r.Post("/auth/logout", s.handleLogout)
-	r.Post("/auth/reset_password", s.resetLimiter().Wrap("reset-password", s.handleResetRequest))
+	r.Post("/auth/reset_password", s.resetLimiter().WrapForm(s.handleResetRequest))
 	r.Post("/auth/update_password", s.handleUpdatePassword)
 	r.Post("/auth/reset_password/check", s.handleResetCheck)
 	r.Group(func(r chi.Router) {
@@ -134,10 +135,15 @@ func (s *Service) handleResetCheck(w http.ResponseWriter, r *http.Request) {
 		respond.BadBody(w)
 		return
 	}
+	g := enter(w, r, []gateStep{{b: s.resetTokenAddresses(), key: clientaddr.Key(r)}}, []string{MsgResetTokenLocked})
+	if g == nil {
+		return
+	}
 	ok := false
 	if token := strings.TrimSpace(body.Token); token != "" {
 		var err error
 		if ok, err = s.ResetUsable(r.Context(), token); err != nil {
+			g.refund()
 			respond.Internal(w, r, err)
 			return
 		}
@@ -146,6 +152,7 @@ func (s *Service) handleResetCheck(w http.ResponseWriter, r *http.Request) {
 		respond.Error(w, http.StatusGone, ErrResetInvalid.Error())
 		return
 	}
+	g.settle(true)
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -161,25 +168,44 @@ func (s *Service) handleLogin(w http.ResponseWriter, r *http.Request) {
 		respond.Error(w, http.StatusUnauthorized, MsgInvalidLogin)
 		return
 	}
+	// Throttled per account (login name + brand, whether or not it exists)
+	// and per client address: a locked account answers 429 even to the right
+	// password until its lock ends; a successful login clears the account's
+	// failures.
+	g := enter(w, r, []gateStep{
+		{b: s.loginAccounts(), key: accountKey(brandSlug, user), clearOnSuccess: true},
+		{b: s.loginAddresses(), key: clientaddr.Key(r)},
+	}, []string{MsgAccountLocked, MsgAddressLocked})
+	if g == nil {
+		return
+	}
 	tok, err := s.Login(r.Context(), strings.ToLower(brandSlug), user, pass)
 	switch {
 	case errors.Is(err, ErrInvalidCredentials):
 		respond.Error(w, http.StatusUnauthorized, MsgInvalidLogin)
 	case err != nil:
+		g.refund()
 		respond.Internal(w, r, err)
 	default:
+		g.settle(true)
 		respond.JSON(w, http.StatusOK, map[string]any{"data": map[string]any{"data": tok}})
 	}
 }
 
 func (s *Service) handleRefresh(w http.ResponseWriter, r *http.Request) {
+	g := enter(w, r, []gateStep{{b: s.refreshAddresses(), key: clientaddr.Key(r)}}, []string{MsgRefreshLocked})
+	if g == nil {
+		return
+	}
 	tok, err := s.Refresh(r.Context(), strings.ToLower(chi.URLParam(r, "company")), bearer(r))
 	switch {
 	case errors.Is(err, ErrInvalidToken):
 		respond.Error(w, http.StatusUnauthorized, MsgRefreshRejected)
 	case err != nil:
+		g.refund()
 		respond.Internal(w, r, err)
 	default:
+		g.settle(true)
 		respond.JSON(w, http.StatusOK, map[string]any{"data": tok})
 	}
 }
@@ -223,7 +249,10 @@ func (s *Service) mayRead(ctx context.Context, c *Claims, target *User) (bool, e
 	if c.Has(Resale) {
 		var same bool
 		err := s.DB.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM users a JOIN users b ON a.resale_id = b.resale_id
-			WHERE a.id::text = $1 AND b.id::text = $2)`, c.Subject, target.ID).Scan(&same)
+			WHERE a.id = $1::uuid AND b.id = $2::uuid)`, c.Subject, target.ID).Scan(&same)
+		if isBadUUID(err) {
+			return false, nil
+		}
 		return same, err
 	}
 	return false, nil
@@ -302,6 +331,15 @@ func (s *Service) handleResetRequest(w http.ResponseWriter, r *http.Request) {
 		respond.Error(w, http.StatusBadRequest, MsgUnknownBrand)
 		return
 	}
+	// Besides the limit per client address (Routes), a limit per e-mail and
+	// brand, so nobody floods one mailbox from many addresses.
+	if ok, wait, err := s.resetAccounts().Allow(r.Context(), accountKey(b.Slug, body.Email)); err != nil {
+		respond.Internal(w, r, err)
+		return
+	} else if !ok {
+		tooMany(w, wait, MsgResetAccountMany)
+		return
+	}
 	err := s.RequestReset(r.Context(), b.Slug, body.Email, s.resetBase(r, body.RedirectURL, b))
 	switch {
 	case errors.Is(err, ErrUserNotFound):
@@ -374,7 +412,14 @@ func (s *Service) handleUpdatePassword(w http.ResponseWriter, r *http.Request) {
 		}
 		err = s.UpdatePassword(r.Context(), c.Subject, body.Password, body.Confirmation)
 	} else if body.Token != "" {
+		g := enter(w, r, []gateStep{{b: s.resetTokenAddresses(), key: clientaddr.Key(r)}}, []string{MsgResetTokenLocked})
+		if g == nil {
+			return
+		}
 		err = s.ResetPassword(r.Context(), body.Token, body.Password, body.Confirmation)
+		if !errors.Is(err, ErrResetInvalid) {
+			g.settle(true) // only unusable links count
+		}
 	} else {
 		respond.Error(w, http.StatusUnauthorized, MsgSessionRequired)
 		return

@@ -4,6 +4,9 @@ package auth
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,7 +17,6 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"oportuna/auth/formlimit"
 	"oportuna/brand"
 )
 
@@ -56,15 +58,12 @@ type Service struct {
 	// the brand (mailer.Mailer.Portal: PORTAL_URL); nil: mailer.DefaultPortalURL.
 	Portal func(*brand.Brand) string
 	// ResetLimit is how many recovery requests a client address may make per
-	// formlimit.Window (zero: formlimit.DefaultLimit).
+	// ratelimit.FormPer (zero: ratelimit.DefaultFormLimit).
 	ResetLimit int
-	Now        func() time.Time
-}
-
-// resetLimiter limits POST /auth/reset_password per client address, like the
-// public forms of the API.
-func (s *Service) resetLimiter() *formlimit.Limiter {
-	return &formlimit.Limiter{DB: s.DB, Limit: s.ResetLimit, Now: s.Now}
+	// RefreshGrace is how long a rotated refresh token still answers its
+	// successor (zero: DefaultRefreshGrace).
+	RefreshGrace time.Duration
+	Now          func() time.Time
 }
 
 // Active reports whether the user exists and is active (one read by primary
@@ -72,9 +71,8 @@ func (s *Service) resetLimiter() *formlimit.Limiter {
 func (s *Service) Active(ctx context.Context, userID string) (bool, error) {
 	var active bool
 	err := s.DB.QueryRow(ctx, `SELECT active FROM users WHERE id = $1::uuid`, userID).Scan(&active)
-	var pgErr *pgconn.PgError
 	switch {
-	case errors.Is(err, pgx.ErrNoRows), errors.As(err, &pgErr) && pgErr.Code == "22P02": // invalid_text_representation
+	case errors.Is(err, pgx.ErrNoRows), isBadUUID(err):
 		return false, nil
 	case err != nil:
 		return false, fmt.Errorf("auth: read whether user %s is active: %w", userID, err)
@@ -150,7 +148,7 @@ func (s *Service) userByEmail(ctx context.Context, email string) (*userRow, erro
 }
 
 func (s *Service) grants(ctx context.Context, userID string) ([]RoleGrant, error) {
-	rows, _ := s.DB.Query(ctx, `SELECT role, brand FROM user_roles WHERE user_id = $1 ORDER BY role, brand`, userID)
+	rows, _ := s.DB.Query(ctx, `SELECT role, brand FROM user_roles WHERE user_id = $1::uuid ORDER BY role, brand`, userID)
 	return pgx.CollectRows(rows, pgx.RowToStructByPos[RoleGrant])
 }
 
@@ -179,61 +177,95 @@ func (s *Service) Login(ctx context.Context, brandSlug, email, password string) 
 	if len(roles) == 0 {
 		return Tokens{}, ErrInvalidCredentials
 	}
-	return s.issue(ctx, s.DB, u.ID, u.Name, b.Slug, roles, "")
+	tok, _, err := s.issue(ctx, s.DB, u.ID, u.Name, b.Slug, roles, "", "")
+	return tok, err
 }
 
-type execer interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-// issue signs an access token and stores a new refresh token in the family
-// (a new family when family is empty).
-func (s *Service) issue(ctx context.Context, db execer, userID, name, brandSlug string, roles []Role, family string) (Tokens, error) {
+// issue signs an access token and stores refresh (a new random token when
+// empty) in the family (a new family when family is empty); it answers the
+// stored row's id.
+func (s *Service) issue(ctx context.Context, db querier, userID, name, brandSlug string, roles []Role, family, refresh string) (Tokens, string, error) {
 	access, exp, err := s.Signer.Issue(userID, name, brandSlug, roles)
 	if err != nil {
-		return Tokens{}, err
+		return Tokens{}, "", err
 	}
-	refresh, hash := newOpaqueToken()
-	_, err = db.Exec(ctx, `INSERT INTO refresh_tokens (family_id, user_id, brand, token_hash, expires_at)
-		VALUES (COALESCE(NULLIF($1, '')::uuid, gen_random_uuid()), $2, $3, $4, $5)`,
-		family, userID, brandSlug, hash, s.now().Add(s.RefreshTTL))
+	if refresh == "" {
+		refresh, _ = newOpaqueToken()
+	}
+	var id string
+	err = db.QueryRow(ctx, `INSERT INTO refresh_tokens (family_id, user_id, brand, token_hash, expires_at)
+		VALUES (COALESCE(NULLIF($1, '')::uuid, gen_random_uuid()), $2::uuid, $3, $4, $5) RETURNING id::text`,
+		family, userID, brandSlug, hashToken(refresh), s.now().Add(s.RefreshTTL)).Scan(&id)
 	if err != nil {
-		return Tokens{}, fmt.Errorf("auth: store refresh token: %w", err)
+		return Tokens{}, "", fmt.Errorf("auth: store refresh token: %w", err)
 	}
-	return Tokens{AccessToken: access, RefreshToken: refresh, ExpiresIn: int64(time.Until(exp).Seconds())}, nil
+	return Tokens{AccessToken: access, RefreshToken: refresh, ExpiresIn: int64(time.Until(exp).Seconds())}, id, nil
+}
+
+// successorToken is the refresh token that replaces token at its rotation:
+// derived from it with the signing secret, so the rotated token presented again
+// within the grace window answers the same successor while only digests of
+// tokens are stored.
+func (s *Service) successorToken(token string) string {
+	m := hmac.New(sha256.New, s.Signer.Secret)
+	m.Write([]byte("oportuna refresh successor\x00"))
+	m.Write([]byte(token))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
 // Refresh rotates a refresh token: the old one stops working and a new pair is
-// issued. Presenting a token that was already rotated revokes its whole family.
+// issued. Presenting the rotated token again within the grace window
+// (RefreshGrace, while its successor is unused and live) answers the same
+// successor with a fresh access token: two tabs refreshing at once share one
+// session. Presenting it later revokes its whole family.
 func (s *Service) Refresh(ctx context.Context, brandSlug, refreshToken string) (Tokens, error) {
 	if refreshToken == "" {
 		return Tokens{}, ErrInvalidToken
 	}
 	var out Tokens
 	reused := false
+	now := s.now()
 	err := pgx.BeginFunc(ctx, s.DB, func(tx pgx.Tx) error {
 		var id, family, userID, tokBrand string
 		var expires time.Time
 		var rotated, revoked *time.Time
-		err := tx.QueryRow(ctx, `SELECT id::text, family_id::text, user_id::text, brand, expires_at, rotated_at, revoked_at
+		var successor *string
+		err := tx.QueryRow(ctx, `SELECT id::text, family_id::text, user_id::text, brand, expires_at, rotated_at, revoked_at, successor_id::text
 			FROM refresh_tokens WHERE token_hash = $1 FOR UPDATE`, hashToken(refreshToken)).
-			Scan(&id, &family, &userID, &tokBrand, &expires, &rotated, &revoked)
+			Scan(&id, &family, &userID, &tokBrand, &expires, &rotated, &revoked, &successor)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return ErrInvalidToken
 		}
 		if err != nil {
 			return err
 		}
-		if rotated != nil && revoked == nil {
-			reused = true
+		if revoked != nil || tokBrand != brandSlug {
 			return ErrInvalidToken
 		}
-		if revoked != nil || !s.now().Before(expires) || tokBrand != brandSlug {
+		grace := false
+		if rotated != nil {
+			if successor != nil && now.Sub(*rotated) < s.refreshGrace() {
+				var live bool
+				if err := tx.QueryRow(ctx, `SELECT rotated_at IS NULL AND revoked_at IS NULL AND expires_at > $2
+					FROM refresh_tokens WHERE id = $1::uuid`, *successor, now).Scan(&live); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+					return err
+				}
+				grace = live
+			}
+			if !grace {
+				reused = true
+				return ErrInvalidToken
+			}
+		} else if !now.Before(expires) {
 			return ErrInvalidToken
 		}
 		var name string
 		var active bool
-		if err := tx.QueryRow(ctx, `SELECT name, active FROM users WHERE id = $1`, userID).Scan(&name, &active); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT name, active FROM users WHERE id = $1::uuid`, userID).Scan(&name, &active); err != nil {
 			return err
 		}
 		grants, err := s.grantsTx(ctx, tx, userID)
@@ -244,26 +276,37 @@ func (s *Service) Refresh(ctx context.Context, brandSlug, refreshToken string) (
 		if !active || len(roles) == 0 {
 			return ErrInvalidToken
 		}
-		if _, err := tx.Exec(ctx, `UPDATE refresh_tokens SET rotated_at = now() WHERE id = $1`, id); err != nil {
+		next := s.successorToken(refreshToken)
+		if grace {
+			access, exp, err := s.Signer.Issue(userID, name, brandSlug, roles)
+			out = Tokens{AccessToken: access, RefreshToken: next, ExpiresIn: int64(time.Until(exp).Seconds())}
 			return err
 		}
-		out, err = s.issue(ctx, tx, userID, name, brandSlug, roles, family)
+		var nextID string
+		out, nextID, err = s.issue(ctx, tx, userID, name, brandSlug, roles, family, next)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE refresh_tokens SET rotated_at = $2, successor_id = $3::uuid WHERE id = $1::uuid`, id, now, nextID)
 		return err
 	})
 	if reused {
 		// Outside the failed transaction: someone replayed an old token, so end the whole session.
-		if _, err := s.DB.Exec(ctx, `UPDATE refresh_tokens SET revoked_at = now()
+		if _, err := s.DB.Exec(ctx, `UPDATE refresh_tokens SET revoked_at = $2
 			WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1) AND revoked_at IS NULL`,
-			hashToken(refreshToken)); err != nil {
+			hashToken(refreshToken), now); err != nil {
 			return Tokens{}, err
 		}
 		slog.WarnContext(ctx, "refresh token reused: session family revoked", "brand", brandSlug)
 	}
-	return out, err
+	if err != nil {
+		return Tokens{}, err
+	}
+	return out, nil
 }
 
 func (s *Service) grantsTx(ctx context.Context, tx pgx.Tx, userID string) ([]RoleGrant, error) {
-	rows, _ := tx.Query(ctx, `SELECT role, brand FROM user_roles WHERE user_id = $1 ORDER BY role, brand`, userID)
+	rows, _ := tx.Query(ctx, `SELECT role, brand FROM user_roles WHERE user_id = $1::uuid ORDER BY role, brand`, userID)
 	return pgx.CollectRows(rows, pgx.RowToStructByPos[RoleGrant])
 }
 
@@ -278,9 +321,9 @@ func (s *Service) Logout(ctx context.Context, refreshToken string) error {
 // User reads a user with its role grants.
 func (s *Service) User(ctx context.Context, id string) (*User, error) {
 	rows, _ := s.DB.Query(ctx, `SELECT id::text, name, email, phone, doc, password_hash, active
-		FROM users WHERE id::text = $1`, id)
+		FROM users WHERE id = $1::uuid`, id)
 	r, err := pgx.CollectExactlyOneRow(rows, pgx.RowToAddrOfStructByPos[userRow])
-	if errors.Is(err, pgx.ErrNoRows) {
+	if errors.Is(err, pgx.ErrNoRows) || isBadUUID(err) {
 		return nil, ErrUserNotFound
 	}
 	if err != nil {
@@ -320,7 +363,9 @@ func (s *Service) RequestReset(ctx context.Context, brandSlug, email, base strin
 	return s.Mailer.SendPasswordReset(ctx, b, u.Email, u.Name, base+sep+"token="+token)
 }
 
-// ResetPassword sets a new password with a reset token, once.
+// ResetPassword sets a new password with a reset token, once; it ends the
+// user's sessions and clears the login throttling of the account (e-mail and
+// the link's brand).
 func (s *Service) ResetPassword(ctx context.Context, token, password, confirmation string) error {
 	if err := checkNewPassword(password, confirmation); err != nil {
 		return err
@@ -329,11 +374,13 @@ func (s *Service) ResetPassword(ctx context.Context, token, password, confirmati
 	if err != nil {
 		return err
 	}
-	return pgx.BeginFunc(ctx, s.DB, func(tx pgx.Tx) error {
+	var email, brandSlug string
+	err = pgx.BeginFunc(ctx, s.DB, func(tx pgx.Tx) error {
 		var userID string
-		err := tx.QueryRow(ctx, `UPDATE password_resets SET used_at = now()
-			WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING user_id::text`,
-			hashToken(token), s.now()).Scan(&userID)
+		err := tx.QueryRow(ctx, `UPDATE password_resets r SET used_at = $2
+			FROM users u WHERE u.id = r.user_id
+			AND r.token_hash = $1 AND r.used_at IS NULL AND r.expires_at > $2 RETURNING r.user_id::text, u.email, r.brand`,
+			hashToken(token), s.now()).Scan(&userID, &email, &brandSlug)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return ErrResetInvalid
 		}
@@ -344,9 +391,13 @@ func (s *Service) ResetPassword(ctx context.Context, token, password, confirmati
 			return err
 		}
 		// Whoever knew the old password may hold a session: end them all.
-		_, err = tx.Exec(ctx, `UPDATE refresh_tokens SET revoked_at = now() WHERE user_id::text = $1 AND revoked_at IS NULL`, userID)
+		_, err = tx.Exec(ctx, `UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1::uuid AND revoked_at IS NULL`, userID)
 		return err
 	})
+	if err != nil {
+		return err
+	}
+	return s.loginAccounts().Clear(ctx, accountKey(brandSlug, email))
 }
 
 // ResetUsable reports whether a reset link's token can still set a password
@@ -382,15 +433,25 @@ func checkNewPassword(password, confirmation string) error {
 
 // setPassword stores the hash and voids the user's pending reset links.
 func setPassword(ctx context.Context, tx pgx.Tx, userID, hash string) error {
-	tag, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2, updated_at = now() WHERE id::text = $1`, userID, hash)
+	tag, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1::uuid`, userID, hash)
+	if isBadUUID(err) {
+		return ErrUserNotFound
+	}
 	if err != nil {
 		return err
 	}
 	if tag.RowsAffected() == 0 {
 		return ErrUserNotFound
 	}
-	if _, err := tx.Exec(ctx, `UPDATE password_resets SET used_at = now() WHERE user_id::text = $1 AND used_at IS NULL`, userID); err != nil {
+	if _, err := tx.Exec(ctx, `UPDATE password_resets SET used_at = now() WHERE user_id = $1::uuid AND used_at IS NULL`, userID); err != nil {
 		return err
 	}
 	return nil
+}
+
+// isBadUUID reports a text that is not a UUID where one is expected
+// (invalid_text_representation): no such row, not a failure.
+func isBadUUID(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "22P02"
 }

@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"math"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -16,6 +14,7 @@ import (
 
 	"oportuna/auth"
 	"oportuna/internal/clientaddr"
+	"oportuna/internal/ratelimit"
 	"oportuna/internal/respond"
 )
 
@@ -43,7 +42,7 @@ type Finder interface {
 // hits included; a number with wrong check digits is refused without counting.
 type Handler struct {
 	lookup  Finder
-	limiter *limiter
+	limiter *ratelimit.Window
 
 	// Signer, when set, reads the session token of a signed-in caller (the route
 	// is outside the authenticated group). An invalid token counts as anonymous.
@@ -57,7 +56,7 @@ type Handler struct {
 
 // NewHandler builds the handler; db holds the limiter's table.
 func NewHandler(db *pgxpool.Pool, lookup Finder) *Handler {
-	return &Handler{lookup: lookup, limiter: &limiter{db: db}}
+	return &Handler{lookup: lookup, limiter: newLimiter(db)}
 }
 
 func (h *Handler) now() time.Time {
@@ -78,7 +77,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		respond.Error(w, http.StatusBadRequest, MsgInvalid)
 		return
 	}
-	ok, wait, err := h.limiter.allow(r.Context(), h.caller(r), h.now())
+	ok, wait, err := h.limiter.AllowAt(r.Context(), h.caller(r), h.now())
 	if err != nil {
 		respond.Internal(w, r, err)
 		return
@@ -105,12 +104,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func tooMany(w http.ResponseWriter, wait time.Duration) {
-	secs := int(math.Ceil(wait.Seconds()))
-	if secs < 1 {
-		secs = 1
-	}
-	w.Header().Set("Retry-After", strconv.Itoa(secs))
-	respond.Error(w, http.StatusTooManyRequests, MsgTooMany)
+	ratelimit.TooMany(w, wait, MsgTooMany)
 }
 
 // caller is the key the limit counts under.

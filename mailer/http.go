@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -24,6 +23,7 @@ import (
 
 	"oportuna/brand"
 	"oportuna/internal/clientaddr"
+	"oportuna/internal/ratelimit"
 	"oportuna/internal/respond"
 )
 
@@ -79,13 +79,16 @@ type Handler struct {
 	// layout's logo points. Nil: the request's own host when it is the
 	// brand's, else the default PORTAL_URL.
 	Portal func(*brand.Brand) string
-	// PerClient and PerBrandPerHour bound the send call (zero: the defaults).
+	// PerClient and PerBrandPerHour bound the send call (zero: the defaults);
+	// the counts are kept in DB (internal/ratelimit), shared by every replica.
 	PerClient       int
 	PerBrandPerHour int
+	// Now is the clock of the limits (nil: time.Now).
+	Now func() time.Time
 
 	once   sync.Once
-	client *limiter
-	brand  *limiter
+	client *ratelimit.Window
+	brand  *ratelimit.Window
 }
 
 func (h *Handler) init() {
@@ -96,8 +99,8 @@ func (h *Handler) init() {
 		if h.PerBrandPerHour <= 0 {
 			h.PerBrandPerHour = DefaultPerBrandPerHour
 		}
-		h.client = &limiter{n: h.PerClient, per: time.Minute, hits: map[string][]time.Time{}}
-		h.brand = &limiter{n: h.PerBrandPerHour, per: time.Hour, hits: map[string][]time.Time{}}
+		h.client = &ratelimit.Window{DB: h.DB, Name: "mailer-client", Limit: h.PerClient, Per: time.Minute, Now: h.Now}
+		h.brand = &ratelimit.Window{DB: h.DB, Name: "mailer-brand", Limit: h.PerBrandPerHour, Per: time.Hour, Now: h.Now}
 	})
 }
 
@@ -148,16 +151,21 @@ func (h *Handler) handleSend(w http.ResponseWriter, r *http.Request) {
 		}
 		msg.HTML, msg.Text = c.HTML, c.Text
 	}
-	now := time.Now()
-	if ok, wait := h.client.allow(clientaddr.Key(r), now); !ok {
-		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds()+1)))
-		refuse(w, http.StatusTooManyRequests, MsgTooMany)
-		return
-	}
-	if ok, wait := h.brand.allow(b.Slug, now); !ok {
-		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds()+1)))
-		refuse(w, http.StatusTooManyRequests, MsgTooMany)
-		return
+	for _, l := range []struct {
+		w   *ratelimit.Window
+		key string
+	}{{h.client, clientaddr.Key(r)}, {h.brand, b.Slug}} {
+		ok, wait, err := l.w.Allow(r.Context(), l.key)
+		if err != nil {
+			slog.ErrorContext(r.Context(), "mailer: rate limit", "brand", b.Slug, "err", err)
+			refuse(w, http.StatusInternalServerError)
+			return
+		}
+		if !ok {
+			w.Header().Set("Retry-After", ratelimit.RetryAfter(wait))
+			refuse(w, http.StatusTooManyRequests, MsgTooMany)
+			return
+		}
 	}
 	if h.Enqueue == nil {
 		slog.ErrorContext(r.Context(), "mailer: no Enqueue configured", "brand", b.Slug)
@@ -365,40 +373,4 @@ func TextFromHTML(s string) string {
 		lines[i] = strings.Join(strings.Fields(l), " ")
 	}
 	return strings.TrimSpace(blankRE.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
-}
-
-// limiter allows n events per key in any window of length per.
-type limiter struct {
-	n    int
-	per  time.Duration
-	mu   sync.Mutex
-	hits map[string][]time.Time
-	gc   time.Time
-}
-
-// allow records an event for key when it is allowed; otherwise it returns how
-// long until the next one is.
-func (l *limiter) allow(key string, now time.Time) (bool, time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if now.Sub(l.gc) > l.per {
-		for k, ts := range l.hits {
-			if len(ts) == 0 || now.Sub(ts[len(ts)-1]) >= l.per {
-				delete(l.hits, k)
-			}
-		}
-		l.gc = now
-	}
-	ts := l.hits[key]
-	i := 0
-	for i < len(ts) && now.Sub(ts[i]) >= l.per {
-		i++
-	}
-	ts = ts[i:]
-	if len(ts) >= l.n {
-		l.hits[key] = ts
-		return false, l.per - now.Sub(ts[0])
-	}
-	l.hits[key] = append(ts, now)
-	return true, 0
 }

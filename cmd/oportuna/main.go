@@ -422,6 +422,9 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 		if err != nil {
 			return err
 		}
+		// Expired tokens and rate-limit rows are deleted by the API processes.
+		stopPruning := auth.StartPruning(bgCtx, db)
+		defer stopPruning()
 		cnpjHandler := cnpj.NewHandler(db, lookup)
 		cnpjHandler.Signer = signer
 		cnpjHandler.BrandOf = func(r *http.Request) string { return brands.ForHost(r.Host).Slug }
