@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"oportuna/auth"
-	"oportuna/internal/ratelimit"
 	"oportuna/brand"
+	"oportuna/internal/ratelimit"
 	"oportuna/internal/testenv"
 	"oportuna/seed"
 )
@@ -85,6 +85,7 @@ func newEnv(t *testing.T) *env {
 type reply struct {
 	Status int
 	Body   map[string]any
+	Header http.Header
 }
 
 func (e *env) do(method, path string, headers map[string]string, body any) reply {
@@ -107,7 +108,7 @@ func (e *env) do(method, path string, headers map[string]string, body any) reply
 		e.t.Fatal(err)
 	}
 	defer res.Body.Close()
-	out := reply{Status: res.StatusCode, Body: map[string]any{}}
+	out := reply{Status: res.StatusCode, Body: map[string]any{}, Header: res.Header}
 	raw, _ := io.ReadAll(res.Body)
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &out.Body); err != nil {
