@@ -99,9 +99,16 @@ func (h *Handler) init() {
 		if h.PerBrandPerHour <= 0 {
 			h.PerBrandPerHour = DefaultPerBrandPerHour
 		}
-		h.client = &ratelimit.Window{DB: h.DB, Name: "mailer-client", Limit: h.PerClient, Per: time.Minute, Now: h.Now}
-		h.brand = &ratelimit.Window{DB: h.DB, Name: "mailer-brand", Limit: h.PerBrandPerHour, Per: time.Hour, Now: h.Now}
+		h.client = &ratelimit.Window{DB: h.DB, Name: "mailer-client", Limit: h.PerClient, Per: time.Minute, Now: h.now}
+		h.brand = &ratelimit.Window{DB: h.DB, Name: "mailer-brand", Limit: h.PerBrandPerHour, Per: time.Hour, Now: h.now}
 	})
+}
+
+func (h *Handler) now() time.Time {
+	if h.Now != nil {
+		return h.Now()
+	}
+	return time.Now()
 }
 
 // Send is the spec's send call, to mount at /mailer: POST form data subject,

@@ -350,3 +350,36 @@ func TestMailboxListsEveryEmailNewestFirstWithItsLinks(t *testing.T) {
 		}
 	}
 }
+
+// The send call's limit is kept in the database: two replicas (two handlers on
+// one database) count the same sends, and the window ends on the clock.
+func TestSendCallLimitIsSharedByReplicas(t *testing.T) {
+	e := newHTTPEnv(t, 2)
+	now := time.Now()
+	e.h.Now = func() time.Time { return now }
+	two := &mailer.Handler{Brands: e.m.Brands, DB: e.m.DB, PerClient: 2, Enqueue: e.h.Enqueue, Now: e.h.Now}
+	r := chi.NewRouter()
+	r.Mount("/mailer", two.Send())
+	srv2 := httptest.NewServer(r)
+	t.Cleanup(srv2.Close)
+	one := e.srv
+	for i, srv := range []*httptest.Server{one, srv2} {
+		e.srv = srv
+		if a := e.postForm(contactForm()); a.Status != http.StatusOK {
+			t.Fatalf("send %d: %d %s", i+1, a.Status, a.Raw)
+		}
+	}
+	for _, srv := range []*httptest.Server{one, srv2} {
+		e.srv = srv
+		if a := e.postForm(contactForm()); a.Status != http.StatusTooManyRequests || a.Header.Get("Retry-After") != "60" {
+			t.Errorf("third send, replica %s: %d %q %s", srv.URL, a.Status, a.Header.Get("Retry-After"), a.Raw)
+		}
+	}
+	now = now.Add(time.Minute)
+	for _, srv := range []*httptest.Server{one, srv2} {
+		e.srv = srv
+		if a := e.postForm(contactForm()); a.Status != http.StatusOK {
+			t.Errorf("after the window, replica %s: %d %s", srv.URL, a.Status, a.Raw)
+		}
+	}
+}
