@@ -1,7 +1,7 @@
 import Cookies from 'js-cookie';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeJwt, json, mockFetch, storeSession } from '../test/helpers';
-import { signIn, signOut } from './auth';
+import { signIn, signOut, THROTTLED_FALLBACK } from './auth';
 import { setCompany } from './http';
 import { setNavigator } from './navigation';
 import { VISIT_MARKER, readSession } from './session';
@@ -64,6 +64,14 @@ describe('signIn', () => {
   it('reports a 401 as invalid credentials', async () => {
     authenticator([], 401);
     expect(await signIn('a', 'b', true)).toEqual({ kind: 'invalid' });
+    expect(Cookies.get('token')).toBeUndefined();
+  });
+
+  it("reports a 429 with the server's message", async () => {
+    mockFetch(() => json(429, { message: 'Tente novamente em 15 minutos.' }));
+    expect(await signIn('a', 'b', true)).toEqual({ kind: 'throttled', message: 'Tente novamente em 15 minutos.' });
+    mockFetch(() => json(429, {}));
+    expect(await signIn('a', 'b', true)).toEqual({ kind: 'throttled', message: THROTTLED_FALLBACK });
     expect(Cookies.get('token')).toBeUndefined();
   });
 

@@ -17,8 +17,13 @@ export type SignInResult =
   | { kind: 'ok'; landing: string; roles: string[] }
   /** 401: 'Usuário ou senha inválidos'. */
   | { kind: 'invalid' }
+  /** 429: too many failed attempts; the server's message says for how long. */
+  | { kind: 'throttled'; message: string }
   /** Anything else: 'Houve um erro. Tente mais tarde!'. */
   | { kind: 'error' };
+
+/** Shown on a 429 whose body carries no message. */
+export const THROTTLED_FALLBACK = 'Muitas tentativas de acesso. Aguarde alguns minutos e tente novamente.';
 
 /**
  * The login flow (spec §4, §7): Basic login with the trimmed values, store the
@@ -28,6 +33,7 @@ export async function signIn(username: string, password: string, keepConnection:
   const company = getCompany();
   const res = await authApi.login(username.trim(), password.trim(), company);
   if (res.status === 401) return { kind: 'invalid' };
+  if (res.status === 429) return { kind: 'throttled', message: res.message || THROTTLED_FALLBACK };
   const pair = res.ok ? res.data?.data?.data : undefined;
   if (!pair?.access_token || !pair.refresh_token) return { kind: 'error' };
 

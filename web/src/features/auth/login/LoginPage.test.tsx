@@ -69,6 +69,20 @@ describe('LoginPage', () => {
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
   });
 
+  it("shows the server's message on a 429 (too many attempts), not the error modal", async () => {
+    const message =
+      'Muitas tentativas de acesso sem sucesso para este usuário. Por segurança, o acesso está bloqueado temporariamente; tente novamente em 30 segundos.';
+    publicApi((url) => (url.startsWith('/authenticator/login') ? json(429, { message }) : undefined));
+    renderAt('/', <AppRoutes />);
+    await userEvent.type(screen.getByLabelText('E-mail'), 'a@yep.demo');
+    await userEvent.type(screen.getByLabelText('Senha'), 'Oportuna@2026');
+    await userEvent.click(submitButton());
+    expect(await screen.findByTestId('login-throttled')).toHaveTextContent(message);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('login-error')).not.toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
+  });
+
   it("shows the error modal 'Houve um erro. Tente mais tarde!' on other failures", async () => {
     publicApi((url) => (url.startsWith('/authenticator/login') ? json(500, {}) : undefined));
     renderAt('/', <AppRoutes />);

@@ -26,6 +26,7 @@ export function LoginPage() {
   const [keepConnection, setKeepConnection] = useState(true);
   const [submitting, setSubmitting] = useState(false);
   const [invalid, setInvalid] = useState(false);
+  const [throttled, setThrottled] = useState('');
   const [errorOpen, setErrorOpen] = useState(false);
 
   // A stored, valid session goes straight to the panel, unless the guard has
@@ -42,10 +43,12 @@ export function LoginPage() {
     if (!canSubmit) return;
     setSubmitting(true);
     setInvalid(false);
+    setThrottled('');
     const result = await signIn(username, password, keepConnection);
     setSubmitting(false);
     if (result.kind === 'ok') navigate(result.landing, { replace: true });
     else if (result.kind === 'invalid') setInvalid(true);
+    else if (result.kind === 'throttled') setThrottled(result.message);
     else setErrorOpen(true);
   }
 
@@ -99,6 +102,11 @@ export function LoginPage() {
         {invalid && (
           <Callout intent={Intent.DANGER} className="login-error" role="alert" data-testid="login-error">
             {INVALID_CREDENTIALS}
+          </Callout>
+        )}
+        {throttled && (
+          <Callout intent={Intent.WARNING} className="login-error" role="alert" data-testid="login-throttled">
+            {throttled}
           </Callout>
         )}
         <Button
