@@ -21,8 +21,9 @@ CREATE TABLE rate_failures (
 );
 CREATE INDEX rate_failures_forget_idx ON rate_failures (forget_at);
 
-DROP TABLE form_hits;
-DROP TABLE cnpj_lookup_hits;
+-- form_hits and cnpj_lookup_hits, the old limiters' tables, stay until a later
+-- release: during a rolling deploy the replicas still on the old version count
+-- in them. Nothing reads them any more; a later migration drops them.
 
 -- Refresh-token rotation remembers the successor, so that the just-rotated
 -- token presented again within the grace window answers the same successor
