@@ -123,7 +123,7 @@ var authzRows = []authzRow{
 	{route: "GET /brand-assets/{slug}/{file}", path: "/brand-assets/nordata/logo.svg", public: true, want: everyone(200)},
 	{route: "POST /mailer/", path: "/mailer/", public: true, want: everyone(200), form: true,
 		body: "subject=Contato+{n}&content=Ol%C3%A1&to=admin%40nordata.example&domain=nordata.localhost&contentType=text%2Fplain"},
-	// The dev mailbox: mounted only with MAILBOX on, never in production (config refuses it there).
+	// The dev mailbox: mounted only with MAILBOX=on (make run); off in every deployment (deploy/compose_test.go).
 	{route: "GET /mailbox/", path: "/mailbox/", public: true, want: everyone(200)},
 	{route: "GET /mailbox/api/messages", path: "/mailbox/api/messages", public: true, want: everyone(200)},
 	{route: "GET /mailbox/api/messages/{id}", path: "/mailbox/api/messages/{mail}", public: true, want: everyone(200)},
@@ -183,9 +183,10 @@ var authzRows = []authzRow{
 		want: want{401, 200, 200, 200, 403, 404, 403, 403}},
 	{route: "GET /api/history/getByTypeId", case_: "user", path: "/api/history/getByTypeId?typeId={v1}",
 		want: want{401, 200, 200, 200, 200, 404, 403, 403}},
+	// SUPPORT reads the history but changes nothing (spec §6: no action buttons), so it writes no history rows.
 	{route: "POST /api/history/create", path: "/api/history/create",
 		body: `{"typeId":"{opp}","type":"Opportunities","actionType":"update","modifications":[]}`,
-		want: want{401, 201, 201, 201, 201, 404, 403, 403}},
+		want: want{401, 201, 403, 201, 201, 404, 403, 403}},
 
 	// --- reseller companies ---
 	{route: "GET /api/resale/all", path: "/api/resale/all?brand=nordata", want: want{401, 200, 200, 403, 403, 403, 403, 403},
