@@ -80,12 +80,12 @@ func everyone(code int) want {
 // notice of the owner, {mail} an e-mail of the outbox, {n} a number unique to the
 // call, {cnpj} a valid CNPJ unique to the call, {client} the target's customer e-mail.
 type authzRow struct {
-	route string // "METHOD pattern", as chi.Walk names it
-	case_ string // tells apart rows of one route
-	path  string
-	body  string
-	form  bool // body is a form (application/x-www-form-urlencoded), else JSON
-	want  want
+	route   string // "METHOD pattern", as chi.Walk names it
+	variant string // tells apart rows of one route
+	path    string
+	body    string
+	form    bool // body is a form (application/x-www-form-urlencoded), else JSON
+	want    want
 	// public: no session needed; the same answer for every caller.
 	public bool
 	// basic: the owner seller's e-mail and password as Basic credentials (login).
@@ -177,11 +177,11 @@ var authzRows = []authzRow{
 	{route: "GET /api/dashboard/status", path: "/api/dashboard/status?brand=nordata", want: want{401, 200, 200, 403, 403, 403, 403, 403}},
 
 	// --- history: of an opportunity, a company, a user ---
-	{route: "GET /api/history/getByTypeId", case_: "opportunity", path: "/api/history/getByTypeId?typeId={opp}",
+	{route: "GET /api/history/getByTypeId", variant: "opportunity", path: "/api/history/getByTypeId?typeId={opp}",
 		want: want{401, 200, 200, 200, 200, 404, 403, 403}},
-	{route: "GET /api/history/getByTypeId", case_: "resale", path: "/api/history/getByTypeId?typeId={resale}",
+	{route: "GET /api/history/getByTypeId", variant: "resale", path: "/api/history/getByTypeId?typeId={resale}",
 		want: want{401, 200, 200, 200, 403, 404, 403, 403}},
-	{route: "GET /api/history/getByTypeId", case_: "user", path: "/api/history/getByTypeId?typeId={v1}",
+	{route: "GET /api/history/getByTypeId", variant: "user", path: "/api/history/getByTypeId?typeId={v1}",
 		want: want{401, 200, 200, 200, 200, 404, 403, 403}},
 	// SUPPORT reads the history but changes nothing (spec §6: no action buttons), so it writes no history rows.
 	{route: "POST /api/history/create", path: "/api/history/create",
@@ -217,8 +217,8 @@ var authzRows = []authzRow{
 }
 
 func (r authzRow) name() string {
-	if r.case_ != "" {
-		return r.route + " (" + r.case_ + ")"
+	if r.variant != "" {
+		return r.route + " (" + r.variant + ")"
 	}
 	return r.route
 }
