@@ -70,7 +70,7 @@ go_audit() {
     fi
     if [ -z "$why" ]; then
       db="file://$local_db"
-      say "govulncheck: vuln.go.dev cannot be reached; using the snapshot golang.org/x/vulndb@$VULNDB_VERSION (its newest report: $(ls "$local_db/ID" | sort -V | tail -1 | sed 's/\.json$//'))"
+      say "govulncheck: vuln.go.dev cannot be reached; using the snapshot golang.org/x/vulndb@$VULNDB_VERSION (its newest report: $(ls "$local_db/ID" | sed 's/\.json\(\.gz\)\{0,1\}$//' | sort -uV | tail -1))"
     fi
   else
     why="vuln.go.dev cannot be reached (no network, or a proxy refuses it) and no VULNDB_VERSION snapshot is set"
