@@ -118,7 +118,8 @@ func (s *Server) Handler() (http.Handler, error) {
 			r.With(auth.Require(auth.Resale, auth.Seller)).Patch("/opportunity/renovation/{id}/request", s.handleRenewalRequest)
 			r.With(auth.Require(auth.Representative)).Patch("/opportunity/renovation/{id}", s.handleRenewalDecision)
 			r.Get("/history/getByTypeId", s.handleHistory)
-			r.Post("/history/create", s.handleCreateHistory)
+			// SUPPORT only reads (spec §6): it writes no history rows.
+			r.With(auth.Require(auth.Representative, auth.Resale, auth.Seller)).Post("/history/create", s.handleCreateHistory)
 			r.Get("/opportunity/name", s.handleOpportunityNames)
 			r.With(auth.Require(auth.Resale, auth.Seller, auth.Representative)).Get("/opportunity/getSellersOnSalesforce", s.handleCRMSellers)
 			r.With(auth.Require(auth.Representative, auth.Support)).Get("/dashboard/status", s.handleDashboard)
