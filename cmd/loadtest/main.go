@@ -201,6 +201,7 @@ type loadtest struct {
 	warm    []*Result // warm-up, not in the table
 	results []*Result
 	scale   []*Result // -compare-replicas
+	history *historySize
 }
 
 func run(ctx context.Context, o options) (int, error) {
@@ -247,6 +248,7 @@ func run(ctx context.Context, o options) (int, error) {
 			return 0, err
 		}
 	}
+	lt.history = lt.historySizes(ctx, tc, 20)
 	if len(o.apis) > 0 {
 		lt.eng.finish(ctx, lt.engIDs)
 	}

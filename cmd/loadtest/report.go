@@ -26,6 +26,7 @@ func (lt *loadtest) report(w io.Writer, findings []string) bool {
 		writeScale(w, lt.scale)
 	}
 	fmt.Fprintln(w)
+	fmt.Fprintln(w, lt.history.String())
 	if errs == 0 {
 		fmt.Fprintln(w, "Errors: none.")
 	} else {
@@ -104,7 +105,7 @@ func (lt *loadtest) writeJSON(findings []string) error {
 	n, a := lt.counts()
 	doc := map[string]any{
 		"header": lt.header(), "results": lt.results, "warmup": lt.warm, "scale_out": lt.scale,
-		"registered": n, "approved": a, "checked": lt.t.databaseURL != "", "findings": findings,
+		"registered": n, "approved": a, "history": lt.history, "checked": lt.t.databaseURL != "", "findings": findings,
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
