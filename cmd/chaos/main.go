@@ -113,10 +113,7 @@ func main() {
 		o.seed = uint64(time.Now().UnixNano())
 	}
 	if o.databaseURL == "" {
-		o.databaseURL = os.Getenv("OPORTUNA_TEST_DATABASE_URL")
-	}
-	if o.databaseURL == "" {
-		o.databaseURL = os.Getenv("DATABASE_URL")
+		o.databaseURL = stack.AdminURLFromEnv(os.Getenv)
 	}
 	if o.dir == "" {
 		o.dir = filepath.Join(".data", "chaos", time.Now().UTC().Format("20060102-150405"))

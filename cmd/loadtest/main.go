@@ -121,10 +121,7 @@ func main() {
 		fail(errors.New("-replicas and -compare-replicas start processes: not with -api (give every API of the running stack in -api)"))
 	}
 	if len(o.apis) == 0 && o.databaseURL == "" {
-		o.databaseURL = os.Getenv("OPORTUNA_TEST_DATABASE_URL")
-		if o.databaseURL == "" {
-			o.databaseURL = os.Getenv("DATABASE_URL")
-		}
+		o.databaseURL = stack.AdminURLFromEnv(os.Getenv)
 	}
 	if o.dir == "" {
 		o.dir = filepath.Join(".data", "loadtest", time.Now().UTC().Format("20060102-150405"))

@@ -3,17 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"sync/atomic"
 	"time"
 
 	"oportuna/api"
 	"oportuna/cnpj"
+	"oportuna/internal/stack"
 )
 
 // portal calls the API as the web app does, spreading the calls over every
@@ -87,34 +86,10 @@ func (p *portal) call(ctx context.Context, method, path, token, key string, body
 	return nil
 }
 
-// login signs user in (GET /authenticator/login with Basic auth) and answers
-// the access token.
+// login signs user in and answers the access token.
 func (p *portal) login(ctx context.Context, user, password string) (string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.base()+"/authenticator/login?brand="+url.QueryEscape(p.brand), nil)
-	if err != nil {
-		return "", err
-	}
-	if p.host != "" {
-		req.Host = p.host
-	}
-	req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(user+":"+password)))
-	res, err := p.hc.Do(req)
-	if err != nil {
-		return "", fmt.Errorf("login %s: %w", user, err)
-	}
-	defer res.Body.Close()
-	var tokens struct {
-		Data struct {
-			Data struct {
-				AccessToken string `json:"access_token"`
-			} `json:"data"`
-		} `json:"data"`
-	}
-	_ = json.NewDecoder(res.Body).Decode(&tokens)
-	if res.StatusCode != http.StatusOK || tokens.Data.Data.AccessToken == "" {
-		return "", fmt.Errorf("login %s at %s: HTTP %d", user, p.brand, res.StatusCode)
-	}
-	return tokens.Data.Data.AccessToken, nil
+	token, _, err := stack.Login(ctx, p.hc, p.base(), p.host, p.brand, user, password)
+	return token, err
 }
 
 // opp is one opportunity the load test registered.
@@ -169,16 +144,7 @@ func customerCNPJ(run int64, n int) string {
 	return base + d
 }
 
-// registration is the body the registration form posts (spec §5).
+// registration is the body the registration form posts for customer n.
 func registration(brand, doc string, n int) map[string]any {
-	return map[string]any{
-		"cnpj": doc, "contact": "Ana Souza", "network": "Não", "email": "ana@cliente.com.br",
-		"fantasyName": fmt.Sprintf("Cliente Carga %d", n), "corporateName": fmt.Sprintf("Cliente Carga %d Ltda", n),
-		"street": "Rua A, 1", "cep": "01310100", "city": "São Paulo", "state": "SP",
-		"probabilityClosing": 25, "acceptedTerm": "true", "country": "Brasil", "phone": "11987654321", "seller": "Vanessa",
-		"company": brand, "opportunityOrigin": "Partner",
-		"projects": []any{map[string]any{"aplication": "Inventário", "specification": "Coletor", "homologated": true, "haveCollector": false,
-			"partner": false, "opportunityType": "private", "conclusionDate": time.Now().AddDate(0, 2, 0).Format("2006-01-02")}},
-		"products": []any{map[string]any{"partNumber": "CT-40", "description": "Coletor", "amount": 2, "price": "1.000,00"}},
-	}
+	return stack.Registration(brand, doc, fmt.Sprintf("Cliente Carga %d", n))
 }
