@@ -71,6 +71,7 @@ type options struct {
 	dir             string
 	jsonPath        string
 	keep            bool
+	temporalDB      string
 }
 
 func main() {
@@ -98,6 +99,7 @@ func main() {
 	flag.StringVar(&o.dir, "dir", "", "where the logs go (default .data/loadtest/<time>)")
 	flag.StringVar(&o.jsonPath, "json", "", "also write the results as JSON to this file (- : standard output)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the started stack's database (its URL is printed)")
+	flag.StringVar(&o.temporalDB, "temporal-db", "", "keep the started dev server's state in this SQLite file (default: in memory), e.g. to measure what a workflow stores")
 	flag.Parse()
 	var err error
 	if o.clients, err = parseCounts(clients); err != nil {

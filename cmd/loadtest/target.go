@@ -15,7 +15,7 @@ import (
 
 // startTarget starts the stack under test with pairs api/worker pairs.
 func startTarget(ctx context.Context, o options, pairs int) (_ *target, err error) {
-	st, err := stack.Start(ctx, stack.Options{Bin: o.bin, TemporalCLI: o.temporalCLI, AdminURL: o.databaseURL, Dir: o.dir, Prefix: "oportuna_loadtest"})
+	st, err := stack.Start(ctx, stack.Options{Bin: o.bin, TemporalCLI: o.temporalCLI, AdminURL: o.databaseURL, Dir: o.dir, Prefix: "oportuna_loadtest", TemporalDB: o.temporalDB})
 	if err != nil {
 		return nil, err
 	}

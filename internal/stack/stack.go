@@ -29,6 +29,9 @@ type Options struct {
 	AdminURL    string // a PostgreSQL server where a database may be created
 	Dir         string // where the logs go (created)
 	Prefix      string // of the database's name, e.g. oportuna_chaos
+	// TemporalDB keeps the dev server's state in this SQLite file (empty: in
+	// memory), e.g. to measure what a workflow stores.
+	TemporalDB string
 }
 
 // Stack is a fresh database, migrated, and a Temporal dev server.
@@ -67,7 +70,7 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 	if s.DB, err = CreateDatabase(ctx, o.AdminURL, o.Prefix); err != nil {
 		return nil, err
 	}
-	if s.Temporal, err = StartTemporal(ctx, cli, filepath.Join(o.Dir, "temporal.log")); err != nil {
+	if s.Temporal, err = StartTemporal(ctx, cli, filepath.Join(o.Dir, "temporal.log"), o.TemporalDB); err != nil {
 		return nil, err
 	}
 	s.Env = append(os.Environ(), "DATABASE_URL="+s.DB.URL, "TEMPORAL_ADDRESS="+s.Temporal.Addr, "TEMPORAL_NAMESPACE=default")

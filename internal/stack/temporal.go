@@ -22,13 +22,16 @@ type Temporal struct {
 	done chan struct{}
 }
 
-// StartTemporal starts the dev server, logging to logPath, and waits until a
-// client can connect.
-func StartTemporal(ctx context.Context, cli, logPath string) (*Temporal, error) {
+// StartTemporal starts the dev server, logging to logPath, with its state in
+// the SQLite file dbFile (empty: in memory), and waits until a client can connect.
+func StartTemporal(ctx context.Context, cli, logPath, dbFile string) (*Temporal, error) {
 	port, httpPort, metricsPort := FreePort(), FreePort(), FreePort()
 	args := append([]string{"server", "start-dev", "--headless", "--ip", "127.0.0.1",
 		"--port", strconv.Itoa(port), "--http-port", strconv.Itoa(httpPort), "--metrics-port", strconv.Itoa(metricsPort),
 		"--log-level", "warn"}, testenv.TunedDevServerFlags...)
+	if dbFile != "" {
+		args = append(args, "--db-filename", dbFile)
+	}
 	logf, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
