@@ -353,11 +353,7 @@ func (lt *loadtest) approval(ctx context.Context, clients, n int) *Result {
 		lt.mu.Unlock()
 		return nil
 	})
-	r.Replicas = lt.pairs()
-	if len(batch) < n {
-		r.FirstErrors = append(r.FirstErrors, fmt.Sprintf("only %d registered opportunities left to approve, not %d", len(batch), n))
-		r.Errors += n - len(batch)
-	}
+	r.Replicas = lt.pairs() // fewer than n when a registration phase failed or hit -duration: its calls column says so
 	return r
 }
 
