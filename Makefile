@@ -18,7 +18,7 @@ STATICCHECK_VERSION := v0.8.2
 GO_SOURCES := $(shell find . -name '*.go' -not -path './web/node_modules/*') go.mod go.sum VERSION brand/brands.json $(wildcard migrations/*.sql)
 WEB_SOURCES := $(shell find web/src web/public web/build web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run test build web tools deps pg-start pg-stop vet go-test fuzz web-test e2e chaos chaos-short bench bench-web clean
+.PHONY: help run test build web tools deps pg-start pg-stop vet go-test fuzz web-test e2e chaos chaos-short loadtest bench bench-web clean
 
 help:
 	@echo "make run    start PostgreSQL, Temporal, the API and the worker with demo data (http://localhost:8080)"
@@ -27,6 +27,7 @@ help:
 	@echo "make bench  Go benchmarks"
 	@echo "make bench-web  the login page's first load and a 10,000-row list, measured in Chromium"
 	@echo "make chaos  kill the worker and the API, take the CRM down, under load; check nothing is lost, duplicated or stuck"
+	@echo "make loadtest  register, approve and read through the API on a fresh stack, beside the bare engine; p50/p95/p99 and /s per call (LOADTEST_FLAGS)"
 
 ## Set-up -------------------------------------------------------------------
 
@@ -111,6 +112,14 @@ chaos: build $(TEMPORAL) pg-start
 # The short round of make test: 20 approvals, 3 worker kills a round, a 12 s CRM outage.
 chaos-short: build $(TEMPORAL) pg-start
 	OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" $(GO) run ./cmd/chaos -short -bin bin/oportuna -temporal "$(TEMPORAL)" $${CHAOS_FLAGS:-}
+
+# The load test (docs/operations.md, "Load test"): registrations, approvals and
+# reads through the API of a fresh stack (separate api, worker and Salesforce
+# stand-in processes), beside the bare engine on the same Temporal dev server.
+# LOADTEST_FLAGS adds flags, e.g. LOADTEST_FLAGS='-n 500 -clients 8,32,64' or
+# LOADTEST_FLAGS=-compare-replicas (then 2 api + 2 worker processes as well).
+loadtest: build $(TEMPORAL) pg-start
+	OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" $(GO) run ./cmd/loadtest -bin bin/oportuna -temporal "$(TEMPORAL)" $${LOADTEST_FLAGS:-}
 
 test: vet web-test go-test fuzz e2e chaos-short
 	@echo "make test: all green"

@@ -316,8 +316,8 @@ func appVariables(dir string) (map[string][]string, error) {
 		if d.IsDir() {
 			switch rel, _ := filepath.Rel(dir, p); {
 			case rel == "web", rel == "deploy", rel == filepath.Join("internal", "testenv"),
-				// make chaos's driver: a test tool, never deployed.
-				rel == filepath.Join("cmd", "chaos"),
+				// make chaos's and make loadtest's drivers: test tools, never deployed.
+				rel == filepath.Join("cmd", "chaos"), rel == filepath.Join("cmd", "loadtest"),
 				strings.HasPrefix(d.Name(), "."), d.Name() == "node_modules", d.Name() == "testdata",
 				// Stand-ins of the integrations (crm/crmsim, cnpj/cnpjsim): `oportuna dev`,
 				// `oportuna seed` and the tests run them; a deployment only as an explicit
@@ -612,6 +612,11 @@ func (s *stack) problems() []string {
 	}
 	if p := tenv("DYNAMIC_CONFIG_FILE_PATH"); p != "" && !mounts(tmp, "/etc/temporal/"+p) {
 		bad("%s: DYNAMIC_CONFIG_FILE_PATH %s is not mounted from the repository (/etc/temporal/%s)", temporalService, p, p)
+	}
+	// The shard count cannot change once the cluster exists: it must be chosen,
+	// not left to the image's default of 4 (docs/operations.md "Sizing").
+	if n, err := strconv.Atoi(tenv("NUM_HISTORY_SHARDS")); err != nil || n < 128 || n&(n-1) != 0 {
+		bad("%s: NUM_HISTORY_SHARDS=%q, want a power of two of at least 128, set before the first start (docs/operations.md \"Sizing\")", temporalService, tenv("NUM_HISTORY_SHARDS"))
 	}
 	frontend := tenv("FRONTEND_GRPC_PORT")
 	if frontend == "" {
@@ -1071,6 +1076,12 @@ func TestComposeCheckerCatchesInconsistencies(t *testing.T) {
 				s.c.Services["worker"].Environment["DATABASE_URL"] = strings.Replace(s.c.Services["worker"].Environment["DATABASE_URL"], "/oportuna?", "/portal?", 1)
 			},
 			`worker: DATABASE_URL database "portal"`},
+		{"Temporal's history shards left to the image's default",
+			func(s *stack) { delete(s.c.Services[temporalService].Environment, "NUM_HISTORY_SHARDS") },
+			`temporal: NUM_HISTORY_SHARDS=""`},
+		{"Temporal's history shards not a power of two",
+			func(s *stack) { s.c.Services[temporalService].Environment["NUM_HISTORY_SHARDS"] = "500" },
+			`temporal: NUM_HISTORY_SHARDS="500"`},
 		{"Temporal on the PostgreSQL of nobody",
 			func(s *stack) { s.c.Services[temporalService].Environment["POSTGRES_SEEDS"] = "pg" },
 			"temporal: POSTGRES_SEEDS=\"pg\""},

@@ -291,7 +291,7 @@ func (h *harness) check(ctx context.Context, ops []*op, users map[string]string)
 	}
 	rows.Close()
 	rep.Counts["outbox rows"] = int64(len(outbox))
-	rep.Counts["e-mails received by SMTP"] = int64(h.smtp.total())
+	rep.Counts["e-mails received by SMTP"] = int64(h.smtp.Total())
 	for _, r := range outbox {
 		o := byID[opportunityOfKey(r.key)]
 		id := r.key
@@ -299,11 +299,11 @@ func (h *harness) check(ctx context.Context, ops []*op, users map[string]string)
 			rep.add(chkOutbox, o, id, "outbox %s: %s after %d attempts, last error %q", r.key, r.status, r.attempts, r.lastErr)
 		}
 		mid := mailer.MessageID(r.key, mailFrom)
-		n := h.smtp.deliveries(mid)
+		n := h.smtp.Deliveries(mid)
 		switch {
 		case n > 1:
 			var at []string
-			for _, t := range h.smtp.times(mid) {
+			for _, t := range h.smtp.Times(mid) {
 				at = append(at, t.UTC().Format("15:04:05.000"))
 			}
 			rep.add(chkDupMail, o, id, "outbox %s (%d attempts) delivered %d times, accepted at %s UTC", r.key, r.attempts, n, strings.Join(at, ", "))
@@ -523,8 +523,8 @@ func (h *harness) attachLogs(rep *chaosReport) {
 		return strings.Contains(line, `"level":"ERROR"`) || strings.Contains(line, `"level":"WARN"`)
 	}
 	// The API's request lines say what each call answered; the worker's, what failed.
-	scan(h.api.logFiles(), func(line string) bool { return strings.Contains(line, `"msg":"http"`) || problem(line) })
-	scan(h.worker.logFiles(), problem)
+	scan(h.api.LogFiles(), func(line string) bool { return strings.Contains(line, `"msg":"http"`) || problem(line) })
+	scan(h.worker.LogFiles(), problem)
 	for i := range rep.Findings {
 		rep.Findings[i].Logs = found[rep.Findings[i].ID]
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"oportuna/cnpj"
+	"oportuna/internal/stack"
 	"oportuna/opportunity"
 )
 
@@ -109,31 +109,17 @@ func (p *portal) call(ctx context.Context, method, path, token, key string, body
 	return answer{status: res.StatusCode, body: out}
 }
 
-// login signs user in at the brand (GET /authenticator/login with Basic auth)
-// and answers the access token, retrying while the API is down.
+// login signs user in at the brand and answers the access token, retrying
+// while the API is down.
 func (p *portal) login(ctx context.Context, user string) (string, error) {
 	var last error
 	for i := 0; i < 60; i++ {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.base()+"/authenticator/login?brand="+brandSlug, nil)
-		req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(user+":"+password)))
-		res, err := p.hc.Do(req)
+		token, status, err := stack.Login(ctx, p.hc, p.base(), "", brandSlug, user, password)
 		if err == nil {
-			var tokens struct {
-				Data struct {
-					Data struct {
-						AccessToken string `json:"access_token"`
-					} `json:"data"`
-				} `json:"data"`
-			}
-			_ = json.NewDecoder(res.Body).Decode(&tokens)
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK && tokens.Data.Data.AccessToken != "" {
-				return tokens.Data.Data.AccessToken, nil
-			}
-			err = fmt.Errorf("login %s: HTTP %d", user, res.StatusCode)
-			if res.StatusCode < 500 {
-				return "", err
-			}
+			return token, nil
+		}
+		if status != 0 && status < 500 {
+			return "", err
 		}
 		last = err
 		select {
@@ -204,16 +190,7 @@ func validCNPJ(run int64, n int) string {
 
 // registration is the body the registration form posts.
 func registration(o *op, doc string) map[string]any {
-	return map[string]any{
-		"cnpj": doc, "contact": "Ana Souza", "network": "Não", "email": "ana@cliente.com.br",
-		"fantasyName": fmt.Sprintf("Cliente Caos %d-%d", o.round, o.n), "corporateName": fmt.Sprintf("Cliente Caos %d-%d Ltda", o.round, o.n),
-		"street": "Rua A, 1", "cep": "01310100", "city": "São Paulo", "state": "SP",
-		"probabilityClosing": 25, "acceptedTerm": "true", "country": "Brasil", "phone": "11987654321", "seller": "Vanessa",
-		"company": brandSlug, "opportunityOrigin": "Partner",
-		"projects": []any{map[string]any{"aplication": "Inventário", "specification": "Coletor", "homologated": true, "haveCollector": false,
-			"partner": false, "opportunityType": "private", "conclusionDate": time.Now().AddDate(0, 2, 0).Format("2006-01-02")}},
-		"products": []any{map[string]any{"partNumber": "CT-40", "description": "Coletor", "amount": 2, "price": "1.000,00"}},
-	}
+	return stack.Registration(brandSlug, doc, fmt.Sprintf("Cliente Caos %d-%d", o.round, o.n))
 }
 
 // driver runs the clients of a round.

@@ -89,7 +89,7 @@ func (h *harness) inject(ctx context.Context, ops []*op) ([]planted, error) {
 		return nil, err
 	}
 	msg := "Message-ID: <" + mailer.MessageID(key, mailFrom) + ">\r\nSubject: injected\r\n\r\nsecond copy\r\n"
-	if err := smtp.SendMail(fmt.Sprintf("%s:%d", h.smtp.host, h.smtp.port), nil, mailFrom, []string{"x@oportuna.localhost"}, []byte(msg)); err != nil {
+	if err := smtp.SendMail(fmt.Sprintf("%s:%d", h.smtp.Host, h.smtp.Port), nil, mailFrom, []string{"x@oportuna.localhost"}, []byte(msg)); err != nil {
 		return nil, fmt.Errorf("inject a second delivery: %w", err)
 	}
 	out = append(out, planted{chkDupMail, r1[7].id, "outbox " + key + " delivered again"})

@@ -23,7 +23,6 @@ import (
 	mrand "math/rand/v2"
 	"net/http"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"sync"
@@ -33,11 +32,10 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"go.temporal.io/sdk/client"
-	tlog "go.temporal.io/sdk/log"
 
 	"oportuna/brand"
 	"oportuna/crm/crmsim"
-	"oportuna/internal/testenv"
+	"oportuna/internal/stack"
 	"oportuna/seed"
 )
 
@@ -115,10 +113,7 @@ func main() {
 		o.seed = uint64(time.Now().UnixNano())
 	}
 	if o.databaseURL == "" {
-		o.databaseURL = os.Getenv("OPORTUNA_TEST_DATABASE_URL")
-	}
-	if o.databaseURL == "" {
-		o.databaseURL = os.Getenv("DATABASE_URL")
+		o.databaseURL = stack.AdminURLFromEnv(os.Getenv)
 	}
 	if o.dir == "" {
 		o.dir = filepath.Join(".data", "chaos", time.Now().UTC().Format("20060102-150405"))
@@ -134,10 +129,6 @@ func main() {
 	os.Exit(code)
 }
 
-func quietTemporalLogger() tlog.Logger {
-	return tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
-}
-
 // harness is the running stack.
 type harness struct {
 	o        options
@@ -146,9 +137,9 @@ type harness struct {
 	tc       client.Client
 	sim      *crmsim.Sim
 	crm      *switchable
-	smtp     *smtpSink
-	api      *proc
-	worker   *proc
+	smtp     *stack.SMTPSink
+	api      *stack.Proc
+	worker   *stack.Proc
 	portal   *portal
 	stats    clientStats
 	repToken string
@@ -178,58 +169,28 @@ func (h *harness) event(format string, args ...any) {
 }
 
 func run(ctx context.Context, o options) (int, error) {
-	if o.databaseURL == "" {
-		return 0, fmt.Errorf("no PostgreSQL: set OPORTUNA_TEST_DATABASE_URL or DATABASE_URL (make chaos uses the project cluster)")
-	}
 	if o.killMin <= 0 || o.killMax < o.killMin {
 		return 0, fmt.Errorf("-kill-min %s and -kill-max %s: want 0 < min ≤ max", o.killMin, o.killMax)
-	}
-	if _, err := os.Stat(o.bin); err != nil {
-		return 0, fmt.Errorf("%s: %w (make build)", o.bin, err)
-	}
-	cli := o.temporalCLI
-	if cli == "" {
-		var err error
-		if cli, err = testenv.TemporalCLI(); err != nil {
-			return 0, err
-		}
-	}
-	if err := os.MkdirAll(o.dir, 0o755); err != nil {
-		return 0, err
 	}
 	h := &harness{o: o, rng: mrand.New(mrand.NewPCG(o.seed, o.seed>>1)), started: time.Now()}
 	h.portal = &portal{stats: &h.stats, hc: &http.Client{Timeout: 100 * time.Second}}
 	slog.Info("chaos", "opportunities_per_round", o.opportunities, "clients", o.clients, "kill", fmt.Sprintf("%s–%s", o.killMin, o.killMax),
 		"worker_kills_per_round", o.workerKills, "crm_outage", o.crmOutage, "seed", o.seed, "dir", o.dir)
 
-	// PostgreSQL: a fresh database, migrated by the binary.
-	d, err := createDatabase(ctx, o.databaseURL)
+	// A fresh database, migrated by the binary, and a Temporal dev server.
+	st, err := stack.Start(ctx, stack.Options{Bin: o.bin, TemporalCLI: o.temporalCLI, AdminURL: o.databaseURL, Dir: o.dir, Prefix: "oportuna_chaos"})
 	if err != nil {
 		return 0, err
 	}
-	defer func() {
-		if o.keep {
-			fmt.Printf("database kept: %s\n", redact(d.url))
-			return
-		}
-		d.drop()
-	}()
-	temporal, err := startTemporal(ctx, cli, filepath.Join(o.dir, "temporal.log"))
-	if err != nil {
-		return 0, err
-	}
-	defer temporal.stop()
-	h.event("temporal dev server at %s", temporal.addr)
-	base := append(os.Environ(), "DATABASE_URL="+d.url, "TEMPORAL_ADDRESS="+temporal.addr, "TEMPORAL_NAMESPACE=default")
-	if out, err := runBin(ctx, o.bin, "migrate", base); err != nil {
-		return 0, fmt.Errorf("oportuna migrate: %w\n%s", err, out)
-	}
-	if h.db, err = pgxpool.New(ctx, d.url); err != nil {
+	defer st.Close(o.keep)
+	d, temporal, base := st.DB, st.Temporal, st.Env
+	h.event("temporal dev server at %s", temporal.Addr)
+	if h.db, err = pgxpool.New(ctx, d.URL); err != nil {
 		return 0, err
 	}
 	defer h.db.Close()
 	if o.demo {
-		if out, err := runBin(ctx, o.bin, "seed", append(base, "CRM_SIM=on", "CRM_URL=")); err != nil {
+		if out, err := stack.RunBin(ctx, o.bin, "seed", append(base, "CRM_SIM=on", "CRM_URL=")); err != nil {
 			return 0, fmt.Errorf("oportuna seed: %w\n%s", err, out)
 		}
 	} else {
@@ -241,7 +202,7 @@ func run(ctx context.Context, o options) (int, error) {
 			return 0, fmt.Errorf("seed accounts: %w", err)
 		}
 	}
-	h.event("database %s migrated and seeded", d.name)
+	h.event("database %s migrated and seeded", d.Name)
 
 	// The Salesforce stand-in, in this process so that it can go down.
 	opts, err := crmsim.OptionsFromEnv(func(string) string { return "" }, brand.MustLoad())
@@ -257,30 +218,30 @@ func run(ctx context.Context, o options) (int, error) {
 		return 0, err
 	}
 	defer h.crm.down()
-	if h.smtp, err = startSMTP(); err != nil {
+	if h.smtp, err = stack.StartSMTP(); err != nil {
 		return 0, err
 	}
-	defer h.smtp.close()
+	defer h.smtp.Close()
 	cfg := h.sim.ClientConfig(h.crm.url())
 	secret := make([]byte, 24)
 	_, _ = rand.Read(secret)
 	env := append(base, "JWT_SECRET="+hex.EncodeToString(secret), "LOG_LEVEL=INFO",
 		"CRM_URL="+h.crm.url(), "CRM_SIM=off", "SALESFORCE_CLIENT_ID="+cfg.ClientID, "SALESFORCE_CLIENT_SECRET="+cfg.ClientSecret,
-		"SMTP_HOST="+h.smtp.host, fmt.Sprintf("SMTP_PORT=%d", h.smtp.port), "SMTP_TLS=none", "SMTP_FROM="+mailFrom, "MAILBOX=off")
+		"SMTP_HOST="+h.smtp.Host, fmt.Sprintf("SMTP_PORT=%d", h.smtp.Port), "SMTP_TLS=none", "SMTP_FROM="+mailFrom, "MAILBOX=off")
 	env = env[:len(env):len(env)]
-	h.worker = newProc("worker", o.bin, "worker", o.dir, env, false)
-	h.api = newProc("api", o.bin, "api", o.dir, env, true)
-	h.portal.base = h.api.base
-	if err := h.worker.start(ctx); err != nil {
+	h.worker = stack.NewProc("worker", o.bin, "worker", o.dir, env, false)
+	h.api = stack.NewProc("api", o.bin, "api", o.dir, env, true)
+	h.portal.base = h.api.Base
+	if err := h.worker.Start(ctx); err != nil {
 		return 0, err
 	}
-	defer h.worker.stop(30 * time.Second)
-	if err := h.api.start(ctx); err != nil {
+	defer h.worker.Stop(30 * time.Second)
+	if err := h.api.Start(ctx); err != nil {
 		return 0, err
 	}
-	defer h.api.stop(30 * time.Second)
-	h.event("api at %s and worker running", h.api.base())
-	if h.tc, err = client.Dial(client.Options{HostPort: temporal.addr, Namespace: "default", Logger: quietTemporalLogger()}); err != nil {
+	defer h.api.Stop(30 * time.Second)
+	h.event("api at %s and worker running", h.api.Base())
+	if h.tc, err = client.Dial(client.Options{HostPort: temporal.Addr, Namespace: "default", Logger: stack.QuietTemporalLogger()}); err != nil {
 		return 0, err
 	}
 	defer h.tc.Close()
@@ -349,12 +310,6 @@ type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
-func runBin(ctx context.Context, bin, sub string, env []string) ([]byte, error) {
-	c := exec.CommandContext(ctx, bin, sub)
-	c.Env = env
-	return c.CombinedOutput()
-}
-
 // users maps the demo logins the clients use to their ids.
 func (h *harness) users(ctx context.Context) (map[string]string, error) {
 	out := map[string]string{}
@@ -411,12 +366,12 @@ func (h *harness) round(ctx context.Context, drv *driver, users map[string]strin
 				return
 			case <-time.After(wait):
 			}
-			h.worker.kill()
+			h.worker.Kill()
 			kills++
 			h.workerKills.Add(1)
 			h.event("round %d: worker killed (SIGKILL #%d)", r, h.workerKills.Load())
 			for {
-				if err := h.worker.start(ctx); err == nil || ctx.Err() != nil {
+				if err := h.worker.Start(ctx); err == nil || ctx.Err() != nil {
 					break
 				} else {
 					h.event("worker restart failed: %v", err)
@@ -438,12 +393,12 @@ func (h *harness) round(ctx context.Context, drv *driver, users map[string]strin
 				case <-time.After(20 * time.Millisecond):
 				}
 			}
-			h.api.kill()
+			h.api.Kill()
 			h.apiKills.Add(1)
 			down := time.Now()
 			h.event("round %d: api killed (SIGKILL) after %d approvals answered", r, drv.progress.Load())
 			for {
-				if err := h.api.start(ctx); err == nil || ctx.Err() != nil {
+				if err := h.api.Start(ctx); err == nil || ctx.Err() != nil {
 					break
 				} else {
 					h.event("api restart failed: %v", err)
