@@ -31,8 +31,10 @@ func (s *Sim) RateLimit(calls int) { s.setOutage(KindRateLimit, calls) }
 func (s *Sim) LoseResponses(calls int) { s.LoseResponsesAfter(0, calls) }
 
 // LoseResponsesAfter lets skip write calls pass, then loses the responses of
-// the next calls (an upsert writes the opportunity, then deletes and inserts
-// its line items: skip 2 loses the insert's answer).
+// the next calls. A write call is any API call but a GET; a Composite call of
+// GET subrequests only is not one (an upsert reads with one, then writes the
+// record and its lines with one all-or-none Composite call: skip 0 loses the
+// write's answer).
 func (s *Sim) LoseResponsesAfter(skip, calls int) {
 	s.setOutage(KindLostResponse, calls)
 	s.mu.Lock()

@@ -273,8 +273,9 @@ func substitute(text string, answers map[string]any, inJSON bool) (string, error
 				known = append(known, k)
 			}
 			sort.Strings(known)
-			failure = fmt.Errorf("Invalid reference specified. No value for %s%s found in %s. Provided referenceId ids are [%s].",
-				ref, path, ref, strings.Join(known, ", "))
+			// Salesforce's own wording.
+			failure = refFailure(fmt.Sprintf("Invalid reference specified. No value for %s%s found in %s. Provided referenceId ids are [%s].",
+				ref, path, ref, strings.Join(known, ", ")))
 			return m
 		}
 		if inJSON {
@@ -285,6 +286,11 @@ func substitute(text string, answers map[string]any, inJSON bool) (string, error
 	})
 	return out, failure
 }
+
+// refFailure is a reference that names no value, in Salesforce's words.
+type refFailure string
+
+func (e refFailure) Error() string { return string(e) }
 
 // walk follows ".field" and "[i]" steps through a decoded JSON value.
 func walk(v any, path string) (any, bool) {

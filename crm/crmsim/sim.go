@@ -1,9 +1,12 @@
 // Package crmsim is the local stand-in for Salesforce: an HTTP server that
 // implements exactly the endpoints crm.Salesforce calls (OAuth 2.0 token, SOQL
 // query with nextRecordsUrl paging, Opportunity by external id, sObject
-// Collections for line items), with the same JSON shapes and error arrays, and
-// keeps its records in PostgreSQL (schema crm_sim) so a person can see what was
-// synced. An admin API under /__sim/ (and the Sim's methods) makes it fail on
+// Collections for line items, the Composite resource that carries them), with
+// the same JSON shapes, error arrays and Sforce-Limit-Info header, counts the
+// requests it answers (Stats), and keeps its records in PostgreSQL, in its own
+// schema crm_sim that it creates itself (Seed), so a person can see what was
+// synced. It is built only into development binaries (cmd/oportuna's build
+// tag nostandin leaves it out of production). An admin API under /__sim/ (and the Sim's methods) makes it fail on
 // demand: outage, rate limit, lost responses, slowness, missing or duplicated
 // customer, locked or closed opportunity, revoked sessions.
 //
@@ -150,7 +153,7 @@ func (s *Sim) q(ctx context.Context) dbtx {
 var standardStages = []string{"Prospecting", "Qualification", "Needs Analysis", "Value Proposition", "Id. Decision Makers",
 	"Perception Analysis", "Proposal/Price Quote", "Negotiation/Review", "Closed Won", "Closed Lost"}
 
-// New returns the stand-in on db (migrated: schema crm_sim).
+// New returns the stand-in on db; Seed (or Start) creates its schema crm_sim.
 func New(db *pgxpool.Pool, opts Options) *Sim {
 	if opts.Fields == (crm.Fields{}) {
 		opts.Fields = crm.DefaultFields()
