@@ -80,6 +80,9 @@ func (s *Sim) handleComposite(w http.ResponseWriter, r *http.Request, version st
 		return
 	}
 	ctx := r.Context()
+	if token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+		ctx = context.WithValue(ctx, subrequestKey{}, token)
+	}
 	var tx pgx.Tx
 	if in.AllOrNone {
 		var err error

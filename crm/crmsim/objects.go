@@ -170,12 +170,14 @@ func missingRange(doc string) bool { return len(doc) == 14 && doc[8:12] == "9999
 // ensureAccounts creates, for each valid CNPJ looked up, its Account when the
 // CRM has none and the CNPJ is not told to be missing.
 func (s *Sim) ensureAccounts(ctx context.Context, values []any) error {
+	seen := map[string]bool{}
 	for _, v := range values {
 		str, ok := v.(string)
 		doc := cnpj.Normalize(str)
-		if !ok || !cnpj.Valid(doc) || missingRange(doc) {
+		if !ok || !cnpj.Valid(doc) || missingRange(doc) || seen[doc] {
 			continue
 		}
+		seen[doc] = true
 		err := pgx.BeginFunc(ctx, s.q(ctx), func(tx pgx.Tx) error {
 			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('crm_sim.account/' || $1))`, doc); err != nil {
 				return err

@@ -140,6 +140,10 @@ type dbtx interface {
 
 type txKey struct{}
 
+// subrequestKey holds, in a subrequest's context, the token of the Composite
+// call it belongs to (checked once for the call).
+type subrequestKey struct{}
+
 // q is what an API handler writes through: the Composite call's transaction
 // when it runs inside one, else the pool.
 func (s *Sim) q(ctx context.Context) dbtx {
@@ -564,7 +568,9 @@ func (s *Sim) authed(h func(w http.ResponseWriter, r *http.Request, version stri
 			return
 		}
 		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !ok || !s.validToken(r.Context(), token) {
+		// A subrequest of a Composite call carries the session checked for the call.
+		checked := token != "" && r.Context().Value(subrequestKey{}) == token
+		if !checked && (!ok || !s.validToken(r.Context(), token)) {
 			writeErrors(w, &sfError{401, "INVALID_SESSION_ID", "Session expired or invalid"})
 			return
 		}
