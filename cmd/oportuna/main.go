@@ -5,7 +5,7 @@
 //	oportuna dev       api and worker in one process (make run)
 //	oportuna migrate   apply database migrations
 //	oportuna seed      create the demo data (idempotent)
-//	oportuna crm-sim   the Salesforce stand-in on its own
+//	oportuna crm-sim   the Salesforce stand-in on its own (not in a -tags nostandin build)
 //	oportuna brands    list the brand slugs
 //	oportuna version   print the version
 //	oportuna healthcheck URL   exit 0 when URL answers 2xx (the image's probe)
@@ -59,7 +59,7 @@ commands:
   dev       run api and worker in one process
   migrate   apply the database migrations
   seed      create the demo data (idempotent)
-  crm-sim   run the Salesforce stand-in (CRM_SIM_ADDR, default 127.0.0.1:8091)
+  crm-sim   run the Salesforce stand-in (CRM_SIM_ADDR, default 127.0.0.1:8091; development builds only)
   brands    list the brand slugs
   version   print the version
   healthcheck URL   exit 0 when URL answers 2xx (the compose health checks)
