@@ -3,6 +3,9 @@
 #   docker build -t oportuna:$(cat VERSION) .
 # Stage 1 builds the web app, stage 2 the Go binary with the web app embedded
 # (web/embed.go), stage 3 is the runtime: distroless, non-root, the binary only.
+# The binary is built with -tags nostandin: the Salesforce stand-in (crm/crmsim)
+# is left out of production (docs/integrations-crm.md); a demo image that runs
+# it (CRM_SIM=on) builds with --build-arg GO_TAGS= .
 
 FROM node:20.20-bookworm-slim AS web
 WORKDIR /src/web
@@ -19,8 +22,9 @@ RUN --mount=type=cache,target=/go/pkg/mod go mod download
 COPY . .
 RUN rm -rf web/dist
 COPY --from=web /src/web/dist ./web/dist
+ARG GO_TAGS=nostandin
 RUN --mount=type=cache,target=/go/pkg/mod --mount=type=cache,target=/root/.cache/go-build \
-    CGO_ENABLED=0 GOFLAGS=-buildvcs=false go build -trimpath -ldflags="-s -w" -o /out/oportuna ./cmd/oportuna
+    CGO_ENABLED=0 GOFLAGS=-buildvcs=false go build -trimpath -tags "$GO_TAGS" -ldflags="-s -w" -o /out/oportuna ./cmd/oportuna
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=go /out/oportuna /oportuna

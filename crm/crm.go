@@ -195,14 +195,30 @@ func (l Local) GetOpportunity(ctx context.Context, id string) (Record, error) {
 	return r, nil
 }
 
+// localLookupSQL reads the read model's rows by primary key (the uuid index).
+const localLookupSQL = `SELECT id::text, status, name, probability_closing, register
+	FROM opportunities WHERE id = ANY($1::uuid[]) AND register <> ''`
+
 // GetOpportunities is GetOpportunity for many ids.
 func (l Local) GetOpportunities(ctx context.Context, ids []string) (map[string]Record, error) {
 	if l.DB == nil {
 		return nil, ErrUnavailable
 	}
-	rows, _ := l.DB.Query(ctx, `SELECT id::text, status, name, probability_closing, register
-		FROM opportunities WHERE id::text = ANY($1) AND register <> ''`, ids)
+	// Only UUIDs can be ids (anything else is simply not held); the lookup
+	// then uses the primary key's index.
+	asked := map[string]string{} // canonical (lower-case) → as asked
+	valid := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if isUUID(id) {
+			asked[strings.ToLower(id)] = id
+			valid = append(valid, id)
+		}
+	}
 	out := map[string]Record{}
+	if len(valid) == 0 {
+		return out, nil
+	}
+	rows, _ := l.DB.Query(ctx, localLookupSQL, valid)
 	var id, status, name, register string
 	var prob int
 	_, err := pgx.ForEachRow(rows, []any{&id, &status, &name, &prob, &register}, func() error {
@@ -210,10 +226,30 @@ func (l Local) GetOpportunities(ctx context.Context, ids []string) (map[string]R
 			return nil
 		}
 		stage := DefaultStages()[opportunity.Status(status)]
-		out[id] = Record{CRMID: register, ID: id, Name: name, Stage: stage, Probability: prob, Matches: 1,
+		key := asked[id]
+		out[key] = Record{CRMID: register, ID: key, Name: name, Stage: stage, Probability: prob, Matches: 1,
 			Closed:   opportunity.Status(status) == opportunity.Expired || opportunity.Status(status) == opportunity.Disapproved,
 			Statuses: StatusesOf(DefaultStages(), stage)}
 		return nil
 	})
 	return out, err
+}
+
+// isUUID reports whether s is a UUID in its 36-character text form.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range s {
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if c != '-' {
+				return false
+			}
+		case (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'):
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"math"
 	"net/http"
 	"net/url"
@@ -20,7 +19,6 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"golang.org/x/sync/singleflight"
 
-	"oportuna/cnpj"
 	"oportuna/opportunity"
 )
 
@@ -37,6 +35,8 @@ type Salesforce struct {
 	token     string
 	instance  string // instance_url of the token response
 	pricebook string // the standard price book's id, once read
+
+	usage apiUsage // the org's API usage, from the last Sforce-Limit-Info header
 }
 
 // NewSalesforce validates cfg and returns a client; hc may be nil.
@@ -202,6 +202,7 @@ func (s *Salesforce) send(ctx context.Context, method, target, token, contentTyp
 		return 0, nil, fmt.Errorf("%w: %s %s: %w", ErrUnavailable, method, redactQuery(target), err)
 	}
 	defer res.Body.Close()
+	s.usage.note(res.Header.Get(LimitInfoHeader))
 	data, err := io.ReadAll(io.LimitReader(res.Body, maxBody))
 	if err != nil {
 		return 0, nil, fmt.Errorf("%w: %s %s: reading the answer: %w", ErrUnavailable, method, redactQuery(target), err)
@@ -407,46 +408,6 @@ func field(rec map[string]any, name string) string {
 
 // --- opportunity --------------------------------------------------------------------
 
-// FindAccount returns the Id of the one Account holding the CNPJ, masked or not.
-func (s *Salesforce) FindAccount(ctx context.Context, doc string) (string, error) {
-	doc = cnpj.Normalize(doc)
-	if doc == "" {
-		return "", fmt.Errorf("%w: empty CNPJ", ErrCustomerNotFound)
-	}
-	f := s.cfg.Fields.AccountCNPJ
-	soql := fmt.Sprintf("SELECT Id, Name FROM Account WHERE %s IN (%s, %s) LIMIT 2", f, Quote(doc), Quote(cnpj.Format(doc)))
-	recs, err := queryAs[struct{ Id, Name string }](ctx, s, soql)
-	switch {
-	case err != nil:
-		return "", err
-	case len(recs) == 0:
-		return "", fmt.Errorf("%w: no Account with %s %s", ErrCustomerNotFound, f, cnpj.Format(doc))
-	case len(recs) > 1:
-		return "", fmt.Errorf("%w: several Accounts with %s %s (%s, %s)", ErrMultipleMatches, f, cnpj.Format(doc), recs[0].Id, recs[1].Id)
-	}
-	return recs[0].Id, nil
-}
-
-type existingOpportunity struct {
-	ID        string `json:"Id"`
-	IsClosed  bool   `json:"IsClosed"`
-	StageName string `json:"StageName"`
-}
-
-// existing reads the opportunity holding our id, nil when there is none.
-func (s *Salesforce) existing(ctx context.Context, id string) (*existingOpportunity, error) {
-	var rec existingOpportunity
-	_, err := s.call(ctx, http.MethodGet, s.oppPath(id)+"?fields=Id,IsClosed,StageName", nil, &rec)
-	var apiErr *APIError
-	if errors.As(err, &apiErr) && apiErr.Status == http.StatusNotFound {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &rec, nil
-}
-
 // GetOpportunity reads the opportunity holding our id (one SOQL query by the
 // external id); ErrNotFound when there is none, ErrMultipleMatches when several.
 func (s *Salesforce) GetOpportunity(ctx context.Context, id string) (Record, error) {
@@ -508,115 +469,6 @@ func (s *Salesforce) oppPath(id string) string {
 	return s.dataPath("/sobjects/Opportunity/" + s.cfg.Fields.OpportunityExternalID + "/" + url.PathEscape(id))
 }
 
-// activeUser reports whether id is an active user (a seller picked earlier may
-// have left the company since).
-func (s *Salesforce) activeUser(ctx context.Context, id string) (bool, error) {
-	if !recordID.MatchString(id) {
-		return false, nil
-	}
-	recs, err := s.Query(ctx, "SELECT Id FROM User WHERE Id = "+Quote(id)+" AND IsActive = true LIMIT 1")
-	return len(recs) == 1, err
-}
-
-// UpsertOpportunity finds the customer's Account, upserts the opportunity by
-// our external id and replaces its line items when they changed. It returns the
-// CRM's record id. Repeating it after any failure converges to one record with
-// the lines given.
-func (s *Salesforce) UpsertOpportunity(ctx context.Context, o Opportunity) (string, error) {
-	accountID, err := s.FindAccount(ctx, o.CustomerDoc)
-	if err != nil {
-		return "", err
-	}
-	prev, err := s.existing(ctx, o.ID)
-	if err != nil {
-		return "", err
-	}
-	stage := s.stage(o.Status)
-	if prev != nil && prev.IsClosed {
-		switch {
-		case strings.EqualFold(prev.StageName, stage):
-			// Already closed at the stage we write (an expiry synced again after
-			// a lost answer): nothing to change.
-			return prev.ID, nil
-		case o.Reopen && strings.EqualFold(prev.StageName, s.stage(opportunity.Expired)):
-			// A renewal approved after the portal closed the record at its expiry.
-			slog.InfoContext(ctx, "crm: reopening the opportunity closed at its expiry", "opportunity", o.ID, "crm_id", prev.ID, "stage", stage)
-		default:
-			return "", fmt.Errorf("%w: opportunity %s is %q in the CRM", ErrLocked, prev.ID, prev.StageName)
-		}
-	}
-	f := s.cfg.Fields
-	body := map[string]any{
-		"Name":        truncate(o.Name, 120),
-		"AccountId":   accountID,
-		"StageName":   stage,
-		"CloseDate":   o.CloseDate.Format("2006-01-02"),
-		"Probability": o.Probability,
-		"Description": truncate(o.Description, 32000),
-	}
-	var lines []lineRecord
-	if len(o.Lines) > 0 {
-		pb, err := s.pricebookID(ctx)
-		if err != nil {
-			return "", err
-		}
-		if lines, err = s.lineRecords(ctx, pb, o.Lines); err != nil {
-			return "", err
-		}
-		body["Pricebook2Id"] = pb
-	} else {
-		body["Amount"] = json.Number(o.Amount.String())
-	}
-	if f.OpportunityBrand != "" {
-		body[f.OpportunityBrand] = o.Brand
-	}
-	if f.OpportunityReseller != "" && o.Reseller != "" {
-		body[f.OpportunityReseller] = truncate(o.Reseller, 255)
-	}
-	if f.OpportunitySeller != "" && o.SellerCRMID != "" {
-		ok, err := s.activeUser(ctx, o.SellerCRMID)
-		if err != nil {
-			return "", err
-		}
-		if ok {
-			body[f.OpportunitySeller] = o.SellerCRMID
-		} else {
-			slog.WarnContext(ctx, "crm: the seller is not an active CRM user; the opportunity keeps its owner", "opportunity", o.ID, "seller", o.SellerCRMID)
-		}
-	}
-	var res struct {
-		ID      string    `json:"id"`
-		Success bool      `json:"success"`
-		Created bool      `json:"created"`
-		Errors  []sfError `json:"errors"`
-	}
-	status, err := s.call(ctx, http.MethodPatch, s.oppPath(o.ID), body, &res)
-	if err != nil {
-		return "", err
-	}
-	id := res.ID
-	if id == "" && prev != nil {
-		id = prev.ID // 204 No Content: an update before API 46.0
-	}
-	if id == "" {
-		again, err := s.existing(ctx, o.ID)
-		if err != nil {
-			return "", err
-		}
-		if again == nil {
-			return "", fmt.Errorf("crm: upsert of %s answered %d without a record id", o.ID, status)
-		}
-		id = again.ID
-	}
-	if len(lines) > 0 || prev != nil {
-		if err := s.replaceLines(ctx, id, lines); err != nil {
-			return "", err
-		}
-	}
-	slog.InfoContext(ctx, "crm: opportunity upserted", "opportunity", o.ID, "crm_id", id, "created", status == http.StatusCreated, "lines", len(lines))
-	return id, nil
-}
-
 // stage is the CRM stage of a status: the configured map, else the default one.
 func (s *Salesforce) stage(st opportunity.Status) string {
 	if v := s.cfg.Stages[st]; v != "" {
@@ -636,27 +488,6 @@ func truncate(s string, max int) string {
 	return string(r[:max-1]) + "…"
 }
 
-// pricebookID is the configured price book, else the standard one.
-func (s *Salesforce) pricebookID(ctx context.Context) (string, error) {
-	s.mu.Lock()
-	pb := s.pricebook
-	s.mu.Unlock()
-	if pb != "" {
-		return pb, nil
-	}
-	recs, err := queryAs[struct{ Id string }](ctx, s, "SELECT Id FROM Pricebook2 WHERE IsStandard = true LIMIT 1")
-	if err != nil {
-		return "", err
-	}
-	if len(recs) == 0 {
-		return "", errors.New("crm: the CRM has no standard price book; set SALESFORCE_PRICEBOOK_ID")
-	}
-	s.mu.Lock()
-	s.pricebook = recs[0].Id
-	s.mu.Unlock()
-	return recs[0].Id, nil
-}
-
 // lineRecord is an OpportunityLineItem as written and as compared.
 type lineRecord struct {
 	ID               string  `json:"Id,omitempty"`
@@ -669,63 +500,6 @@ type lineRecord struct {
 func (l lineRecord) key() string {
 	return fmt.Sprintf("%s|%d|%d|%s", strings.ToUpper(l.PricebookEntryID), int64(math.Round(l.Quantity*1000)),
 		int64(math.Round(l.UnitPrice*100)), l.Description)
-}
-
-// lineRecords finds the price-book entry of each line: its part number's
-// product, else the generic product (which then carries the part number in the
-// line's description).
-func (s *Salesforce) lineRecords(ctx context.Context, pricebook string, items []LineItem) ([]lineRecord, error) {
-	codes := map[string]bool{}
-	var list []string
-	add := func(c string) {
-		if k := strings.ToUpper(strings.TrimSpace(c)); k != "" && !codes[k] {
-			codes[k] = true
-			list = append(list, Quote(strings.TrimSpace(c)))
-		}
-	}
-	for _, it := range items {
-		add(it.PartNumber)
-	}
-	add(s.cfg.GenericProductCode)
-	entries := map[string]string{} // upper-cased product code → entry id
-	if len(list) > 0 {
-		recs, err := queryAs[struct{ Id, ProductCode string }](ctx, s, fmt.Sprintf(
-			"SELECT Id, ProductCode FROM PricebookEntry WHERE Pricebook2Id = %s AND IsActive = true AND ProductCode IN (%s)",
-			Quote(pricebook), strings.Join(list, ", ")))
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range recs {
-			k := strings.ToUpper(r.ProductCode)
-			if _, dup := entries[k]; !dup {
-				entries[k] = r.Id
-			}
-		}
-	}
-	generic := entries[strings.ToUpper(s.cfg.GenericProductCode)]
-	var out []lineRecord
-	for _, it := range items {
-		if it.Quantity <= 0 {
-			continue
-		}
-		desc := strings.TrimSpace(it.Description)
-		entry := entries[strings.ToUpper(strings.TrimSpace(it.PartNumber))]
-		if entry == "" {
-			if generic == "" {
-				return nil, fmt.Errorf("crm: part number %q is not in the price book and the generic product %q is missing", it.PartNumber, s.cfg.GenericProductCode)
-			}
-			entry = generic
-			if pn := strings.TrimSpace(it.PartNumber); pn != "" {
-				desc = strings.TrimSpace(pn + " — " + desc)
-			}
-		}
-		if it.Accessory {
-			desc = "[Acessório] " + desc
-		}
-		price, _ := json.Number(it.UnitPrice.String()).Float64()
-		out = append(out, lineRecord{PricebookEntryID: entry, Quantity: float64(it.Quantity), UnitPrice: price, Description: truncate(desc, 255)})
-	}
-	return out, nil
 }
 
 // collectionResult is one entry of an sObject Collections answer.
@@ -752,54 +526,6 @@ func collectionError(results []collectionResult) error {
 		return nil
 	}
 	return newAPIError(http.StatusBadRequest, first.code(), first.Message)
-}
-
-// replaceLines makes the opportunity's line items the given ones: nothing is
-// written when they already are; otherwise the old lines are deleted and the
-// new ones inserted (sObject Collections, all or none), so a retry after any
-// failure ends with exactly these lines.
-func (s *Salesforce) replaceLines(ctx context.Context, oppID string, want []lineRecord) error {
-	have, err := queryAs[lineRecord](ctx, s, "SELECT Id, PricebookEntryId, Quantity, UnitPrice, Description FROM OpportunityLineItem WHERE OpportunityId = "+Quote(oppID)+" ORDER BY Id")
-	if err != nil {
-		return err
-	}
-	if sameLines(have, want) {
-		return nil
-	}
-	for i := 0; i < len(have); i += 200 {
-		chunk := have[i:min(i+200, len(have))]
-		ids := make([]string, len(chunk))
-		for j, l := range chunk {
-			ids[j] = l.ID
-		}
-		var res []collectionResult
-		if _, err := s.call(ctx, http.MethodDelete, s.dataPath("/composite/sobjects?allOrNone=true&ids="+strings.Join(ids, ",")), nil, &res); err != nil {
-			return err
-		}
-		if err := collectionError(res); err != nil {
-			return err
-		}
-	}
-	type record struct {
-		Attributes map[string]string `json:"attributes"`
-		OppID      string            `json:"OpportunityId"`
-		lineRecord
-	}
-	for i := 0; i < len(want); i += 200 {
-		chunk := want[i:min(i+200, len(want))]
-		recs := make([]record, len(chunk))
-		for j, l := range chunk {
-			recs[j] = record{Attributes: map[string]string{"type": "OpportunityLineItem"}, OppID: oppID, lineRecord: l}
-		}
-		var res []collectionResult
-		if _, err := s.call(ctx, http.MethodPost, s.dataPath("/composite/sobjects"), map[string]any{"allOrNone": true, "records": recs}, &res); err != nil {
-			return err
-		}
-		if err := collectionError(res); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func sameLines(a, b []lineRecord) bool {

@@ -223,20 +223,24 @@ func TestRetriesAfterLostResponsesLeaveOneRecordWithExactlyItsLines(t *testing.T
 	if err != nil {
 		t.Fatal(err)
 	}
-	// New lines; the answer of their insert (the 3rd write: upsert, delete, insert) is lost.
+	// New lines; the answer of the write (upsert, delete, insert in one
+	// all-or-none Composite call) is lost.
 	o.Lines = append(o.Lines, crm.LineItem{PartNumber: "MP-2", Description: "Impressora móvel", Quantity: 5, UnitPrice: 189990})
-	e.sim.LoseResponsesAfter(2, 1)
+	e.sim.LoseResponses(1)
 	if _, err := c.UpsertOpportunity(e.ctx, o); !errors.Is(err, crm.ErrUnavailable) {
-		t.Fatalf("lost insert answer: %v", err)
+		t.Fatalf("lost write answer: %v", err)
 	}
 	if again, err := c.UpsertOpportunity(e.ctx, o); err != nil || again != id {
 		t.Fatalf("retry = %q (%v), want %q", again, err, id)
 	}
-	// The delete's answer lost: the retry inserts the lines once.
+	if n := e.count(`SELECT count(*) FROM crm_sim.line_items`); n != 3 {
+		t.Errorf("line items = %d, want 3", n)
+	}
+	// Fewer lines, the answer lost again: the retry finds them written.
 	o.Lines = o.Lines[:1]
-	e.sim.LoseResponsesAfter(1, 1)
+	e.sim.LoseResponses(1)
 	if _, err := c.UpsertOpportunity(e.ctx, o); !errors.Is(err, crm.ErrUnavailable) {
-		t.Fatalf("lost delete answer: %v", err)
+		t.Fatalf("lost write answer: %v", err)
 	}
 	if _, err := c.UpsertOpportunity(e.ctx, o); err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package deploy_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -102,6 +103,9 @@ func dockerfileProblems(dockerfile, goMod, packageJSON string) []string {
 		if nodeStage != nil && !regexp.MustCompile(`COPY --from=`+regexp.QuoteMeta(nodeStage.name)+`\s+\S*dist\s+\S*web/dist`).MatchString(body) {
 			bad("Dockerfile: the Go stage does not copy the web build (--from=%s …dist …web/dist)", nodeStage.name)
 		}
+		if tags := dockerfileBuildTags(goStage.lines); !tags["nostandin"] {
+			bad("Dockerfile: the Go stage does not build with -tags nostandin (the Salesforce stand-in stays out of production; tags %v)", tags)
+		}
 		m := regexp.MustCompile(`(?m)^go (\d+\.\d+(?:\.\d+)?)`).FindStringSubmatch(goMod)
 		tag := strings.SplitN(strings.TrimPrefix(goStage.image, "golang:"), "-", 2)[0]
 		if m != nil && !versionAtLeast(tag, m[1]) {
@@ -128,6 +132,33 @@ func dockerfileProblems(dockerfile, goMod, packageJSON string) []string {
 		bad("Dockerfile: the runtime stage must copy the binary only")
 	}
 	return out
+}
+
+// dockerfileBuildTags are the build tags of the stage's go build, with
+// $NAME / ${NAME} read from the stage's ARG defaults.
+func dockerfileBuildTags(lines []string) map[string]bool {
+	args := map[string]string{}
+	tags := map[string]bool{}
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) >= 2 && strings.EqualFold(f[0], "ARG") {
+			name, def, _ := strings.Cut(f[1], "=")
+			args[name] = strings.Trim(def, `"'`)
+			continue
+		}
+		if !strings.Contains(l, "go build") {
+			continue
+		}
+		m := regexp.MustCompile(`-tags[= ]+("[^"]*"|'[^']*'|\S+)`).FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		v := os.Expand(strings.Trim(m[1], `"'`), func(n string) string { return args[n] })
+		for _, t := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' }) {
+			tags[t] = true
+		}
+	}
+	return tags
 }
 
 func joinContinuations(s string) []string {
@@ -218,6 +249,8 @@ func TestDockerfileCheckerCatchesMistakes(t *testing.T) {
 		{"cgo on", strings.Replace(df, "CGO_ENABLED=0", "CGO_ENABLED=1", 1), goMod, pkg, "CGO_ENABLED=0"},
 		{"web app not copied", strings.Replace(df, "COPY --from=web /src/web/dist ./web/dist", "", 1), goMod, pkg, "does not copy the web build"},
 		{"another entrypoint", strings.Replace(df, `ENTRYPOINT ["/oportuna"]`, `ENTRYPOINT ["/app"]`, 1), goMod, pkg, "ENTRYPOINT"},
+		{"stand-in built in", strings.Replace(df, "ARG GO_TAGS=nostandin", "ARG GO_TAGS=", 1), goMod, pkg, "-tags nostandin"},
+		{"no build tags", strings.Replace(df, ` -tags "$GO_TAGS"`, "", 1), goMod, pkg, "-tags nostandin"},
 		{"sources in the runtime", strings.Replace(df, "USER nonroot:nonroot", "COPY . /src\nUSER nonroot:nonroot", 1), goMod, pkg, "copy the binary only"},
 	}
 	for _, c := range cases {

@@ -29,3 +29,23 @@ func TestApplyIsIdempotentAndRecordsEveryFile(t *testing.T) {
 		t.Error("e-mails differing only in case were both stored")
 	}
 }
+
+// TestMigrationsLeaveTheStandInSchemaAlone: the product's migrations create no
+// schema of the Salesforce stand-in (crm/crmsim creates its own when it
+// starts), and 0004, which once did, is still recorded as applied.
+func TestMigrationsLeaveTheStandInSchemaAlone(t *testing.T) {
+	db := testenv.DB(t) // migrated from the template, as a fresh database
+	ctx := testenv.Context(t)
+	var schemas, tables int
+	if err := db.QueryRow(ctx, `SELECT (SELECT count(*) FROM pg_namespace WHERE nspname = 'crm_sim'),
+		(SELECT count(*) FROM pg_tables WHERE schemaname = 'crm_sim')`).Scan(&schemas, &tables); err != nil {
+		t.Fatal(err)
+	}
+	if schemas != 0 || tables != 0 {
+		t.Errorf("the migrations created the stand-in's schema (%d) and %d of its tables", schemas, tables)
+	}
+	var recorded bool
+	if err := db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE name = '0004_crm_sim.sql')`).Scan(&recorded); err != nil || !recorded {
+		t.Errorf("0004 not recorded (%v): a database that applied it and one that did not must agree", err)
+	}
+}

@@ -5,7 +5,7 @@
 //	oportuna dev       api and worker in one process (make run)
 //	oportuna migrate   apply database migrations
 //	oportuna seed      create the demo data (idempotent)
-//	oportuna crm-sim   the Salesforce stand-in on its own
+//	oportuna crm-sim   the Salesforce stand-in on its own (not in a -tags nostandin build)
 //	oportuna brands    list the brand slugs
 //	oportuna version   print the version
 //	oportuna healthcheck URL   exit 0 when URL answers 2xx (the image's probe)
@@ -39,7 +39,6 @@ import (
 	"oportuna/cnpj/cnpjsim"
 	"oportuna/config"
 	"oportuna/crm"
-	"oportuna/crm/crmsim"
 	"oportuna/internal/health"
 	"oportuna/internal/logging"
 	"oportuna/internal/metrics"
@@ -60,7 +59,7 @@ commands:
   dev       run api and worker in one process
   migrate   apply the database migrations
   seed      create the demo data (idempotent)
-  crm-sim   run the Salesforce stand-in (CRM_SIM_ADDR, default 127.0.0.1:8091)
+  crm-sim   run the Salesforce stand-in (CRM_SIM_ADDR, default 127.0.0.1:8091; development builds only)
   brands    list the brand slugs
   version   print the version
   healthcheck URL   exit 0 when URL answers 2xx (the compose health checks)
@@ -205,7 +204,8 @@ func newActivities(db *pgxpool.Pool, brands *brand.Registry, cfg config.Config, 
 }
 
 // newCRM builds the Salesforce client from CRM_URL and SALESFORCE_*. Without
-// CRM_URL it starts the local stand-in (crmsim, records in the crm_sim schema)
+// CRM_URL it starts the local stand-in (crmsim, records in its own crm_sim
+// schema; not in a binary built with -tags nostandin, the production image's)
 // for the life of ctx when CRM_SIM=on or, CRM_SIM unset, when standIn (`dev`
 // and `seed`). Otherwise it refuses: an api or worker whose CRM_URL was
 // forgotten must not start syncing opportunities to a fake CRM.
@@ -232,40 +232,7 @@ func newCRM(ctx context.Context, db *pgxpool.Pool, brands *brand.Registry, stand
 		return nil, errors.New("CRM_URL is not set: set CRM_URL and SALESFORCE_* to the Salesforce org " +
 			"(docs/integrations-crm.md), or CRM_SIM=on to run the Salesforce stand-in (a demo: nothing reaches a real CRM)")
 	}
-	opts, err := crmsim.OptionsFromEnv(os.Getenv, brands)
-	if err != nil {
-		return nil, fmt.Errorf("crm-sim: %w", err)
-	}
-	stand := crmsim.New(db, opts)
-	addr := os.Getenv("CRM_SIM_ADDR")
-	if addr == "" {
-		addr = "127.0.0.1:0"
-	}
-	url, err := stand.Start(ctx, addr)
-	if err != nil {
-		return nil, err
-	}
-	slog.Warn("CRM_URL not set: using the Salesforce stand-in", "url", url, "admin", url+"/__sim/")
-	return crm.NewSalesforce(stand.ClientConfig(url), nil)
-}
-
-// runCRMSim serves the Salesforce stand-in on its own (oportuna crm-sim).
-func runCRMSim(ctx context.Context, cfg config.Config) error {
-	db, err := openDB(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	opts, err := crmsim.OptionsFromEnv(os.Getenv, brand.MustLoad())
-	if err != nil {
-		return err
-	}
-	addr := os.Getenv("CRM_SIM_ADDR")
-	if addr == "" {
-		addr = "127.0.0.1:8091"
-	}
-	slog.Info("Salesforce stand-in listening", "addr", addr)
-	return crmsim.ListenAndServe(ctx, addr, db, opts)
+	return startStandIn(ctx, db, brands) // standin.go; an error in a build without it (standin_off.go)
 }
 
 // newCNPJLookup builds the company lookup. In `dev` without CNPJ_URL it
@@ -346,6 +313,9 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 	}
 
 	reg := metrics.New()
+	if sf, ok := crmClient.(*crm.Salesforce); ok {
+		reg.MustRegister(metrics.NewSalesforce(sf)) // the org's API usage, from Sforce-Limit-Info
+	}
 	tc, err := dialTemporal(ctx, cfg, reg.TemporalHandler())
 	if err != nil {
 		return err

@@ -31,8 +31,10 @@ func (s *Sim) RateLimit(calls int) { s.setOutage(KindRateLimit, calls) }
 func (s *Sim) LoseResponses(calls int) { s.LoseResponsesAfter(0, calls) }
 
 // LoseResponsesAfter lets skip write calls pass, then loses the responses of
-// the next calls (an upsert writes the opportunity, then deletes and inserts
-// its line items: skip 2 loses the insert's answer).
+// the next calls. A write call is any API call but a GET; a Composite call of
+// GET subrequests only is not one (an upsert reads with one, then writes the
+// record and its lines with one all-or-none Composite call: skip 0 loses the
+// write's answer).
 func (s *Sim) LoseResponsesAfter(skip, calls int) {
 	s.setOutage(KindLostResponse, calls)
 	s.mu.Lock()
@@ -163,7 +165,7 @@ func (s *Sim) RevokeTokens(ctx context.Context) (int64, error) {
 // (the sellers and the catalogue stay).
 func (s *Sim) Reset(ctx context.Context) error {
 	s.mu.Lock()
-	s.out, s.delay, s.cursors, s.requests = outage{}, 0, map[string]*cursor{}, nil
+	s.out, s.delay, s.cursors, s.requests, s.stats = outage{}, 0, map[string]*cursor{}, nil, map[string]int{}
 	s.mu.Unlock()
 	_, err := s.db.Exec(ctx, `TRUNCATE crm_sim.line_items, crm_sim.opportunities, crm_sim.accounts, crm_sim.missing_customers,
 		crm_sim.locked_opportunities, crm_sim.tokens`)
@@ -262,6 +264,13 @@ func (s *Sim) Opportunities(ctx context.Context, id string) ([]Synced, error) {
 	return list, nil
 }
 
+// StatsAnswer is GET /__sim/stats.
+type StatsAnswer struct {
+	Requests map[string]int `json:"requests"` // HTTP requests by PathClass
+	APIUsage int64          `json:"apiUsage"` // as reported in Sforce-Limit-Info
+	APILimit int64          `json:"apiLimit"`
+}
+
 // --- admin HTTP API -----------------------------------------------------------------
 
 func adminError(w http.ResponseWriter, status int, msg string) {
@@ -312,7 +321,9 @@ POST   /__sim/duplicate-opportunities       {"id": "..."}  two records hold the 
 POST   /__sim/revoke-tokens                 every session becomes INVALID_SESSION_ID
 POST   /__sim/reset                         clear the controls and the synced data
 GET    /__sim/opportunities[?id=...]        what was synced, with line items
-GET    /__sim/requests                      the last calls answered
+GET    /__sim/requests                      the last calls answered (subrequests of Composite calls named by "composite")
+GET    /__sim/stats                         HTTP requests by kind (token, query, composite, collections, sobject, other), API usage
+POST   /__sim/api-usage                     {"used": N, "limit": M}  the usage reported in Sforce-Limit-Info
 `
 
 func (s *Sim) adminRoutes() *http.ServeMux {
@@ -423,6 +434,26 @@ func (s *Sim) adminRoutes() *http.ServeMux {
 	})
 	m.HandleFunc("GET /__sim/requests", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, s.Requests())
+	})
+	m.HandleFunc("GET /__sim/stats", func(w http.ResponseWriter, r *http.Request) {
+		used, limit := s.APIUsage()
+		writeJSON(w, http.StatusOK, StatsAnswer{Requests: s.Stats(), APIUsage: used, APILimit: limit})
+	})
+	m.HandleFunc("POST /__sim/api-usage", func(w http.ResponseWriter, r *http.Request) {
+		var in struct {
+			Used  *int64 `json:"used"`
+			Limit int64  `json:"limit"`
+		}
+		if !decodeAdmin(w, r, &in) {
+			return
+		}
+		if in.Used == nil || *in.Used < 0 || in.Limit < 0 {
+			adminError(w, http.StatusBadRequest, "Informe \"used\" (e \"limit\", opcional) como inteiros não negativos.")
+			return
+		}
+		s.SetAPIUsage(*in.Used, in.Limit)
+		used, limit := s.APIUsage()
+		writeJSON(w, http.StatusOK, StatsAnswer{Requests: s.Stats(), APIUsage: used, APILimit: limit})
 	})
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		adminError(w, http.StatusNotFound, "Rota desconhecida do simulador; veja GET /__sim/.")

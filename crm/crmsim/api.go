@@ -67,7 +67,7 @@ func (s *Sim) runQuery(ctx context.Context, soql string) ([]*record, []string, e
 			}
 		}
 	}
-	all, err := s.load(ctx, q.object)
+	all, err := s.load(ctx, q.object, s.scopeOf(q))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -144,7 +144,7 @@ func (s *Sim) opportunityTarget(r *http.Request) (string, *sfError) {
 }
 
 func (s *Sim) opportunitiesByExternalID(ctx context.Context, extID string) ([]*record, error) {
-	all, err := s.load(ctx, objOpportunity)
+	all, err := s.load(ctx, objOpportunity, scope{extIDs: []string{extID}})
 	if err != nil {
 		return nil, err
 	}
@@ -345,7 +345,7 @@ func (s *Sim) handleUpsert(w http.ResponseWriter, r *http.Request, version strin
 	var id string
 	var created bool
 	var several []*record
-	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, s.q(ctx), func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('crm_sim.opportunity/' || $1))`, extID); err != nil {
 			return err
 		}
@@ -530,7 +530,7 @@ func (s *Sim) handleCollectionCreate(w http.ResponseWriter, r *http.Request, _ s
 	ctx := r.Context()
 	results := make([]collectionResult, len(body.Records))
 	var ok []lineInsert
-	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, s.q(ctx), func(tx pgx.Tx) error {
 		for i, rec := range body.Records {
 			li, res := s.checkLine(ctx, tx, rec)
 			if res != nil {
@@ -672,7 +672,7 @@ func (s *Sim) handleCollectionDelete(w http.ResponseWriter, r *http.Request, _ s
 	allOrNone, _ := strconv.ParseBool(r.URL.Query().Get("allOrNone"))
 	ctx := r.Context()
 	results := make([]collectionResult, len(ids))
-	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, s.q(ctx), func(tx pgx.Tx) error {
 		var okIDs []string
 		for i, id := range ids {
 			var locked bool

@@ -89,7 +89,7 @@ func (s *Sim) handleToken(w http.ResponseWriter, r *http.Request) {
 	raw := make([]byte, 24)
 	_, _ = rand.Read(raw)
 	token := orgID[:15] + "!" + base64.RawURLEncoding.EncodeToString(raw)
-	if _, err := s.db.Exec(r.Context(), `INSERT INTO crm_sim.tokens (token_hash, flow, client_id, username) VALUES ($1, $2, $3, $4)`,
+	if _, err := s.q(r.Context()).Exec(r.Context(), `INSERT INTO crm_sim.tokens (token_hash, flow, client_id, username) VALUES ($1, $2, $3, $4)`,
 		hashToken(token), flow, clientID, username); err != nil {
 		s.log.Error("crm-sim: store token", "err", err)
 		oauthError(w, 500, "server_error", "an unexpected error occurred")
@@ -122,6 +122,6 @@ func (s *Sim) validToken(ctx context.Context, token string) bool {
 		return false
 	}
 	var ok bool
-	err := s.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM crm_sim.tokens WHERE token_hash = $1 AND revoked_at IS NULL)`, hashToken(token)).Scan(&ok)
+	err := s.q(ctx).QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM crm_sim.tokens WHERE token_hash = $1 AND revoked_at IS NULL)`, hashToken(token)).Scan(&ok)
 	return err == nil && ok
 }

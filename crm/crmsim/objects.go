@@ -2,6 +2,7 @@ package crmsim
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"hash/fnv"
 	"strings"
@@ -12,6 +13,14 @@ import (
 	"oportuna/cnpj"
 	"oportuna/crm"
 )
+
+// schemaSQL creates the stand-in's schema crm_sim (idempotent).
+//
+//go:embed schema.sql
+var schemaSQL string
+
+// schemaLockKey serialises the stand-ins creating their schema at once.
+const schemaLockKey int64 = 0x63726d5f73696d // "crm_sim"
 
 // Object names.
 const (
@@ -56,7 +65,7 @@ func buildSchemas(f crm.Fields) map[string]*schema {
 			rels: map[string]relation{"product2": {"Product2", objProduct}, "pricebookentry": {"PricebookEntry", objPricebookEntry}, "opportunity": {"Opportunity", objOpportunity}}},
 		{name: objPricebook, fields: []string{"Id", "Name", "IsStandard", "IsActive"}},
 		{name: objPricebookEntry, fields: []string{"Id", "Name", "Pricebook2Id", "Product2Id", "ProductCode", "UnitPrice", "IsActive"},
-			rels: map[string]relation{"product2": {"Product2", objProduct}}},
+			rels: map[string]relation{"product2": {"Product2", objProduct}, "pricebook2": {"Pricebook2", objPricebook}}},
 		{name: objProduct, fields: []string{"Id", "Name", "ProductCode", "IsActive"}},
 	}
 	out := map[string]*schema{}
@@ -102,6 +111,9 @@ func hashOf(s string) uint64 {
 var asciiFold = strings.NewReplacer("á", "a", "â", "a", "ã", "a", "é", "e", "ê", "e", "í", "i", "ó", "o", "ô", "o", "ç", "c", "ú", "u")
 
 // Seed creates the sellers of every brand and the catalogue (once per Sim; idempotent).
+//
+// Seed first creates the stand-in's schema crm_sim when it is missing
+// (schema.sql, idempotent).
 func (s *Sim) Seed(ctx context.Context) error {
 	s.seedMu.Lock()
 	defer s.seedMu.Unlock()
@@ -109,6 +121,15 @@ func (s *Sim) Seed(ctx context.Context) error {
 		return nil
 	}
 	err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
+		// The stand-in's schema is its own: created here, never by the
+		// product's migrations. The lock makes concurrent starts (an api and a
+		// worker, tests) wait for each other instead of racing on CREATE.
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, schemaLockKey); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, schemaSQL); err != nil {
+			return fmt.Errorf("create schema crm_sim: %w", err)
+		}
 		items := append([]catalogItem{{s.opts.GenericProduct, "Item registrado no portal (part number na descrição)", "0"}}, catalog...)
 		for _, it := range items {
 			if _, err := tx.Exec(ctx, `INSERT INTO crm_sim.products (id, entry_id, code, name, unit_price) VALUES ($1, $2, $3, $4, $5::numeric)
@@ -149,13 +170,15 @@ func missingRange(doc string) bool { return len(doc) == 14 && doc[8:12] == "9999
 // ensureAccounts creates, for each valid CNPJ looked up, its Account when the
 // CRM has none and the CNPJ is not told to be missing.
 func (s *Sim) ensureAccounts(ctx context.Context, values []any) error {
+	seen := map[string]bool{}
 	for _, v := range values {
 		str, ok := v.(string)
 		doc := cnpj.Normalize(str)
-		if !ok || !cnpj.Valid(doc) || missingRange(doc) {
+		if !ok || !cnpj.Valid(doc) || missingRange(doc) || seen[doc] {
 			continue
 		}
-		err := pgx.BeginFunc(ctx, s.db, func(tx pgx.Tx) error {
+		seen[doc] = true
+		err := pgx.BeginFunc(ctx, s.q(ctx), func(tx pgx.Tx) error {
 			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('crm_sim.account/' || $1))`, doc); err != nil {
 				return err
 			}
@@ -191,12 +214,62 @@ func (s *Sim) nextID(ctx context.Context, q querier, prefix string) string {
 
 const sfDateTime = "2006-01-02T15:04:05.000-0700"
 
-func (s *Sim) load(ctx context.Context, object string) ([]*record, error) {
+// scope narrows what load reads from PostgreSQL to a superset of what a query
+// can match (the query still evaluates its every condition): nil fields read
+// everything. It keeps a lookup by external id or CNPJ from reading every
+// record the stand-in holds.
+type scope struct {
+	extIDs []string // Opportunity, OpportunityLineItem: the opportunity's external id
+	oppIDs []string // Opportunity: Id; OpportunityLineItem: OpportunityId
+	ids    []string // Account: Id
+	cnpjs  []string // Account: CNPJ digits
+}
+
+// scopeOf reads the equality conditions of a query that load can push down.
+func (s *Sim) scopeOf(q *soqlQuery) scope {
+	var sc scope
+	strs := func(vals []any) []string {
+		out := make([]string, 0, len(vals))
+		for _, v := range vals {
+			if str, ok := v.(string); ok {
+				out = append(out, str)
+			}
+		}
+		return out
+	}
+	ext := s.opts.Fields.OpportunityExternalID
+	for _, c := range q.where {
+		if c.op != "=" && c.op != "IN" {
+			continue
+		}
+		switch {
+		case q.object == objOpportunity && strings.EqualFold(c.field, ext):
+			sc.extIDs = strs(c.values)
+		case q.object == objOpportunity && strings.EqualFold(c.field, "Id"):
+			sc.oppIDs = strs(c.values)
+		case q.object == objLineItem && strings.EqualFold(c.field, "Opportunity."+ext):
+			sc.extIDs = strs(c.values)
+		case q.object == objLineItem && strings.EqualFold(c.field, "OpportunityId"):
+			sc.oppIDs = strs(c.values)
+		case q.object == objAccount && strings.EqualFold(c.field, s.opts.Fields.AccountCNPJ):
+			for _, v := range strs(c.values) {
+				sc.cnpjs = append(sc.cnpjs, cnpj.Normalize(v))
+			}
+		case q.object == objAccount && strings.EqualFold(c.field, "Id"):
+			sc.ids = strs(c.values)
+		}
+	}
+	return sc
+}
+
+func (s *Sim) load(ctx context.Context, object string, sc scope) ([]*record, error) {
 	f := s.opts.Fields
 	switch object {
 	case objAccount:
-		rows, _ := s.db.Query(ctx, `SELECT id, name, cnpj, created_at FROM crm_sim.accounts a
-			WHERE NOT EXISTS (SELECT 1 FROM crm_sim.missing_customers m WHERE m.cnpj = a.cnpj_digits) ORDER BY created_at, id`)
+		rows, _ := s.q(ctx).Query(ctx, `SELECT id, name, cnpj, created_at FROM crm_sim.accounts a
+			WHERE NOT EXISTS (SELECT 1 FROM crm_sim.missing_customers m WHERE m.cnpj = a.cnpj_digits)
+				AND ($1::text[] IS NULL OR a.cnpj_digits = ANY($1)) AND ($2::text[] IS NULL OR a.id = ANY($2))
+			ORDER BY created_at, id`, sc.cnpjs, sc.ids)
 		return collect(rows, func(row pgx.CollectableRow) (*record, error) {
 			var id, name, doc string
 			var created time.Time
@@ -204,7 +277,7 @@ func (s *Sim) load(ctx context.Context, object string) ([]*record, error) {
 			return newRecord(objAccount, id).set("Name", name).set(f.AccountCNPJ, doc).set("CreatedDate", created.UTC().Format(sfDateTime)), err
 		})
 	case objUser:
-		rows, _ := s.db.Query(ctx, `SELECT id, brand, name, email, company, active FROM crm_sim.users ORDER BY id`)
+		rows, _ := s.q(ctx).Query(ctx, `SELECT id, brand, name, email, company, active FROM crm_sim.users ORDER BY id`)
 		return collect(rows, func(row pgx.CollectableRow) (*record, error) {
 			var id, brandSlug, name, email, company string
 			var active bool
@@ -220,29 +293,46 @@ func (s *Sim) load(ctx context.Context, object string) ([]*record, error) {
 			return r, err
 		})
 	case objOpportunity:
-		accounts, err := s.byID(ctx, objAccount)
-		if err != nil {
-			return nil, err
-		}
-		users, err := s.byID(ctx, objUser)
-		if err != nil {
-			return nil, err
-		}
-		rows, _ := s.db.Query(ctx, `SELECT o.id, o.external_id, COALESCE(o.account_id, ''), o.name, o.stage_name, o.close_date,
+		rows, _ := s.q(ctx).Query(ctx, `SELECT o.id, o.external_id, COALESCE(o.account_id, ''), o.name, o.stage_name, o.close_date,
 				COALESCE((SELECT sum(l.quantity * l.unit_price) FROM crm_sim.line_items l WHERE l.opportunity_id = o.id), o.amount)::float8,
 				o.probability, COALESCE(o.owner_id, ''), COALESCE(o.brand, ''), COALESCE(o.reseller, ''), o.description,
 				COALESCE(o.pricebook_id, ''), o.created_at, o.updated_at
-			FROM crm_sim.opportunities o ORDER BY o.created_at, o.id`)
-		return collect(rows, func(row pgx.CollectableRow) (*record, error) {
+			FROM crm_sim.opportunities o
+			WHERE ($1::text[] IS NULL OR o.external_id = ANY($1)) AND ($2::text[] IS NULL OR o.id = ANY($2))
+			ORDER BY o.created_at, o.id`, sc.extIDs, sc.oppIDs)
+		opps, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (oppRow, error) {
 			var o oppRow
 			err := row.Scan(&o.id, &o.externalID, &o.accountID, &o.name, &o.stage, &o.closeDate, &o.amount, &o.probability,
 				&o.ownerID, &o.brand, &o.reseller, &o.description, &o.pricebookID, &o.createdAt, &o.updatedAt)
-			return s.oppRecord(o, accounts, users), err
+			return o, err
 		})
+		if err != nil {
+			return nil, err
+		}
+		accountScope := scope{ids: []string{}}
+		for _, o := range opps {
+			accountScope.ids = append(accountScope.ids, o.accountID)
+		}
+		if sc.extIDs == nil && sc.oppIDs == nil {
+			accountScope = scope{}
+		}
+		accounts, err := s.byID(ctx, objAccount, accountScope)
+		if err != nil {
+			return nil, err
+		}
+		users, err := s.byID(ctx, objUser, scope{})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]*record, len(opps))
+		for i, o := range opps {
+			out[i] = s.oppRecord(o, accounts, users)
+		}
+		return out, nil
 	case objPricebook:
-		return []*record{newRecord(objPricebook, standardPricebookID).set("Name", "Standard Price Book").set("IsStandard", true).set("IsActive", true)}, nil
+		return []*record{standardPricebook()}, nil
 	case objProduct, objPricebookEntry:
-		rows, _ := s.db.Query(ctx, `SELECT id, entry_id, code, name, unit_price::float8, active FROM crm_sim.products ORDER BY code`)
+		rows, _ := s.q(ctx).Query(ctx, `SELECT id, entry_id, code, name, unit_price::float8, active FROM crm_sim.products ORDER BY code`)
 		return collect(rows, func(row pgx.CollectableRow) (*record, error) {
 			var id, entry, code, name string
 			var price float64
@@ -253,16 +343,18 @@ func (s *Sim) load(ctx context.Context, object string) ([]*record, error) {
 				return product, err
 			}
 			return newRecord(objPricebookEntry, entry).set("Name", name).set("Pricebook2Id", standardPricebookID).set("Product2Id", id).
-				set("ProductCode", code).set("UnitPrice", price).set("IsActive", active).set("Product2", product), err
+				set("ProductCode", code).set("UnitPrice", price).set("IsActive", active).set("Product2", product).set("Pricebook2", standardPricebook()), err
 		})
 	case objLineItem:
-		opps, err := s.byID(ctx, objOpportunity)
+		opps, err := s.byID(ctx, objOpportunity, sc)
 		if err != nil {
 			return nil, err
 		}
-		rows, _ := s.db.Query(ctx, `SELECT l.id, l.opportunity_id, l.entry_id, p.id, p.code, p.name, p.active, l.quantity::float8,
+		rows, _ := s.q(ctx).Query(ctx, `SELECT l.id, l.opportunity_id, l.entry_id, p.id, p.code, p.name, p.active, l.quantity::float8,
 				l.unit_price::float8, l.description, l.created_at
-			FROM crm_sim.line_items l JOIN crm_sim.products p ON p.entry_id = l.entry_id ORDER BY l.id`)
+			FROM crm_sim.line_items l JOIN crm_sim.products p ON p.entry_id = l.entry_id JOIN crm_sim.opportunities o ON o.id = l.opportunity_id
+			WHERE ($1::text[] IS NULL OR o.external_id = ANY($1)) AND ($2::text[] IS NULL OR l.opportunity_id = ANY($2))
+			ORDER BY l.id`, sc.extIDs, sc.oppIDs)
 		return collect(rows, func(row pgx.CollectableRow) (*record, error) {
 			var id, oppID, entry, productID, code, name, desc string
 			var active bool
@@ -284,12 +376,16 @@ func (s *Sim) load(ctx context.Context, object string) ([]*record, error) {
 	return nil, &sfError{400, "INVALID_TYPE", fmt.Sprintf("sObject type '%s' is not supported.", object)}
 }
 
+func standardPricebook() *record {
+	return newRecord(objPricebook, standardPricebookID).set("Name", "Standard Price Book").set("IsStandard", true).set("IsActive", true)
+}
+
 func collect(rows pgx.Rows, fn func(pgx.CollectableRow) (*record, error)) ([]*record, error) {
 	return pgx.CollectRows(rows, fn)
 }
 
-func (s *Sim) byID(ctx context.Context, object string) (map[string]*record, error) {
-	recs, err := s.load(ctx, object)
+func (s *Sim) byID(ctx context.Context, object string, sc scope) (map[string]*record, error) {
+	recs, err := s.load(ctx, object, sc)
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,12 @@
 // Package crmsim is the local stand-in for Salesforce: an HTTP server that
 // implements exactly the endpoints crm.Salesforce calls (OAuth 2.0 token, SOQL
 // query with nextRecordsUrl paging, Opportunity by external id, sObject
-// Collections for line items), with the same JSON shapes and error arrays, and
-// keeps its records in PostgreSQL (schema crm_sim) so a person can see what was
-// synced. An admin API under /__sim/ (and the Sim's methods) makes it fail on
+// Collections for line items, the Composite resource that carries them), with
+// the same JSON shapes, error arrays and Sforce-Limit-Info header, counts the
+// requests it answers (Stats), and keeps its records in PostgreSQL, in its own
+// schema crm_sim that it creates itself (Seed), so a person can see what was
+// synced. It is built only into development binaries (cmd/oportuna's build
+// tag nostandin leaves it out of production). An admin API under /__sim/ (and the Sim's methods) makes it fail on
 // demand: outage, rate limit, lost responses, slowness, missing or duplicated
 // customer, locked or closed opportunity, revoked sessions.
 //
@@ -33,6 +36,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"oportuna/brand"
@@ -66,16 +71,23 @@ type Options struct {
 	// crm.DefaultStages()); its stage names are accepted besides Salesforce's standard ones.
 	Stages         map[opportunity.Status]string
 	GenericProduct string // product code of the generic catalogue item (default crm.DefaultGenericProductCode)
-	Logger         *slog.Logger
+	// APILimit is the org's daily API request limit reported in
+	// Sforce-Limit-Info (default DefaultAPILimit).
+	APILimit int64
+	Logger   *slog.Logger
 }
 
-// Request is one call the stand-in answered (the admin API's excluded).
+// Request is one call the stand-in answered (the admin API's excluded), or
+// one subrequest of a Composite call (Composite names it).
 type Request struct {
 	Method string    `json:"method"`
 	Path   string    `json:"path"`
 	SOQL   string    `json:"soql,omitempty"`
 	Status int       `json:"status"`
 	At     time.Time `json:"at"`
+	// Composite is the referenceId of a subrequest of a Composite call; empty
+	// for an HTTP request.
+	Composite string `json:"composite,omitempty"`
 }
 
 // Failure kinds of an outage.
@@ -109,13 +121,43 @@ type Sim struct {
 	delay    time.Duration
 	cursors  map[string]*cursor
 	requests []Request
+	stats    map[string]int // HTTP requests by path class (PathClass)
+	apiUsed  int64          // API requests of the "last 24 hours" (Sforce-Limit-Info)
+	apiLimit int64
+}
+
+// DefaultAPILimit is the daily API request limit the stand-in reports in
+// Sforce-Limit-Info (an Enterprise org's base allocation).
+const DefaultAPILimit = 100000
+
+// dbtx is the pool, or the transaction of an all-or-none Composite call.
+type dbtx interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	Begin(ctx context.Context) (pgx.Tx, error)
+}
+
+type txKey struct{}
+
+// subrequestKey holds, in a subrequest's context, the token of the Composite
+// call it belongs to (checked once for the call).
+type subrequestKey struct{}
+
+// q is what an API handler writes through: the Composite call's transaction
+// when it runs inside one, else the pool.
+func (s *Sim) q(ctx context.Context) dbtx {
+	if tx, ok := ctx.Value(txKey{}).(pgx.Tx); ok {
+		return tx
+	}
+	return s.db
 }
 
 // standardStages are the Opportunity stages of a new Salesforce org.
 var standardStages = []string{"Prospecting", "Qualification", "Needs Analysis", "Value Proposition", "Id. Decision Makers",
 	"Perception Analysis", "Proposal/Price Quote", "Negotiation/Review", "Closed Won", "Closed Lost"}
 
-// New returns the stand-in on db (migrated: schema crm_sim).
+// New returns the stand-in on db; Seed (or Start) creates its schema crm_sim.
 func New(db *pgxpool.Pool, opts Options) *Sim {
 	if opts.Fields == (crm.Fields{}) {
 		opts.Fields = crm.DefaultFields()
@@ -144,7 +186,11 @@ func New(db *pgxpool.Pool, opts Options) *Sim {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	s := &Sim{db: db, log: opts.Logger.With("component", "crm-sim"), cursors: map[string]*cursor{}, stages: map[string]bool{}}
+	if opts.APILimit <= 0 {
+		opts.APILimit = DefaultAPILimit
+	}
+	s := &Sim{db: db, log: opts.Logger.With("component", "crm-sim"), cursors: map[string]*cursor{}, stages: map[string]bool{},
+		stats: map[string]int{}, apiLimit: opts.APILimit}
 	if opts.Stages == nil {
 		opts.Stages = crm.DefaultStages()
 	}
@@ -164,6 +210,7 @@ func New(db *pgxpool.Pool, opts Options) *Sim {
 	s.api.HandleFunc("PATCH /services/data/{version}/sobjects/{object}/{field}/{value}", s.authed(s.handleUpsert))
 	s.api.HandleFunc("POST /services/data/{version}/composite/sobjects", s.authed(s.handleCollectionCreate))
 	s.api.HandleFunc("DELETE /services/data/{version}/composite/sobjects", s.authed(s.handleCollectionDelete))
+	s.api.HandleFunc("POST /services/data/{version}/composite", s.authed(s.handleComposite))
 	s.api.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeErrors(w, &sfError{404, "NOT_FOUND", "The requested resource does not exist"})
 	})
@@ -326,11 +373,16 @@ func (d *discardWriter) WriteHeader(int)             {}
 
 func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == "/__sim" || strings.HasPrefix(r.URL.Path, "/__sim/") {
+		if err := s.Seed(r.Context()); err != nil {
+			adminError(w, http.StatusInternalServerError, err.Error())
+			return
+		}
 		s.admin.ServeHTTP(w, r)
 		return
 	}
 	sw := &statusWriter{ResponseWriter: w}
-	defer func() { s.record(r, sw.status) }()
+	defer func() { s.record(r, sw.status, "") }()
+	s.count(w, r)
 	s.mu.Lock()
 	delay := s.delay
 	s.mu.Unlock()
@@ -347,8 +399,7 @@ func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	write := r.Method != http.MethodGet && strings.HasPrefix(r.URL.Path, "/services/data/")
-	switch s.takeOutage(write) {
+	switch s.takeOutage(isWrite(r)) {
 	case KindUnavailable:
 		writeErrors(sw, &sfError{503, "SERVER_UNAVAILABLE", "The server is temporarily unable to service your request. Please try again later."})
 		return
@@ -391,8 +442,103 @@ func (s *Sim) takeOutage(write bool) string {
 	return kind
 }
 
-func (s *Sim) record(r *http.Request, status int) {
-	req := Request{Method: r.Method, Path: r.URL.Path, Status: status, At: time.Now()}
+// isWrite tells the calls a lost response applies to: API calls other than
+// GET, except a Composite call made only of GET subrequests.
+func isWrite(r *http.Request) bool {
+	if r.Method == http.MethodGet || !strings.HasPrefix(r.URL.Path, "/services/data/") {
+		return false
+	}
+	if !strings.HasSuffix(r.URL.Path, "/composite") || r.Body == nil {
+		return true
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxCompositeBody+1))
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var in struct {
+		CompositeRequest []struct {
+			Method string `json:"method"`
+		} `json:"compositeRequest"`
+	}
+	if err != nil || json.Unmarshal(body, &in) != nil {
+		return true
+	}
+	for _, sub := range in.CompositeRequest {
+		if sub.Method != http.MethodGet {
+			return true
+		}
+	}
+	return false
+}
+
+// PathClass is the kind of API call a path is, as counted by Stats: token,
+// query, composite (a Composite call), collections (sObject Collections),
+// sobject (a record by id or external id), other.
+func PathClass(path string) string {
+	switch {
+	case path == "/services/oauth2/token":
+		return "token"
+	case !strings.HasPrefix(path, "/services/data/"):
+		return "other"
+	case strings.HasSuffix(path, "/composite"):
+		return "composite"
+	case strings.Contains(path, "/composite/sobjects"):
+		return "collections"
+	case strings.Contains(path, "/query"):
+		return "query"
+	case strings.Contains(path, "/sobjects/"):
+		return "sobject"
+	}
+	return "other"
+}
+
+// count adds the call to the statistics and, for an API call, to the org's
+// usage, reported in Sforce-Limit-Info as Salesforce does on every answer.
+func (s *Sim) count(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.stats[PathClass(r.URL.Path)]++
+	api := strings.HasPrefix(r.URL.Path, "/services/data/")
+	if api {
+		s.apiUsed++
+	}
+	used, limit := s.apiUsed, s.apiLimit
+	s.mu.Unlock()
+	if api {
+		w.Header().Set(crm.LimitInfoHeader, fmt.Sprintf("api-usage=%d/%d", used, limit))
+	}
+}
+
+// Stats counts the HTTP requests answered since the start (or Reset) by
+// PathClass; subrequests of a Composite call are not requests. The token
+// requests are under "token".
+func (s *Sim) Stats() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]int, len(s.stats))
+	for k, v := range s.stats {
+		out[k] = v
+	}
+	return out
+}
+
+// SetAPIUsage sets the org's API usage reported from now on (used requests of
+// the limit; limit 0 keeps the limit).
+func (s *Sim) SetAPIUsage(used, limit int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.apiUsed = max(used, 0)
+	if limit > 0 {
+		s.apiLimit = limit
+	}
+}
+
+// APIUsage is the usage the next answer reports before counting itself.
+func (s *Sim) APIUsage() (used, limit int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.apiUsed, s.apiLimit
+}
+
+func (s *Sim) record(r *http.Request, status int, composite string) {
+	req := Request{Method: r.Method, Path: r.URL.Path, Status: status, At: time.Now(), Composite: composite}
 	if strings.HasSuffix(r.URL.Path, "/query") {
 		req.SOQL = r.URL.Query().Get("q")
 	}
@@ -422,7 +568,9 @@ func (s *Sim) authed(h func(w http.ResponseWriter, r *http.Request, version stri
 			return
 		}
 		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !ok || !s.validToken(r.Context(), token) {
+		// A subrequest of a Composite call carries the session checked for the call.
+		checked := token != "" && r.Context().Value(subrequestKey{}) == token
+		if !checked && (!ok || !s.validToken(r.Context(), token)) {
 			writeErrors(w, &sfError{401, "INVALID_SESSION_ID", "Session expired or invalid"})
 			return
 		}

@@ -1,0 +1,60 @@
+//go:build !nostandin
+
+package main
+
+// The Salesforce stand-in (crm/crmsim) in development builds: `make build`,
+// `make run`, `go run`, the tests and the demo mode. The production image
+// builds with -tags nostandin (standin_off.go), leaving crm/crmsim out.
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"oportuna/brand"
+	"oportuna/config"
+	"oportuna/crm"
+	"oportuna/crm/crmsim"
+)
+
+// startStandIn starts the stand-in in-process for the life of ctx (it creates
+// its schema crm_sim first) and returns a client pointed at it.
+func startStandIn(ctx context.Context, db *pgxpool.Pool, brands *brand.Registry) (crm.Client, error) {
+	opts, err := crmsim.OptionsFromEnv(os.Getenv, brands)
+	if err != nil {
+		return nil, fmt.Errorf("crm-sim: %w", err)
+	}
+	stand := crmsim.New(db, opts)
+	addr := os.Getenv("CRM_SIM_ADDR")
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	url, err := stand.Start(ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	slog.Warn("CRM_URL not set: using the Salesforce stand-in", "url", url, "admin", url+"/__sim/")
+	return crm.NewSalesforce(stand.ClientConfig(url), nil)
+}
+
+// runCRMSim serves the Salesforce stand-in on its own (oportuna crm-sim).
+func runCRMSim(ctx context.Context, cfg config.Config) error {
+	db, err := openDB(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	opts, err := crmsim.OptionsFromEnv(os.Getenv, brand.MustLoad())
+	if err != nil {
+		return err
+	}
+	addr := os.Getenv("CRM_SIM_ADDR")
+	if addr == "" {
+		addr = "127.0.0.1:8091"
+	}
+	slog.Info("Salesforce stand-in listening", "addr", addr)
+	return crmsim.ListenAndServe(ctx, addr, db, opts)
+}

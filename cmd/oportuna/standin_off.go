@@ -1,0 +1,28 @@
+//go:build nostandin
+
+package main
+
+// A production build (-tags nostandin, the Dockerfile's): no Salesforce
+// stand-in. Asking for it (`oportuna crm-sim`, CRM_SIM=on, `dev` or `seed`
+// without CRM_URL) is refused with errNoStandIn.
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"oportuna/brand"
+	"oportuna/config"
+	"oportuna/crm"
+)
+
+var errNoStandIn = errors.New("this oportuna is a production build (-tags nostandin) without the Salesforce stand-in: " +
+	"set CRM_URL and SALESFORCE_* to the Salesforce org (docs/integrations-crm.md), " +
+	"or use a development build (make build, make run) for the stand-in")
+
+func startStandIn(context.Context, *pgxpool.Pool, *brand.Registry) (crm.Client, error) {
+	return nil, errNoStandIn
+}
+
+func runCRMSim(context.Context, config.Config) error { return errNoStandIn }

@@ -1,0 +1,4 @@
+package crm
+
+// LocalLookupSQL is Local.GetOpportunities' query, for its plan.
+const LocalLookupSQL = localLookupSQL
