@@ -220,7 +220,8 @@ func run(ctx context.Context, o options) (int, error) {
 	}
 	defer temporal.stop()
 	h.event("temporal dev server at %s", temporal.addr)
-	base := append(os.Environ(), "DATABASE_URL="+d.url, "TEMPORAL_ADDRESS="+temporal.addr, "TEMPORAL_NAMESPACE=default")
+	base := append(os.Environ(), "DATABASE_URL="+d.url, "TEMPORAL_ADDRESS="+temporal.addr, "TEMPORAL_NAMESPACE=default",
+		"PAYLOAD_KEYS="+testenv.PayloadKeys)
 	if out, err := runBin(ctx, o.bin, "migrate", base); err != nil {
 		return 0, fmt.Errorf("oportuna migrate: %w\n%s", err, out)
 	}
@@ -280,7 +281,8 @@ func run(ctx context.Context, o options) (int, error) {
 	}
 	defer h.api.stop(30 * time.Second)
 	h.event("api at %s and worker running", h.api.base())
-	if h.tc, err = client.Dial(client.Options{HostPort: temporal.addr, Namespace: "default", Logger: quietTemporalLogger()}); err != nil {
+	if h.tc, err = client.Dial(client.Options{HostPort: temporal.addr, Namespace: "default", Logger: quietTemporalLogger(),
+		DataConverter: testenv.DataConverter()}); err != nil {
 		return 0, err
 	}
 	defer h.tc.Close()
