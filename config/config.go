@@ -53,8 +53,8 @@ type Config struct {
 	TemporalAPIKey        string // TEMPORAL_API_KEY: bearer API key (e.g. Temporal Cloud)
 
 	// oportuna codec-server (docs/security-payloads.md).
-	CodecAddr       string // CODEC_ADDR
-	CodecCORSOrigin string // CODEC_CORS_ORIGIN: the Temporal UI's origin
+	CodecAddr        string   // CODEC_ADDR
+	CodecCORSOrigins []string // CODEC_CORS_ORIGIN: the Temporal UI's origins, comma-separated
 }
 
 // Defaults of the settings, also quoted by the README.
@@ -139,9 +139,12 @@ func FromEnv() (Config, error) {
 		return c, err
 	}
 	c.CodecAddr = env("CODEC_ADDR", DefaultCodecAddr)
-	if c.CodecCORSOrigin = strings.TrimSuffix(os.Getenv("CODEC_CORS_ORIGIN"), "/"); c.CodecCORSOrigin != "" {
-		if err := validateOrigin(c.CodecCORSOrigin); err != nil {
-			return c, err
+	for _, o := range strings.Split(os.Getenv("CODEC_CORS_ORIGIN"), ",") {
+		if o = strings.TrimSuffix(strings.TrimSpace(o), "/"); o != "" {
+			if err := validateOrigin(o); err != nil {
+				return c, err
+			}
+			c.CodecCORSOrigins = append(c.CodecCORSOrigins, o)
 		}
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(env("LOG_LEVEL", "INFO"))); err != nil {

@@ -24,10 +24,20 @@ if [ -z "${DATABASE_URL:-}" ]; then
   export DATABASE_URL=$(scripts/pg.sh url)
 fi
 
+# Payloads in Temporal are encrypted (key made once in .data/payload_keys); the
+# codec server lets the Temporal UI show them decrypted.
+ensure_payload_keys
+codec_endpoint=
+if [ "${PAYLOAD_ENCRYPTION:-on}" != off ]; then
+  start_codec_server 127.0.0.1:8089 "http://localhost:8233,http://127.0.0.1:8233" "$DATA/codec-server.log"
+  pids+=("$CODEC_PID")
+  codec_endpoint=http://127.0.0.1:8089
+fi
+
 if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
   ensure_temporal
   log "starting the Temporal dev server (state in .data/temporal.db, UI on :8233)"
-  start_temporal 7233 8233 "$DATA/temporal.db" "$DATA/temporal.log"
+  start_temporal 7233 8233 "$DATA/temporal.db" "$DATA/temporal.log" "$codec_endpoint"
   pids+=("$TEMPORAL_PID")
   export TEMPORAL_ADDRESS=127.0.0.1:7233
 fi
@@ -55,7 +65,7 @@ cat <<BANNER
   Oportuna is running.
 
   Portal       http://localhost:$PORT   (every brand: http://<marca>.localhost:$PORT)
-  Temporal UI  http://localhost:8233
+  Temporal UI  http://localhost:8233   (payloads decrypted by the codec server on :8089)
   Mailbox      http://localhost:$PORT/mailbox   (every e-mail the portal sent)
   Brands       $(bin/oportuna brands | tr '\n' ' ')
 

@@ -15,7 +15,7 @@ import (
 
 // runCodecServer serves Temporal's remote codec protocol on CODEC_ADDR so the
 // Temporal UI (and `temporal --codec-endpoint`) show payloads decrypted. It
-// decodes only, for the browser origin CODEC_CORS_ORIGIN and the namespace
+// decodes only, for the browser origins CODEC_CORS_ORIGIN and the namespace
 // TEMPORAL_NAMESPACE; whoever reaches it reads every payload, so it listens
 // where the Temporal UI is reachable and nowhere else (docs/security-payloads.md).
 func runCodecServer(ctx context.Context, cfg config.Config) error {
@@ -26,7 +26,7 @@ func runCodecServer(ctx context.Context, cfg config.Config) error {
 	if err != nil {
 		return err
 	}
-	if cfg.CodecCORSOrigin == "" {
+	if len(cfg.CodecCORSOrigins) == 0 {
 		slog.Warn("CODEC_CORS_ORIGIN is not set: browsers (the Temporal UI) are refused, only the CLI's --codec-endpoint works")
 	}
 	ln, err := net.Listen("tcp", cfg.CodecAddr)
@@ -34,7 +34,7 @@ func runCodecServer(ctx context.Context, cfg config.Config) error {
 		return fmt.Errorf("codec-server: %w", err)
 	}
 	srv := &http.Server{Handler: payloadcodec.Handler(codec, payloadcodec.ServerOptions{
-		AllowedOrigin: cfg.CodecCORSOrigin, Namespace: cfg.TemporalNamespace,
+		AllowedOrigins: cfg.CodecCORSOrigins, Namespace: cfg.TemporalNamespace,
 	}), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
 	go func() {
 		<-ctx.Done()
@@ -42,7 +42,7 @@ func runCodecServer(ctx context.Context, cfg config.Config) error {
 		defer cancel()
 		_ = srv.Shutdown(sctx)
 	}()
-	slog.Info("codec server listening", "addr", ln.Addr().String(), "origin", cfg.CodecCORSOrigin, "namespace", cfg.TemporalNamespace)
+	slog.Info("codec server listening", "addr", ln.Addr().String(), "origins", cfg.CodecCORSOrigins, "namespace", cfg.TemporalNamespace)
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

@@ -2,6 +2,7 @@ package payloadcodec
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"go.temporal.io/sdk/converter"
@@ -13,11 +14,11 @@ const MaxRequestBytes = 8 << 20
 
 // ServerOptions configure Handler.
 type ServerOptions struct {
-	// AllowedOrigin is the Temporal UI's origin (CODEC_CORS_ORIGIN), e.g.
-	// http://127.0.0.1:8233: the one browser origin allowed. A request carrying
+	// AllowedOrigins are the Temporal UI's origins (CODEC_CORS_ORIGIN), e.g.
+	// http://127.0.0.1:8233: the browser origins allowed. A request carrying
 	// another Origin is refused, so a page on another site, open in an
 	// operator's browser, cannot use the operator's network to decrypt.
-	AllowedOrigin string
+	AllowedOrigins []string
 	// Namespace is the only namespace whose payloads are decoded (the
 	// X-Namespace header or the path's first segment, when present).
 	Namespace string
@@ -39,7 +40,7 @@ func Handler(c converter.PayloadCodec, opts ServerOptions) http.Handler {
 		h.Add("Vary", "Origin")
 		origin := r.Header.Get("Origin")
 		if origin != "" {
-			if opts.AllowedOrigin == "" || origin != opts.AllowedOrigin {
+			if !slices.Contains(opts.AllowedOrigins, origin) {
 				http.Error(w, "origin not allowed", http.StatusForbidden)
 				return
 			}

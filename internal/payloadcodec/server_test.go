@@ -21,7 +21,7 @@ func codecServer(t *testing.T) (*httptest.Server, *payloadcodec.Codec) {
 	k := newKey(t, "k1")
 	worker := mustCodec(t, payloadcodec.Options{}, k)
 	srv := httptest.NewServer(payloadcodec.Handler(mustCodec(t, payloadcodec.Options{AcceptPlaintext: true}, k),
-		payloadcodec.ServerOptions{AllowedOrigin: uiOrigin, Namespace: "oportuna"}))
+		payloadcodec.ServerOptions{AllowedOrigins: []string{"http://localhost:8233", uiOrigin}, Namespace: "oportuna"}))
 	t.Cleanup(srv.Close)
 	return srv, worker
 }
@@ -119,4 +119,3 @@ func TestCodecServerPreflight(t *testing.T) {
 		}
 	}
 }
-
