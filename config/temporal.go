@@ -22,7 +22,7 @@ func (c *Config) readPayloadSettings() error {
 		return fmt.Errorf("PAYLOAD_ENCRYPTION: %q is not on or off", v)
 	}
 	var err error
-	if c.PayloadAcceptPlaintext, err = onOff("PAYLOAD_ACCEPT_PLAINTEXT"); err != nil {
+	if c.PayloadAcceptPlaintext, err = onOffEnv("PAYLOAD_ACCEPT_PLAINTEXT"); err != nil {
 		return err
 	}
 	keys, file := os.Getenv("PAYLOAD_KEYS"), os.Getenv("PAYLOAD_KEY_FILE")
@@ -99,7 +99,7 @@ func validateOrigin(o string) error {
 	return nil
 }
 
-func onOff(name string) (bool, error) {
+func onOffEnv(name string) (bool, error) {
 	switch v := strings.ToLower(strings.TrimSpace(os.Getenv(name))); v {
 	case "", "off":
 		return false, nil
