@@ -148,7 +148,9 @@ func TestComposeCheckerCatchesCodecInconsistencies(t *testing.T) {
 		{"the codec server on every interface", func(s *stack) { s.c.Services[codecService].Ports = []port{{Raw: "8089:8089"}} }, "publish it on 127.0.0.1 only"},
 		{"the codec server on another namespace", func(s *stack) { s.c.Services[codecService].Environment["TEMPORAL_NAMESPACE"] = "default" }, "codec-server: TEMPORAL_NAMESPACE"},
 		{"the UI without the codec", func(s *stack) { delete(s.c.Services[uiService].Environment, "TEMPORAL_CODEC_ENDPOINT") }, "temporal-ui: TEMPORAL_CODEC_ENDPOINT"},
-		{"the UI on another codec port", func(s *stack) { s.c.Services[uiService].Environment["TEMPORAL_CODEC_ENDPOINT"] = "http://127.0.0.1:9999" }, "temporal-ui: TEMPORAL_CODEC_ENDPOINT"},
+		{"the UI on another codec port", func(s *stack) {
+			s.c.Services[uiService].Environment["TEMPORAL_CODEC_ENDPOINT"] = "http://127.0.0.1:9999"
+		}, "temporal-ui: TEMPORAL_CODEC_ENDPOINT"},
 		{"the UI's origin not allowed", func(s *stack) { s.c.Services[codecService].Environment["CODEC_CORS_ORIGIN"] = "https://ui.example" }, "does not allow the UI's origin"},
 		{"the codec server's command", func(s *stack) { s.c.Services[codecService].Command = strList{"api"} }, "codec-server: command"},
 	}
