@@ -26,7 +26,16 @@ fi
 
 # Payloads in Temporal are encrypted (key made once in .data/payload_keys); the
 # codec server lets the Temporal UI show them decrypted.
+# A .data/temporal.db from before encryption holds plaintext histories: keep
+# reading them (PAYLOAD_ACCEPT_PLAINTEXT, docs/security-payloads.md) for as long as it exists.
+if [ -s "$DATA/temporal.db" ] && [ ! -s "$DATA/payload_keys" ] && [ -z "${PAYLOAD_KEYS:-}${PAYLOAD_KEY_FILE:-}" ]; then
+  touch "$DATA/temporal-db-has-plaintext"
+fi
 ensure_payload_keys
+if [ -e "$DATA/temporal-db-has-plaintext" ] && [ -s "$DATA/temporal.db" ]; then
+  log "the Temporal state in .data/ predates payload encryption: PAYLOAD_ACCEPT_PLAINTEXT=on (remove .data/temporal.db for a fresh start)"
+  export PAYLOAD_ACCEPT_PLAINTEXT=${PAYLOAD_ACCEPT_PLAINTEXT:-on}
+fi
 codec_endpoint=
 if [ "${PAYLOAD_ENCRYPTION:-on}" != off ]; then
   start_codec_server 127.0.0.1:8089 "http://localhost:8233,http://127.0.0.1:8233" "$DATA/codec-server.log"
