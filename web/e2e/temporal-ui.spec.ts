@@ -6,8 +6,8 @@ import { randomCnpj } from './support';
  * Customer data in Temporal (issue 13, item 2; docs/security-payloads.md): the
  * history stores every payload encrypted, and the dev server's Temporal UI
  * (E2E_TEMPORAL_UI, started by scripts/e2e.sh with --ui-codec-endpoint) shows
- * it decrypted through `oportuna codec-server`. Brand printaq: no other spec
- * counts its opportunities.
+ * it decrypted through `oportuna codec-server`. Brand bipsul: no other spec
+ * registers or counts its opportunities.
  */
 const UI = process.env.E2E_TEMPORAL_UI ?? '';
 // The customer of list-support's register().
@@ -27,8 +27,8 @@ function strings(v: unknown, out: string[] = []): string[] {
 }
 
 test('the Temporal UI shows a registration decrypted while the raw history holds none of the customer', async ({ page, request }) => {
-  test.skip(!UI, 'scripts/e2e.sh sets E2E_TEMPORAL_UI');
-  const s = await apiSession(request, 'printaq', 'vendedor1');
+  expect(UI, 'the Temporal UI of the stack (scripts/e2e.sh sets E2E_TEMPORAL_UI)').not.toBe('');
+  const s = await apiSession(request, 'bipsul', 'vendedor1');
   const tag = runTag('UI');
   const id = await register(s, { name: `Projeto ${tag}`, cnpj: randomCnpj(), fantasyName: `Cliente ${tag}`, corporateName: `Cliente ${tag} Ltda` });
   const wf = encodeURIComponent(`opportunity/${id}`);
@@ -39,7 +39,7 @@ test('the Temporal UI shows a registration decrypted while the raw history holds
   const raw = strings(await res.json()).join('\n');
   expect(raw).toContain('EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED');
   expect(raw, 'payloads are encrypted').toContain('binary/encrypted');
-  for (const [field, value] of Object.entries({ ...CUSTOMER, name: `Projeto ${tag}`, owner: 'vendedor1@printaq.demo' })) {
+  for (const [field, value] of Object.entries({ ...CUSTOMER, name: `Projeto ${tag}`, owner: 'vendedor1@bipsul.demo' })) {
     expect(raw.includes(value), `the raw history holds the ${field} (${value})`).toBe(false);
   }
 
@@ -47,7 +47,7 @@ test('the Temporal UI shows a registration decrypted while the raw history holds
   const decoded = page.waitForResponse((r) => r.url().endsWith('/decode') && r.request().method() === 'POST');
   await page.goto(`${UI}/namespaces/default/workflows/${wf}`);
   expect((await decoded).status()).toBe(200);
-  await expect(page.getByText(`"brand": "printaq"`)).toBeVisible(); // the workflow's input
+  await expect(page.getByText(`"brand": "bipsul"`)).toBeVisible(); // the workflow's input
   const accepted = page.getByText('Workflow Execution Update Accepted').first();
   await accepted.scrollIntoViewIfNeeded();
   await accepted.click();
