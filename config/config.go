@@ -10,9 +10,11 @@ import (
 	"net/netip"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"oportuna/internal/clientaddr"
+	"oportuna/internal/payloadcodec"
 )
 
 // Config is every setting of every subcommand.
@@ -36,6 +38,23 @@ type Config struct {
 	ApprovalSLA                 time.Duration // APPROVAL_SLA
 	OpportunityExpiredRetention time.Duration // OPPORTUNITY_EXPIRED_RETENTION
 	ReconcileInterval           time.Duration // RECONCILE_INTERVAL: the reconciliation schedule's period (worker)
+
+	// Encryption of Temporal payloads (docs/security-payloads.md).
+	PayloadKeys            []payloadcodec.Key // PAYLOAD_KEYS or the file PAYLOAD_KEY_FILE; first = newest
+	PayloadEncryptionOff   bool               // PAYLOAD_ENCRYPTION=off: payloads in clear (explicit only)
+	PayloadAcceptPlaintext bool               // PAYLOAD_ACCEPT_PLAINTEXT=on: read pre-encryption histories (migration)
+
+	// The Temporal client's transport (TemporalTransport).
+	TemporalTLS           bool   // TEMPORAL_TLS; unset: on when a TLS file, the server name or an API key is set
+	TemporalTLSCA         string // TEMPORAL_TLS_CA: PEM file of the CAs the frontend's certificate chains to (none: the system's)
+	TemporalTLSCert       string // TEMPORAL_TLS_CERT: PEM client certificate (mTLS), with TEMPORAL_TLS_KEY
+	TemporalTLSKey        string // TEMPORAL_TLS_KEY
+	TemporalTLSServerName string // TEMPORAL_TLS_SERVER_NAME: name checked in the frontend's certificate
+	TemporalAPIKey        string // TEMPORAL_API_KEY: bearer API key (e.g. Temporal Cloud)
+
+	// oportuna codec-server (docs/security-payloads.md).
+	CodecAddr        string   // CODEC_ADDR
+	CodecCORSOrigins []string // CODEC_CORS_ORIGIN: the Temporal UI's origins, comma-separated
 }
 
 // Defaults of the settings, also quoted by the README.
@@ -45,6 +64,7 @@ const (
 	DefaultTemporalAddress   = "127.0.0.1:7233"
 	DefaultTemporalNamespace = "default"
 	DefaultDemoPassword      = "Oportuna@2026"
+	DefaultCodecAddr         = "127.0.0.1:8089"
 )
 
 // Shutdown of the HTTP server (cmd/oportuna runServices). On SIGTERM, after
@@ -111,6 +131,21 @@ func FromEnv() (Config, error) {
 	}
 	if c.OpportunityRenewalWindow >= c.OpportunityValidity {
 		return c, fmt.Errorf("OPPORTUNITY_RENEWAL_WINDOW (%s) must be shorter than OPPORTUNITY_VALIDITY (%s)", c.OpportunityRenewalWindow, c.OpportunityValidity)
+	}
+	if err := c.readPayloadSettings(); err != nil {
+		return c, err
+	}
+	if err := c.readTemporalTransport(); err != nil {
+		return c, err
+	}
+	c.CodecAddr = env("CODEC_ADDR", DefaultCodecAddr)
+	for _, o := range strings.Split(os.Getenv("CODEC_CORS_ORIGIN"), ",") {
+		if o = strings.TrimSuffix(strings.TrimSpace(o), "/"); o != "" {
+			if err := validateOrigin(o); err != nil {
+				return c, err
+			}
+			c.CodecCORSOrigins = append(c.CodecCORSOrigins, o)
+		}
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(env("LOG_LEVEL", "INFO"))); err != nil {
 		return c, fmt.Errorf("LOG_LEVEL: %w", err)

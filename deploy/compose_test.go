@@ -426,7 +426,7 @@ const (
 	uiService          = "temporal-ui"
 )
 
-var appCommands = map[string]string{"migrate": "migrate", "api": "api", "worker": "worker"}
+var appCommands = map[string]string{"migrate": "migrate", "api": "api", "worker": "worker", codecService: "codec-server"}
 
 func (s *stack) env(svc, name string) (string, error) {
 	raw, ok := s.c.Services[svc].Environment[name]
@@ -441,7 +441,7 @@ func (s *stack) problems() []string {
 	var out []string
 	bad := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 
-	required := []string{postgresService, temporalService, setupService, uiService, "migrate", "api", "worker"}
+	required := []string{postgresService, temporalService, setupService, uiService, "migrate", "api", "worker", codecService}
 	for _, name := range required {
 		if s.c.Services[name] == nil {
 			bad("service %s is missing", name)
@@ -505,11 +505,18 @@ func (s *stack) problems() []string {
 			if _, skip := notDeployed[v]; skip {
 				continue
 			}
+			if _, other := codecServerVars[v]; other {
+				continue // the codec-server service's (codecProblems)
+			}
 			if _, ok := env[v]; !ok {
 				missing = append(missing, fmt.Sprintf("%s (read in %s)", v, strings.Join(s.appVars[v], ", ")))
 			}
 		}
 		for v := range env {
+			if _, other := codecServerVars[v]; other {
+				unknown = append(unknown, v+" (the codec server's)")
+				continue
+			}
 			if _, ok := s.appVars[v]; !ok {
 				unknown = append(unknown, v)
 			}
@@ -546,6 +553,9 @@ func (s *stack) problems() []string {
 		{"api", "JWT_SECRET", "JWT_SECRET"},
 		{"api", "DATABASE_URL", "POSTGRES_PASSWORD"},
 		{postgresService, "POSTGRES_PASSWORD", "POSTGRES_PASSWORD"},
+		{"api", "PAYLOAD_KEYS", "PAYLOAD_KEYS"},
+		{"worker", "PAYLOAD_KEYS", "PAYLOAD_KEYS"},
+		{codecService, "PAYLOAD_KEYS", "PAYLOAD_KEYS"},
 	} {
 		raw := s.c.Services[secret.svc].Environment[secret.name]
 		if !strings.Contains(raw, "${"+secret.ref+":?") {
@@ -897,7 +907,7 @@ func (s *stack) problems() []string {
 			}
 		}
 	}
-	return out
+	return append(out, s.codecProblems()...)
 }
 
 func cliType(t enums.IndexedValueType) string {

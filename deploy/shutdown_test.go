@@ -57,7 +57,7 @@ func sigtermDuringABurst(t *testing.T, mode string) {
 	// server would be the client's concern, not a lost request.
 	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 60 * time.Second}
 	common := append(os.Environ(), "DATABASE_URL="+dbURL, "TEMPORAL_ADDRESS="+testenv.TemporalAddress(t),
-		"TEMPORAL_NAMESPACE=default", "SHUTDOWN_DELAY=1s", "JWT_SECRET=0123456789abcdef0123456789abcdef0123", "LOG_LEVEL=WARN",
+		"TEMPORAL_NAMESPACE=default", "PAYLOAD_KEYS="+testenv.PayloadKeys, "SHUTDOWN_DELAY=1s", "JWT_SECRET=0123456789abcdef0123456789abcdef0123", "LOG_LEVEL=WARN",
 		"CRM_URL=", "CRM_SIM=on")
 	common = common[:len(common):len(common)] // each process appends its own ports
 	if mode == "api" {

@@ -44,7 +44,7 @@ func TestSIGTERMToTheWorkerLetsTheRunningActivityFinish(t *testing.T) {
 	cfg := sim.ClientConfig(crmSrv.URL)
 
 	common := append(os.Environ(), "DATABASE_URL="+dbURL, "TEMPORAL_ADDRESS="+testenv.TemporalAddress(t),
-		"TEMPORAL_NAMESPACE=default", "JWT_SECRET=0123456789abcdef0123456789abcdef0123", "LOG_LEVEL=INFO",
+		"TEMPORAL_NAMESPACE=default", "PAYLOAD_KEYS="+testenv.PayloadKeys, "JWT_SECRET=0123456789abcdef0123456789abcdef0123", "LOG_LEVEL=INFO",
 		"CRM_URL="+crmSrv.URL, "CRM_SIM=off", "SALESFORCE_CLIENT_ID="+cfg.ClientID, "SALESFORCE_CLIENT_SECRET="+cfg.ClientSecret)
 	common = common[:len(common):len(common)]
 	hc := &http.Client{Timeout: 2 * time.Minute}

@@ -26,10 +26,18 @@ db="oportuna_e2e_$$"
 psql "$admin_url" -qc "CREATE DATABASE $db" >/dev/null
 export DATABASE_URL=$(node -e 'const u=new URL(process.argv[1]);u.pathname="/"+process.argv[2];console.log(u.toString())' "$admin_url" "$db")
 
+# Payloads encrypted with a key of this run; the dev server's UI decrypts them
+# through the codec server (e2e/temporal-ui.spec.ts).
+export PAYLOAD_KEYS="e2e:$(head -c 32 /dev/urandom | base64 | tr -d '\n')"
+mkdir -p "$DATA"
+uiport=$(free_port)
+codecport=$(free_port)
+start_codec_server "127.0.0.1:$codecport" "http://127.0.0.1:$uiport,http://localhost:$uiport" "$DATA/e2e-codec-server.log"
+pids+=("$CODEC_PID")
+
 ensure_temporal
 tport=$(free_port)
-mkdir -p "$DATA"
-start_temporal "$tport" 0 "" "$DATA/e2e-temporal.log"
+start_temporal "$tport" "$uiport" "" "$DATA/e2e-temporal.log" "http://127.0.0.1:$codecport"
 pids+=("$TEMPORAL_PID")
 export TEMPORAL_ADDRESS=127.0.0.1:$tport
 
@@ -46,4 +54,5 @@ pids+=("$!")
 wait_http "http://127.0.0.1:$PORT/api/version" 60
 
 log "browser tests against http://localhost:$PORT"
-E2E_PORT=$PORT npm --prefix web run e2e -- "$@"
+E2E_PORT=$PORT E2E_TEMPORAL_UI="http://127.0.0.1:$uiport" E2E_TEMPORAL_ADDRESS=$TEMPORAL_ADDRESS \
+  npm --prefix web run e2e -- "$@"

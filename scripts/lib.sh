@@ -52,11 +52,33 @@ ensure_temporal() {
   fi
 }
 
-# start_temporal PORT UI_PORT DB_FILE ("" = in memory, headless) LOGFILE; sets TEMPORAL_PID.
+# start_temporal PORT UI_PORT (0 = headless) DB_FILE ("" = in memory) LOGFILE
+# [CODEC_ENDPOINT: the codec server the UI decrypts payloads with]; sets TEMPORAL_PID.
 start_temporal() {
   local args=(server start-dev --ip 127.0.0.1 --port "$1" --log-level warn "${TEMPORAL_TUNING[@]}")
-  if [ -n "$3" ]; then args+=(--db-filename "$3" --ui-port "$2"); else args+=(--headless); fi
+  if [ -n "$3" ]; then args+=(--db-filename "$3"); fi
+  if [ "$2" != 0 ]; then args+=(--ui-port "$2"); else args+=(--headless); fi
+  if [ -n "${5:-}" ]; then args+=(--ui-codec-endpoint "$5"); fi
   "$TEMPORAL" "${args[@]}" >"$4" 2>&1 &
   TEMPORAL_PID=$!
   wait_tcp 127.0.0.1 "$1" 90
+}
+
+# ensure_payload_keys: PAYLOAD_KEYS or PAYLOAD_KEY_FILE, else a key kept in
+# .data/payload_keys (made once, like .data/jwt_secret): Temporal's history of
+# the local stack is encrypted as a deployment's (docs/security-payloads.md).
+ensure_payload_keys() {
+  if [ -z "${PAYLOAD_KEYS:-}" ] && [ -z "${PAYLOAD_KEY_FILE:-}" ] && [ "${PAYLOAD_ENCRYPTION:-on}" != off ]; then
+    mkdir -p "$DATA"
+    [ -s "$DATA/payload_keys" ] || (umask 077; printf 'local-%s:%s\n' "$(date +%Y%m%d)" "$(head -c 32 /dev/urandom | base64 | tr -d '\n')" >"$DATA/payload_keys")
+    export PAYLOAD_KEY_FILE="$DATA/payload_keys"
+  fi
+}
+
+# start_codec_server ADDR ORIGINS LOGFILE: `oportuna codec-server` for the
+# Temporal UI; sets CODEC_PID.
+start_codec_server() {
+  CODEC_ADDR="$1" CODEC_CORS_ORIGIN="$2" bin/oportuna codec-server >"$3" 2>&1 &
+  CODEC_PID=$!
+  wait_tcp "${1%:*}" "${1##*:}" 30
 }

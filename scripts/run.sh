@@ -24,10 +24,29 @@ if [ -z "${DATABASE_URL:-}" ]; then
   export DATABASE_URL=$(scripts/pg.sh url)
 fi
 
+# Payloads in Temporal are encrypted (key made once in .data/payload_keys); the
+# codec server lets the Temporal UI show them decrypted.
+# A .data/temporal.db from before encryption holds plaintext histories: keep
+# reading them (PAYLOAD_ACCEPT_PLAINTEXT, docs/security-payloads.md) for as long as it exists.
+if [ -s "$DATA/temporal.db" ] && [ ! -s "$DATA/payload_keys" ] && [ -z "${PAYLOAD_KEYS:-}${PAYLOAD_KEY_FILE:-}" ]; then
+  touch "$DATA/temporal-db-has-plaintext"
+fi
+ensure_payload_keys
+if [ -e "$DATA/temporal-db-has-plaintext" ] && [ -s "$DATA/temporal.db" ]; then
+  log "the Temporal state in .data/ predates payload encryption: PAYLOAD_ACCEPT_PLAINTEXT=on (remove .data/temporal.db for a fresh start)"
+  export PAYLOAD_ACCEPT_PLAINTEXT=${PAYLOAD_ACCEPT_PLAINTEXT:-on}
+fi
+codec_endpoint=
+if [ "${PAYLOAD_ENCRYPTION:-on}" != off ]; then
+  start_codec_server 127.0.0.1:8089 "http://localhost:8233,http://127.0.0.1:8233" "$DATA/codec-server.log"
+  pids+=("$CODEC_PID")
+  codec_endpoint=http://127.0.0.1:8089
+fi
+
 if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
   ensure_temporal
   log "starting the Temporal dev server (state in .data/temporal.db, UI on :8233)"
-  start_temporal 7233 8233 "$DATA/temporal.db" "$DATA/temporal.log"
+  start_temporal 7233 8233 "$DATA/temporal.db" "$DATA/temporal.log" "$codec_endpoint"
   pids+=("$TEMPORAL_PID")
   export TEMPORAL_ADDRESS=127.0.0.1:7233
 fi
@@ -55,7 +74,7 @@ cat <<BANNER
   Oportuna is running.
 
   Portal       http://localhost:$PORT   (every brand: http://<marca>.localhost:$PORT)
-  Temporal UI  http://localhost:8233
+  Temporal UI  http://localhost:8233   (payloads decrypted by the codec server on :8089)
   Mailbox      http://localhost:$PORT/mailbox   (every e-mail the portal sent)
   Brands       $(bin/oportuna brands | tr '\n' ' ')
 

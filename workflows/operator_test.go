@@ -115,7 +115,7 @@ func decodeString(t *testing.T, p *commonpb.Payload) string {
 	if p == nil {
 		return ""
 	}
-	if err := converter.GetDefaultDataConverter().FromPayload(p, &s); err != nil {
+	if err := testenv.DataConverter().FromPayload(p, &s); err != nil {
 		t.Fatal(err)
 	}
 	return s

@@ -74,7 +74,12 @@ func TestRecordedHistoriesReplay(t *testing.T) {
 	if len(byDir) == 0 {
 		t.Fatal("no history folders under testdata/")
 	}
-	rr := &replayRegistry{r: sdkworker.NewWorkflowReplayer()}
+	// The replayer reads plaintext recordings and ones recorded with the tests' payload codec.
+	replayer, err := sdkworker.NewWorkflowReplayerWithOptions(sdkworker.WorkflowReplayerOptions{DataConverter: testenv.ReplayDataConverter()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr := &replayRegistry{r: replayer}
 	Register(rr)
 	covered := map[string]int{}
 	for dir, files := range byDir {

@@ -36,6 +36,7 @@ import (
 	"oportuna/brand"
 	"oportuna/crm/crmsim"
 	"oportuna/internal/stack"
+	"oportuna/internal/testenv"
 	"oportuna/seed"
 )
 
@@ -241,7 +242,8 @@ func run(ctx context.Context, o options) (int, error) {
 	}
 	defer h.api.Stop(30 * time.Second)
 	h.event("api at %s and worker running", h.api.Base())
-	if h.tc, err = client.Dial(client.Options{HostPort: temporal.Addr, Namespace: "default", Logger: stack.QuietTemporalLogger()}); err != nil {
+	if h.tc, err = client.Dial(client.Options{HostPort: temporal.Addr, Namespace: "default", Logger: stack.QuietTemporalLogger(),
+		DataConverter: testenv.DataConverter()}); err != nil {
 		return 0, err
 	}
 	defer h.tc.Close()

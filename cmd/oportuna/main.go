@@ -6,6 +6,7 @@
 //	oportuna migrate   apply database migrations
 //	oportuna seed      create the demo data (idempotent)
 //	oportuna crm-sim   the Salesforce stand-in on its own (not in a -tags nostandin build)
+//	oportuna codec-server   decrypts payloads for the Temporal UI (CODEC_ADDR)
 //	oportuna brands    list the brand slugs
 //	oportuna version   print the version
 //	oportuna healthcheck URL   exit 0 when URL answers 2xx (the image's probe)
@@ -42,6 +43,7 @@ import (
 	"oportuna/internal/health"
 	"oportuna/internal/logging"
 	"oportuna/internal/metrics"
+	"oportuna/internal/temporalclient"
 	"oportuna/mailer"
 	"oportuna/migrations"
 	"oportuna/reconcile"
@@ -60,6 +62,7 @@ commands:
   migrate   apply the database migrations
   seed      create the demo data (idempotent)
   crm-sim   run the Salesforce stand-in (CRM_SIM_ADDR, default 127.0.0.1:8091; development builds only)
+  codec-server   decrypt payloads for the Temporal UI (CODEC_ADDR, default 127.0.0.1:8089)
   brands    list the brand slugs
   version   print the version
   healthcheck URL   exit 0 when URL answers 2xx (the compose health checks)
@@ -114,6 +117,8 @@ func main() {
 		err = seedDemo(ctx, cfg)
 	case "crm-sim":
 		err = runCRMSim(ctx, cfg)
+	case "codec-server":
+		err = runCodecServer(ctx, cfg)
 	default:
 		fmt.Fprintln(os.Stderr, usage)
 		os.Exit(2)
@@ -255,15 +260,23 @@ func newCNPJLookup(ctx context.Context, g *errgroup.Group, db *pgxpool.Pool, dev
 }
 
 // dialTemporal waits up to a minute for the Temporal frontend; the SDK's metrics
-// go to mh (nil: nowhere).
+// go to mh (nil: nowhere). The client encrypts payloads (PAYLOAD_KEYS) and
+// uses TLS and an API key when configured (internal/temporalclient).
 func dialTemporal(ctx context.Context, cfg config.Config, mh client.MetricsHandler) (client.Client, error) {
+	opts, err := temporalclient.Options(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.PayloadEncryptionOff {
+		slog.Warn("PAYLOAD_ENCRYPTION=off: customer data is written in clear into Temporal's history")
+	} else if cfg.PayloadAcceptPlaintext {
+		slog.Warn("PAYLOAD_ACCEPT_PLAINTEXT=on: unencrypted payloads are accepted (a migration setting: forged plaintext updates get through)")
+	}
+	opts.Logger, opts.MetricsHandler = logging.Temporal(slog.Default()), mh
 	deadline := time.Now().Add(time.Minute)
 	for {
 		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		c, err := client.DialContext(dctx, client.Options{
-			HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace,
-			Logger: logging.Temporal(slog.Default()), MetricsHandler: mh,
-		})
+		c, err := client.DialContext(dctx, opts)
 		cancel()
 		if err == nil {
 			return c, nil

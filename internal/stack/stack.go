@@ -73,7 +73,8 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 	if s.Temporal, err = StartTemporal(ctx, cli, filepath.Join(o.Dir, "temporal.log"), o.TemporalDB); err != nil {
 		return nil, err
 	}
-	s.Env = append(os.Environ(), "DATABASE_URL="+s.DB.URL, "TEMPORAL_ADDRESS="+s.Temporal.Addr, "TEMPORAL_NAMESPACE=default")
+	s.Env = append(os.Environ(), "DATABASE_URL="+s.DB.URL, "TEMPORAL_ADDRESS="+s.Temporal.Addr, "TEMPORAL_NAMESPACE=default",
+		"PAYLOAD_KEYS="+testenv.PayloadKeys)
 	s.Env = s.Env[:len(s.Env):len(s.Env)] // appending to it copies
 	if out, err := RunBin(ctx, o.Bin, "migrate", s.Env); err != nil {
 		return nil, fmt.Errorf("oportuna migrate: %w\n%s", err, out)

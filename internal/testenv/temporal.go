@@ -14,8 +14,41 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	tlog "go.temporal.io/sdk/log"
+
+	"oportuna/internal/payloadcodec"
 )
+
+// PayloadKeys is the payload key of the tests (PAYLOAD_KEYS syntax): the
+// clients of TemporalClient encrypt with it, and tests that start bin/oportuna
+// give it to the process. A test key, known to all: never a deployment's.
+const PayloadKeys = "test-1:b3BvcnR1bmEtdGVzdC1rZXktbm90LWEtc2VjcmV0ISE="
+
+// PayloadCodec is the codec of the tests' clients (PayloadKeys, plaintext refused).
+func PayloadCodec() *payloadcodec.Codec { return mustCodec(payloadcodec.Options{}) }
+
+// DataConverter is the data converter of the tests' clients, as the api's and
+// the worker's: every payload encrypted with PayloadKeys.
+func DataConverter() converter.DataConverter { return PayloadCodec().DataConverter() }
+
+// ReplayDataConverter reads both the recorded plaintext histories and histories
+// recorded with DataConverter (for a WorkflowReplayer).
+func ReplayDataConverter() converter.DataConverter {
+	return mustCodec(payloadcodec.Options{AcceptPlaintext: true}).DataConverter()
+}
+
+func mustCodec(opts payloadcodec.Options) *payloadcodec.Codec {
+	keys, err := payloadcodec.ParseKeys(PayloadKeys)
+	if err != nil {
+		panic(err)
+	}
+	c, err := payloadcodec.New(keys, opts)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
 
 var (
 	tOnce    sync.Once
@@ -81,9 +114,17 @@ func TemporalAddress(t testing.TB) string {
 }
 
 // TemporalClient is a client of the test server, closed when the test ends.
+// It encrypts payloads as the api's and the worker's do (DataConverter).
 func TemporalClient(t testing.TB) client.Client {
 	t.Helper()
-	return dialTemporal(t, TemporalAddress(t))
+	return dialTemporal(t, TemporalAddress(t), DataConverter())
+}
+
+// PlainTemporalClient is a client of the test server without the payload
+// codec: what someone reaching the Temporal frontend without the keys sees and sends.
+func PlainTemporalClient(t testing.TB) client.Client {
+	t.Helper()
+	return dialTemporal(t, TemporalAddress(t), nil)
 }
 
 var (
@@ -110,13 +151,14 @@ func TemporalClientWith(t testing.TB, flags ...string) client.Client {
 		tOthers[key] = addr
 	}
 	tMu.Unlock()
-	return dialTemporal(t, addr)
+	return dialTemporal(t, addr, DataConverter())
 }
 
-func dialTemporal(t testing.TB, addr string) client.Client {
+// dialTemporal dials addr; dc nil is the SDK's default converter (plaintext).
+func dialTemporal(t testing.TB, addr string, dc converter.DataConverter) client.Client {
 	t.Helper()
 	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	c, err := client.Dial(client.Options{HostPort: addr, Namespace: "default", Logger: tlog.NewStructuredLogger(quiet)})
+	c, err := client.Dial(client.Options{HostPort: addr, Namespace: "default", Logger: tlog.NewStructuredLogger(quiet), DataConverter: dc})
 	if err != nil {
 		fatalf(t, "dial temporal: %v", err)
 	}
