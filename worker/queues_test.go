@@ -44,7 +44,9 @@ func TestSettingsReachTheWorkerOptions(t *testing.T) {
 // mail queues' dispatch rate is the one the settings gave (set by the worker).
 // A process polling only the CRM queue (WORKER_QUEUES=crm) leaves the others alone.
 func TestWorkerPollsEachQueueWithItsRateLimit(t *testing.T) {
-	c := testenv.TemporalClient(t)
+	// A dev server of its own: TestWorkerRegistersMissingSearchAttributesOnce
+	// needs the shared one without the search attributes a worker registers.
+	c := testenv.TemporalClientWith(t, "--dynamic-config-value", "limit.historyCount.suggestContinueAsNew=10240")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	describe := func(queue string, kind enumspb.TaskQueueType) *workflowservice.DescribeTaskQueueResponse {
