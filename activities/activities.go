@@ -145,47 +145,44 @@ type Activities struct {
 func (a *Activities) LifecycleDurations(context.Context) (Durations, error) { return a.Durations, nil }
 
 // Register persists a new registration (once per id) with its history row and
-// records the other open registrations of the same customer.
+// records the other open registrations of the same customer. One round trip:
+// the row, its conflicts and its history row are one statement (one
+// transaction), and the stored record is read in the same batch.
 func (a *Activities) Register(ctx context.Context, in RegisterInput) (Registered, error) {
 	r := in.Record
 	projects, _ := json.Marshal(r.Projects)
 	products, _ := json.Marshal(r.Products)
-	var existing bool
-	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `INSERT INTO opportunities (id, brand, status, name, cnpj, contact, phone, email, network,
+	mods, _, username := historyArgs(&in.Actor, "", creationChanges(r))
+	var inserted int
+	var rec opportunity.Record
+	b := &pgx.Batch{}
+	b.Queue(`WITH ins AS (
+			INSERT INTO opportunities (id, brand, status, name, cnpj, contact, phone, email, network,
 				fantasy_name, corporate_name, street, state, city, cep, country, probability_closing, seller,
-				seller_salesforce_id, estimated, accepted_term, user_id, resale_id, projects, products, created_at)
+				seller_salesforce_id, estimated, accepted_term, user_id, resale_id, projects, products, created_at, conflicts)
 			VALUES ($1, $2, 'analysis', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-				$19::numeric, $20, $21, NULLIF($22, '')::uuid, $23, $24, $25)
-			ON CONFLICT (id) DO NOTHING`,
-			in.ID, in.Brand, r.Name, r.CNPJ, r.Contact, r.Phone, r.Email, r.Network, r.FantasyName, r.CorporateName,
-			r.Street, r.State, r.City, r.CEP, r.Country, r.ProbabilityClosing, r.Seller, r.SellerSalesforceID,
-			opportunity.Estimated(r.Products).String(), r.AcceptedTerm, in.Actor.UserID, in.Actor.ResaleID,
-			projects, products, in.At)
-		if err != nil {
-			return err
-		}
-		if tag.RowsAffected() == 0 {
-			existing = true // a retry, or a new run of the same registration: already stored
-			return nil
-		}
-		if _, err := tx.Exec(ctx, `UPDATE opportunities SET conflicts = ARRAY(
-				SELECT id FROM opportunities WHERE brand = $2 AND cnpj = $3 AND id <> $1
-					AND status IN ('analysis', 'approved', 'renovation', 'awaiting_renovation') ORDER BY created_at)
-			WHERE id = $1`, in.ID, in.Brand, r.CNPJ); err != nil {
-			return err
-		}
-		return insertHistory(ctx, tx, in.ID+"/create", in.ID, in.Brand, &in.Actor, "create", creationChanges(r), in.At)
-	})
-	if err != nil {
+				$19::numeric, $20, $21, NULLIF($22, '')::uuid, $23, $24, $25,
+				ARRAY(SELECT id FROM opportunities WHERE brand = $2 AND cnpj = $4 AND id <> $1
+					AND status IN ('analysis', 'approved', 'renovation', 'awaiting_renovation') ORDER BY created_at))
+			ON CONFLICT (id) DO NOTHING
+			RETURNING id),
+		hist AS (
+			INSERT INTO history (event_key, type, type_id, brand, user_id, username, action_type, modifications, created_at)
+			SELECT $26, 'opportunity', id, $2, $21, $27, 'create', $28, $25 FROM ins
+			ON CONFLICT (event_key) DO NOTHING)
+		SELECT count(*) FROM ins`,
+		in.ID, in.Brand, r.Name, r.CNPJ, r.Contact, r.Phone, r.Email, r.Network, r.FantasyName, r.CorporateName,
+		r.Street, r.State, r.City, r.CEP, r.Country, r.ProbabilityClosing, r.Seller, r.SellerSalesforceID,
+		opportunity.Estimated(r.Products).String(), r.AcceptedTerm, in.Actor.UserID, in.Actor.ResaleID,
+		projects, products, in.At, in.ID+"/create", username, mods).QueryRow(func(row pgx.Row) error { return row.Scan(&inserted) })
+	QueueLoad(b, in.ID, &rec)
+	if err := a.DB.SendBatch(ctx, b).Close(); err != nil {
 		return Registered{}, fmt.Errorf("register opportunity: %w", err)
 	}
-	rec, err := a.Load(ctx, in.ID)
-	if err != nil {
-		return Registered{}, err
-	}
 	out := Registered{Record: rec, Conflicts: rec.Conflicts}
-	if existing {
+	if inserted == 0 {
+		// A retry, or a new run of the same registration: already stored.
+		var err error
 		if out.Facts, err = a.OpportunityFacts(ctx, in.ID); err != nil {
 			return Registered{}, err
 		}
@@ -242,47 +239,48 @@ func insertHistory(ctx context.Context, tx pgx.Tx, key, id, brandSlug string, ac
 	return insertHistoryAs(ctx, tx, key, id, brandSlug, actor, "", action, changes, at)
 }
 
-// insertHistoryAs is insertHistory naming who acted when there is no actor
-// (system; empty: "Sistema").
-func insertHistoryAs(ctx context.Context, tx pgx.Tx, key, id, brandSlug string, actor *Actor, system, action string, changes []Change, at time.Time) error {
+// historyArgs are a history row's modifications, user id and user name: the
+// actor's, or system's when there is none (empty: "Sistema").
+func historyArgs(actor *Actor, system string, changes []Change) ([]byte, *string, *string) {
 	if changes == nil {
 		changes = []Change{}
 	}
 	mods, _ := json.Marshal(changes)
-	var userID, username *string
 	if actor != nil {
-		userID, username = &actor.UserID, &actor.Name
-	} else {
-		if system == "" {
-			system = "Sistema"
-		}
-		username = &system
+		return mods, &actor.UserID, &actor.Name
 	}
+	if system == "" {
+		system = "Sistema"
+	}
+	return mods, nil, &system
+}
+
+// insertHistoryAs is insertHistory naming who acted when there is no actor
+// (system; empty: "Sistema").
+func insertHistoryAs(ctx context.Context, tx pgx.Tx, key, id, brandSlug string, actor *Actor, system, action string, changes []Change, at time.Time) error {
+	mods, userID, username := historyArgs(actor, system, changes)
 	_, err := tx.Exec(ctx, `INSERT INTO history (event_key, type, type_id, brand, user_id, username, action_type, modifications, created_at)
 		VALUES ($1, 'opportunity', $2, $3, $4::uuid, $5, $6, $7, $8) ON CONFLICT (event_key) DO NOTHING`,
 		key, id, brandSlug, userID, username, action, mods, at)
 	return err
 }
 
-// Apply applies an event to the read model and writes its history row, once per key.
+// Apply applies an event to the read model and writes its history row, once
+// per key: one statement (one round trip, one transaction) reads whether the
+// key was recorded, and if not updates the row and records it.
 func (a *Activities) Apply(ctx context.Context, ev Event) error {
-	return pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
-		var recorded []byte
-		err := tx.QueryRow(ctx, `SELECT modifications FROM history WHERE event_key = $1`, ev.Key).Scan(&recorded)
-		if err == nil {
-			// Applied already (a retry): the same event, or a bug that reused a key.
-			return sameEvent(ev, recorded)
-		}
-		if !errors.Is(err, pgx.ErrNoRows) {
-			return err
-		}
-		var scope, visit, proposal, homologated, next *string
-		var requestedAt *time.Time
-		if r := ev.Renewal; r != nil {
-			scope, visit, requestedAt = &r.ProjectStillInScope, &r.LastVisitDate, &ev.At
-			proposal, homologated, next = &r.ProposalSent, &r.ProductHomologated, &r.NextStep
-		}
-		tag, err := tx.Exec(ctx, `UPDATE opportunities SET status = $2,
+	var scope, visit, proposal, homologated, next *string
+	var requestedAt *time.Time
+	if r := ev.Renewal; r != nil {
+		scope, visit, requestedAt = &r.ProjectStillInScope, &r.LastVisitDate, &ev.At
+		proposal, homologated, next = &r.ProposalSent, &r.ProductHomologated, &r.NextStep
+	}
+	mods, userID, username := historyArgs(ev.Actor, ev.System, ev.Changes)
+	var recorded []byte
+	var updated int
+	err := a.DB.QueryRow(ctx, `WITH prior AS (SELECT modifications FROM history WHERE event_key = $17),
+		upd AS (
+			UPDATE opportunities SET status = $2,
 				name = COALESCE($3, name), probability_closing = COALESCE($4, probability_closing),
 				reason = COALESCE($5, reason), approve_date = COALESCE($6, approve_date),
 				valid_until = COALESCE($7, valid_until), register = COALESCE($8, register),
@@ -293,16 +291,26 @@ func (a *Activities) Apply(ctx context.Context, ev Event) error {
 				proposal_sent = COALESCE($14, proposal_sent), product_homologated = COALESCE($15, product_homologated),
 				next_step = COALESCE($16, next_step),
 				updated_at = $12
-			WHERE id = $1`, ev.OpportunityID, ev.Status, ev.Name, ev.Probability, ev.Reason, ev.ApprovedAt,
-			ev.ValidUntil, ev.Register, scope, visit, requestedAt, ev.At, ev.Deleted, proposal, homologated, next)
-		if err != nil {
-			return err
-		}
-		if tag.RowsAffected() == 0 {
-			return temporal.NewNonRetryableApplicationError("opportunity not found: "+ev.OpportunityID, "NotFound", nil)
-		}
-		return insertHistoryAs(ctx, tx, ev.Key, ev.OpportunityID, ev.Brand, ev.Actor, ev.System, "update", ev.Changes, ev.At)
-	})
+			WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM prior)
+			RETURNING id),
+		hist AS (
+			INSERT INTO history (event_key, type, type_id, brand, user_id, username, action_type, modifications, created_at)
+			SELECT $17, 'opportunity', id, $18, $19::uuid, $20, 'update', $21, $12 FROM upd
+			ON CONFLICT (event_key) DO NOTHING)
+		SELECT (SELECT modifications FROM prior), (SELECT count(*) FROM upd)`,
+		ev.OpportunityID, ev.Status, ev.Name, ev.Probability, ev.Reason, ev.ApprovedAt,
+		ev.ValidUntil, ev.Register, scope, visit, requestedAt, ev.At, ev.Deleted, proposal, homologated, next,
+		ev.Key, ev.Brand, userID, username, mods).Scan(&recorded, &updated)
+	switch {
+	case err != nil:
+		return fmt.Errorf("apply %s: %w", ev.Key, err)
+	case recorded != nil:
+		// Applied already (a retry): the same event, or a bug that reused a key.
+		return sameEvent(ev, recorded)
+	case updated == 0:
+		return temporal.NewNonRetryableApplicationError("opportunity not found: "+ev.OpportunityID, "NotFound", nil)
+	}
+	return nil
 }
 
 // ErrTypeEventKeyReused is an event whose key was recorded with other changes:
@@ -331,27 +339,48 @@ func sameEvent(ev Event, recorded []byte) error {
 		ErrTypeEventKeyReused, nil)
 }
 
-// Load reads an opportunity with its owner's name and e-mail and its reseller's name.
-func (a *Activities) Load(ctx context.Context, id string) (opportunity.Record, error) {
-	var r opportunity.Record
-	var estimated string
-	var projects, products []byte
-	var resaleID, resale *string
-	err := a.DB.QueryRow(ctx, `SELECT o.id::text, o.brand, o.status, o.name, o.cnpj, o.contact, o.phone, o.email, o.network,
+// loadSQL reads an opportunity with its owner's name and e-mail and its reseller's name.
+const loadSQL = `SELECT o.id::text, o.brand, o.status, o.name, o.cnpj, o.contact, o.phone, o.email, o.network,
 			o.fantasy_name, o.corporate_name, o.street, o.state, o.city, o.cep, o.country, o.probability_closing, o.seller,
 			o.seller_salesforce_id, o.estimated::text, o.register, o.reason, o.accepted_term, o.approve_date, o.valid_until,
 			o.renovation_date, o.request_renovation_at, o.last_visit_date, o.project_still_in_scope,
 			o.proposal_sent, o.product_homologated, o.next_step, o.user_id::text,
 			u.name, u.email, o.resale_id::text, s.corporate_name, o.conflicts::text[], o.is_deleted, o.created_at, o.projects, o.products
 		FROM opportunities o JOIN users u ON u.id = o.user_id LEFT JOIN resales s ON s.id = o.resale_id
-		WHERE o.id = $1`, id).Scan(&r.ID, &r.Brand, &r.Status, &r.Name, &r.CNPJ, &r.Contact, &r.Phone, &r.Email, &r.Network,
+		WHERE o.id = $1`
+
+// Load reads an opportunity with its owner's name and e-mail and its reseller's name.
+func (a *Activities) Load(ctx context.Context, id string) (opportunity.Record, error) {
+	var r opportunity.Record
+	if err := scanRecord(a.DB.QueryRow(ctx, loadSQL, id), &r); err != nil {
+		return r, fmt.Errorf("load opportunity %s: %w", id, err)
+	}
+	return r, nil
+}
+
+// QueueLoad queues Load's read of opportunity id into r on a batch (one round
+// trip with the batch's other statements); the batch's Close answers its error.
+func QueueLoad(b *pgx.Batch, id string, r *opportunity.Record) {
+	b.Queue(loadSQL, id).QueryRow(func(row pgx.Row) error {
+		if err := scanRecord(row, r); err != nil {
+			return fmt.Errorf("load opportunity %s: %w", id, err)
+		}
+		return nil
+	})
+}
+
+func scanRecord(row pgx.Row, r *opportunity.Record) error {
+	var estimated string
+	var projects, products []byte
+	var resaleID, resale *string
+	err := row.Scan(&r.ID, &r.Brand, &r.Status, &r.Name, &r.CNPJ, &r.Contact, &r.Phone, &r.Email, &r.Network,
 		&r.FantasyName, &r.CorporateName, &r.Street, &r.State, &r.City, &r.CEP, &r.Country, &r.ProbabilityClosing, &r.Seller,
 		&r.SellerSalesforceID, &estimated, &r.Register, &r.Reason, &r.AcceptedTerm, &r.ApproveDate, &r.ValidUntil,
 		&r.RenovationDate, &r.RequestRenovationAt, &r.LastVisitDate, &r.ProjectStillInScope,
 		&r.ProposalSent, &r.ProductHomologated, &r.NextStep, &r.UserID,
 		&r.UserName, &r.UserEmail, &resaleID, &resale, &r.Conflicts, &r.IsDeleted, &r.CreatedAt, &projects, &products)
 	if err != nil {
-		return r, fmt.Errorf("load opportunity %s: %w", id, err)
+		return err
 	}
 	if resaleID != nil {
 		r.ResaleID = *resaleID
@@ -360,10 +389,10 @@ func (a *Activities) Load(ctx context.Context, id string) (opportunity.Record, e
 		r.Resale = *resale
 	}
 	if r.Estimated, err = opportunity.ParseMoney(estimated); err != nil {
-		return r, err
+		return err
 	}
 	if err := json.Unmarshal(projects, &r.Projects); err != nil {
-		return r, err
+		return err
 	}
-	return r, json.Unmarshal(products, &r.Products)
+	return json.Unmarshal(products, &r.Products)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"go.temporal.io/sdk/temporal"
 
 	"oportuna/activities"
@@ -121,6 +122,12 @@ func TestApplyAndNotifyHappenOncePerKey(t *testing.T) {
 	_ = a.DB.QueryRow(ctx, `SELECT count(*) FROM notifications WHERE notice_key = $1`, n.Key).Scan(&notes)
 	if notes != 3 || len(mb.sent) != 3 || len(mb.sent[0]) != 1 || len(mb.sent[1]) != 1 || len(mb.sent[2]) != 1 {
 		t.Errorf("notifications = %d, e-mails = %v", notes, mb.sent)
+	}
+	// The in-app title names the opportunity as it is now (its approved name).
+	trows, _ := a.DB.Query(ctx, `SELECT DISTINCT title FROM notifications WHERE notice_key = $1`, n.Key)
+	titles, _ := pgx.CollectRows(trows, pgx.RowTo[string])
+	if len(titles) != 1 || titles[0] != "Nova oportunidade aguardando análise: Projeto" {
+		t.Errorf("notification titles %q", titles)
 	}
 	if err := a.Apply(ctx, activities.Event{Key: "x/0/9", OpportunityID: "55555555-5555-4555-8555-555555555555", Brand: "yep", Status: opportunity.Expired, At: time.Now()}); err == nil {
 		t.Error("an event for an unknown opportunity was accepted")

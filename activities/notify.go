@@ -100,14 +100,13 @@ func (a *Activities) Notify(ctx context.Context, n Notice) error {
 	if title == "" {
 		title = n.Kind
 	}
-	var name string
-	if err := a.DB.QueryRow(ctx, `SELECT name FROM opportunities WHERE id = $1`, n.OpportunityID).Scan(&name); err != nil {
-		return err
-	}
-	if name != "" {
-		title += ": " + name
-	}
-	if _, err := a.DB.Exec(ctx, `WITH recipients AS (
+	// One round trip: the opportunity (its current name titles the notice), the
+	// in-app notices, and who still has to be e-mailed.
+	var rec opportunity.Record
+	var pending []noticeRecipient
+	batch := &pgx.Batch{}
+	QueueLoad(batch, n.OpportunityID, &rec)
+	batch.Queue(`WITH recipients AS (
 			SELECT u.id FROM users u JOIN user_roles r ON r.user_id = u.id
 				WHERE $1 AND u.active AND r.role = 'REPRESENTATIVE' AND r.brand IN ($2, 'all')
 			UNION
@@ -115,22 +114,27 @@ func (a *Activities) Notify(ctx context.Context, n Notice) error {
 				WHERE $3 AND u.active AND o.id = $4
 		)
 		INSERT INTO notifications (notice_key, user_id, brand, kind, title, link)
-		SELECT $5, id, $2, $6, $7, $8 FROM recipients
+		SELECT $5, id, $2, $6, $7 || COALESCE(NULLIF(': ' || (SELECT name FROM opportunities WHERE id = $4), ': '), ''), $8
+		FROM recipients
 		ON CONFLICT (notice_key, user_id) DO NOTHING`,
-		n.ToRepresentatives, n.Brand, n.ToOwner, n.OpportunityID, n.Key, n.Kind, title, "/Painel/Opportunities/"+n.OpportunityID); err != nil {
+		n.ToRepresentatives, n.Brand, n.ToOwner, n.OpportunityID, n.Key, n.Kind, title, "/Painel/Opportunities/"+n.OpportunityID)
+	batch.Queue(pendingSQL, n.Key).Query(func(rows pgx.Rows) error {
+		var err error
+		pending, err = pgx.CollectRows(rows, pgx.RowToStructByPos[noticeRecipient])
+		return err
+	})
+	if err := a.DB.SendBatch(ctx, batch).Close(); err != nil {
 		return err
 	}
-	pending, err := a.pendingRecipients(ctx, n.Key)
-	if err != nil || len(pending) == 0 {
-		return err
+	if rec.Name != "" {
+		title += ": " + rec.Name
+	}
+	if len(pending) == 0 {
+		return nil
 	}
 	b, ok := a.Brands.BySlug(n.Brand)
 	if !ok {
 		return temporal.NewNonRetryableApplicationError("unknown brand "+n.Brand, "NotFound", nil)
-	}
-	rec, err := a.Load(ctx, n.OpportunityID)
-	if err != nil {
-		return err
 	}
 	tpl := mailer.Templates{Brand: b, Portal: a.Mailer.Portal(b)}
 	return a.emailNotice(ctx, b, n.Key, pending, func(r noticeRecipient) (mailer.Content, error) {
@@ -138,10 +142,13 @@ func (a *Activities) Notify(ctx context.Context, n Notice) error {
 	})
 }
 
+// pendingSQL reads the active users a notice was stored for and not e-mailed yet.
+const pendingSQL = `SELECT n.user_id::text, u.email, u.name FROM notifications n JOIN users u ON u.id = n.user_id
+	WHERE n.notice_key = $1 AND n.emailed_at IS NULL AND u.active ORDER BY u.email`
+
 // pendingRecipients are the active users a notice was stored for and not e-mailed yet.
 func (a *Activities) pendingRecipients(ctx context.Context, key string) ([]noticeRecipient, error) {
-	rows, _ := a.DB.Query(ctx, `SELECT n.user_id::text, u.email, u.name FROM notifications n JOIN users u ON u.id = n.user_id
-		WHERE n.notice_key = $1 AND n.emailed_at IS NULL AND u.active ORDER BY u.email`, key)
+	rows, _ := a.DB.Query(ctx, pendingSQL, key)
 	return pgx.CollectRows(rows, pgx.RowToStructByPos[noticeRecipient])
 }
 

@@ -57,11 +57,29 @@ func failRequest(w http.ResponseWriter, r *http.Request, err error) {
 	respond.Internal(w, r, err)
 }
 
+// actorSQL reads the caller's company and its CNPJ (an active user only).
+const actorSQL = `SELECT u.resale_id::text, s.cnpj FROM users u LEFT JOIN resales s ON s.id = u.resale_id
+	WHERE u.id = $1 AND u.active`
+
 // actorOf reads the caller from the token and the users table (name, company).
 func (s *Server) actorOf(ctx context.Context, c *auth.Claims) (activities.Actor, error) {
+	a, _, err := s.actorWithCNPJ(ctx, c)
+	return a, err
+}
+
+// actorWithCNPJ is actorOf with the CNPJ of the caller's company (empty
+// without one), read in the same statement.
+func (s *Server) actorWithCNPJ(ctx context.Context, c *auth.Claims) (activities.Actor, string, error) {
+	var cnpj string
+	a, err := scanActor(s.DB.QueryRow(ctx, actorSQL, c.Subject), c, &cnpj)
+	return a, cnpj, err
+}
+
+// scanActor scans actorSQL's row into the caller's actor and cnpj.
+func scanActor(row pgx.Row, c *auth.Claims, cnpj *string) (activities.Actor, error) {
 	a := activities.Actor{UserID: c.Subject, Name: c.Name, Roles: c.Roles}
-	var resale *string
-	err := s.DB.QueryRow(ctx, `SELECT resale_id::text FROM users WHERE id = $1 AND active`, c.Subject).Scan(&resale)
+	var resale, doc *string
+	err := row.Scan(&resale, &doc)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return a, errSessionEnded
 	}
@@ -70,6 +88,9 @@ func (s *Server) actorOf(ctx context.Context, c *auth.Claims) (activities.Actor,
 	}
 	if resale != nil {
 		a.ResaleID = *resale
+	}
+	if doc != nil {
+		*cnpj = *doc
 	}
 	return a, nil
 }
@@ -103,14 +124,10 @@ func (s *Server) handleCreateOpportunity(w http.ResponseWriter, r *http.Request)
 		respond.JSON(w, http.StatusBadRequest, map[string]any{"message": opportunity.MsgMissingFields, "errors": labels, "fields": errs})
 		return
 	}
-	actor, err := s.actorOf(r.Context(), c)
+	actor, resaleCNPJ, err := s.actorWithCNPJ(r.Context(), c) // one read: the caller and its company's CNPJ
 	if err != nil {
 		failRequest(w, r, err)
 		return
-	}
-	var resaleCNPJ string
-	if actor.ResaleID != "" {
-		_ = s.DB.QueryRow(r.Context(), `SELECT cnpj FROM resales WHERE id = $1`, actor.ResaleID).Scan(&resaleCNPJ)
 	}
 	requestID := r.Header.Get("Idempotency-Key")
 	if requestID == "" {
@@ -196,13 +213,27 @@ func (s *Server) updateError(w http.ResponseWriter, r *http.Request, err error) 
 // reseller its company's, for a seller its own. Anything else is 404/403.
 func (s *Server) loadVisible(w http.ResponseWriter, r *http.Request, id string) (opportunity.Record, activities.Actor, bool) {
 	c := auth.FromContext(r.Context())
-	actor, err := s.actorOf(r.Context(), c)
-	if err != nil {
-		failRequest(w, r, err)
+	if !validUUID(id) {
+		respond.Error(w, http.StatusNotFound, MsgNotFound)
+		return opportunity.Record{}, activities.Actor{UserID: c.Subject, Name: c.Name, Roles: c.Roles}, false
+	}
+	// The caller and the opportunity in one round trip.
+	var actor activities.Actor
+	var rec opportunity.Record
+	var actorErr error
+	b := &pgx.Batch{}
+	b.Queue(actorSQL, c.Subject).QueryRow(func(row pgx.Row) error {
+		var cnpj string
+		actor, actorErr = scanActor(row, c, &cnpj)
+		return nil // answered below, before the record's error
+	})
+	activities.QueueLoad(b, id, &rec)
+	err := s.DB.SendBatch(r.Context(), b).Close()
+	if actorErr != nil {
+		failRequest(w, r, actorErr)
 		return opportunity.Record{}, actor, false
 	}
-	rec, err := s.Acts.Load(r.Context(), id)
-	if errors.Is(err, pgx.ErrNoRows) || (err == nil && (rec.Brand != c.Brand || rec.IsDeleted)) || !validUUID(id) {
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && (rec.Brand != c.Brand || rec.IsDeleted)) {
 		respond.Error(w, http.StatusNotFound, MsgNotFound)
 		return rec, actor, false
 	}

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/client"
-	sdkworker "go.temporal.io/sdk/worker"
 
 	"oportuna/activities"
 	"oportuna/auth"
@@ -66,13 +65,13 @@ func newPartnerStack(t *testing.T, opts ...func(*Server)) *partnerStack {
 	if _, err := worker.EnsureSearchAttributes(ctx, tc, "default"); err != nil {
 		t.Fatal(err)
 	}
-	w := sdkworker.New(tc, workflows.TaskQueue, sdkworker.Options{})
-	workflows.Register(w)
-	w.RegisterActivity(acts)
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
+	// The workflow queue's worker and its CRM and mail queues' (notices, e-mails).
+	for _, w := range worker.New(tc, workflows.TaskQueue, acts, worker.Settings{}, nil) {
+		if err := w.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(w.Stop)
 	}
-	t.Cleanup(w.Stop)
 	ps := &partnerStack{tc: tc, now: time.Now()}
 	s := &Server{Brands: brands, DB: db, Temporal: tc, Acts: acts,
 		Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},

@@ -7,8 +7,10 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/netip"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -55,7 +57,29 @@ type Config struct {
 	// oportuna codec-server (docs/security-payloads.md).
 	CodecAddr        string   // CODEC_ADDR
 	CodecCORSOrigins []string // CODEC_CORS_ORIGIN: the Temporal UI's origins, comma-separated
+
+	Worker WorkerConfig // the worker's task queues (docs/operations.md, Task queues)
 }
+
+// WorkerConfig are the worker's queues, rate limits, slots and pollers.
+type WorkerConfig struct {
+	Queues        []string // WORKER_QUEUES: the queues this process polls (workflows, crm, mail); default all
+	DBSlots       int      // WORKER_DB_SLOTS: activities + local activities of the workflow queue at once; 0: the pool's size
+	CRMPerSecond  float64  // CRM_ACTIVITIES_PER_SECOND
+	CRMSlots      int      // CRM_MAX_CONCURRENT
+	MailPerSecond float64  // MAIL_ACTIVITIES_PER_SECOND
+	MailSlots     int      // MAIL_MAX_CONCURRENT
+	MaxPollers    int      // WORKER_MAX_POLLERS
+}
+
+// Defaults of the worker's settings (worker.Default* explains each).
+const (
+	DefaultCRMPerSecond  = 50
+	DefaultCRMSlots      = 10
+	DefaultMailPerSecond = 10
+	DefaultMailSlots     = 4
+	DefaultMaxPollers    = 16
+)
 
 // Defaults of the settings, also quoted by the README.
 const (
@@ -147,6 +171,9 @@ func FromEnv() (Config, error) {
 			c.CodecCORSOrigins = append(c.CodecCORSOrigins, o)
 		}
 	}
+	if c.Worker, err = workerFromEnv(); err != nil {
+		return c, err
+	}
 	if err := c.LogLevel.UnmarshalText([]byte(env("LOG_LEVEL", "INFO"))); err != nil {
 		return c, fmt.Errorf("LOG_LEVEL: %w", err)
 	}
@@ -193,4 +220,56 @@ func durationEnv(name string, def time.Duration) (time.Duration, error) {
 		return 0, fmt.Errorf("%s: %q is not a positive duration (e.g. 90m, 8h)", name, v)
 	}
 	return d, nil
+}
+
+func workerFromEnv() (WorkerConfig, error) {
+	w := WorkerConfig{Queues: []string{"workflows", "crm", "mail"}}
+	if v := os.Getenv("WORKER_QUEUES"); v != "" {
+		w.Queues = nil
+		for _, q := range strings.Split(v, ",") {
+			q = strings.ToLower(strings.TrimSpace(q))
+			switch q {
+			case "":
+			case "workflows", "crm", "mail":
+				if !slices.Contains(w.Queues, q) {
+					w.Queues = append(w.Queues, q)
+				}
+			default:
+				return w, fmt.Errorf("WORKER_QUEUES: unknown queue %q (want a list of workflows, crm, mail)", q)
+			}
+		}
+		if len(w.Queues) == 0 {
+			return w, fmt.Errorf("WORKER_QUEUES: %q names no queue", v)
+		}
+	}
+	var err error
+	for _, i := range []struct {
+		name string
+		dst  *int
+		def  int
+	}{{"WORKER_DB_SLOTS", &w.DBSlots, 0}, {"CRM_MAX_CONCURRENT", &w.CRMSlots, DefaultCRMSlots},
+		{"MAIL_MAX_CONCURRENT", &w.MailSlots, DefaultMailSlots}, {"WORKER_MAX_POLLERS", &w.MaxPollers, DefaultMaxPollers}} {
+		if *i.dst, err = intEnv(i.name, i.def); err != nil {
+			return w, err
+		}
+	}
+	if w.CRMPerSecond, err = rateEnv("CRM_ACTIVITIES_PER_SECOND", DefaultCRMPerSecond); err != nil {
+		return w, err
+	}
+	if w.MailPerSecond, err = rateEnv("MAIL_ACTIVITIES_PER_SECOND", DefaultMailPerSecond); err != nil {
+		return w, err
+	}
+	return w, nil
+}
+
+func rateEnv(name string, def float64) (float64, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f <= 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, fmt.Errorf("%s: %q is not a positive rate per second (e.g. 10, 0.5)", name, v)
+	}
+	return f, nil
 }

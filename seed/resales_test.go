@@ -4,8 +4,6 @@ import (
 	"testing"
 	"time"
 
-	sdkworker "go.temporal.io/sdk/worker"
-
 	"oportuna/activities"
 	"oportuna/brand"
 	"oportuna/cnpj"
@@ -26,14 +24,15 @@ func TestSeedSignsUpCompaniesInAnalysisThroughTheirWorkflow(t *testing.T) {
 	if _, err := worker.EnsureSearchAttributes(ctx, tc, "default"); err != nil {
 		t.Fatal(err)
 	}
-	w := sdkworker.New(tc, workflows.TaskQueue, sdkworker.Options{})
-	workflows.Register(w)
-	w.RegisterActivity(&activities.Activities{DB: db, Brands: brands, Mailer: activities.LogMailer{},
-		Durations: activities.Durations{ApprovalSLA: 48 * time.Hour}})
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
+	acts := &activities.Activities{DB: db, Brands: brands, Mailer: activities.LogMailer{},
+		Durations: activities.Durations{ApprovalSLA: 48 * time.Hour}}
+	// The workflow queue's worker and its CRM and mail queues' (the notices).
+	for _, w := range worker.New(tc, workflows.TaskQueue, acts, worker.Settings{}, nil) {
+		if err := w.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer w.Stop()
 	}
-	defer w.Stop()
 	n, err := seed.Resales(ctx, db, tc, brands)
 	if err != nil || n != 4 {
 		t.Fatalf("created %d, %v; want 4", n, err)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -15,11 +16,9 @@ import (
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
-	sdkworker "go.temporal.io/sdk/worker"
 
 	"oportuna/activities"
 	"oportuna/internal/health"
-	"oportuna/reconcile"
 	"oportuna/workflows"
 )
 
@@ -90,48 +89,66 @@ func (s *Status) Dependency() health.Dependency {
 	return health.Dependency{Name: "worker", Check: s.Check}
 }
 
-// Run registers the workflows and activities and polls the task queue until ctx
-// ends (it then returns nil); running activities get StopTimeout to finish. A
-// fatal error of the SDK (the namespace gone, a rejected client) stops the worker
-// and Run returns it, so the process exits non-zero and is restarted.
+// Run registers the workflows and activities and polls the task queues until
+// ctx ends (it then returns nil); running activities get StopTimeout to finish.
+// A fatal error of the SDK (the namespace gone, a rejected client) stops the
+// workers and Run returns it, so the process exits non-zero and is restarted.
 func Run(ctx context.Context, c client.Client, namespace string, acts *activities.Activities) error {
 	return RunWithStatus(ctx, c, namespace, acts, nil)
 }
 
 // RunWithStatus is Run reporting to st (nil: nowhere) whether the worker polls.
 func RunWithStatus(ctx context.Context, c client.Client, namespace string, acts *activities.Activities, st *Status) error {
+	return RunWithSettings(ctx, c, namespace, acts, st, Settings{})
+}
+
+// RunWithSettings is RunWithStatus with the queues, rate limits and slots of s
+// (zero fields: the defaults, DefaultSettings).
+func RunWithSettings(ctx context.Context, c client.Client, namespace string, acts *activities.Activities, st *Status, s Settings) error {
 	if st == nil {
 		st = &Status{}
 	}
 	if _, err := EnsureSearchAttributes(ctx, c, namespace); err != nil {
 		return err
 	}
+	s = s.withDefaults(acts)
 	fatal := make(chan error, 1)
-	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{
-		WorkerStopTimeout: StopTimeout,
-		// Called once, on its own goroutine; the SDK stops the worker after it.
-		OnFatalError: func(err error) {
-			st.polling.Store(false)
-			st.fatal.Store(&err)
-			fatal <- err
-		},
-	})
-	workflows.Register(w)
-	w.RegisterActivity(acts)
-	reconcile.Register(w, &reconcile.Activities{DB: acts.DB, Temporal: c, Portal: acts})
-	if err := w.Start(); err != nil {
-		return fmt.Errorf("worker: start: %w", err)
+	onFatal := func(err error) { // called once per worker, on its own goroutine; the SDK stops that worker
+		st.polling.Store(false)
+		st.fatal.CompareAndSwap(nil, &err)
+		select {
+		case fatal <- err:
+		default:
+		}
+	}
+	workers := New(c, workflows.TaskQueue, acts, s, onFatal)
+	for i, w := range workers {
+		if err := w.Start(); err != nil {
+			for _, started := range workers[:i] {
+				started.Stop()
+			}
+			return fmt.Errorf("worker: start: %w", err)
+		}
 	}
 	st.polling.Store(true)
-	slog.InfoContext(ctx, "worker polling", "task_queue", workflows.TaskQueue, "namespace", namespace)
+	slog.InfoContext(ctx, "worker polling", "task_queues", s.queueNames(workflows.TaskQueue), "namespace", namespace,
+		"db_slots", s.DBSlots, "crm_per_second", s.CRMPerSecond, "mail_per_second", s.MailPerSecond)
+	stop := func() {
+		var wg sync.WaitGroup
+		for _, w := range workers {
+			wg.Add(1)
+			go func() { defer wg.Done(); w.Stop() }()
+		}
+		wg.Wait()
+	}
 	select {
 	case <-ctx.Done():
 		st.polling.Store(false)
-		w.Stop()
+		stop()
 		return nil
 	case err := <-fatal:
 		slog.ErrorContext(ctx, "worker stopped: fatal error", "task_queue", workflows.TaskQueue, "namespace", namespace, "err", err)
-		w.Stop()
+		stop()
 		return fmt.Errorf("worker: fatal: %w", err)
 	}
 }

@@ -17,8 +17,14 @@ const changeCancelAwaitTimers = "cancel-await-timers"
 // timer carries summary in the Temporal UI and is cancelled when cond wins.
 // An error only if ctx is cancelled.
 func awaitOrTimeout(ctx workflow.Context, d time.Duration, summary string, cond func() bool) (bool, error) {
+	return awaitTimeout(ctx, workflow.GetVersion(ctx, changeCancelAwaitTimers, workflow.DefaultVersion, 1) >= 1, d, summary, cond)
+}
+
+// awaitTimeout is awaitOrTimeout with changeCancelAwaitTimers decided by the
+// caller (cancelTimer).
+func awaitTimeout(ctx workflow.Context, cancelTimer bool, d time.Duration, summary string, cond func() bool) (bool, error) {
 	timerCtx, cancel := ctx, workflow.CancelFunc(func() {})
-	if workflow.GetVersion(ctx, changeCancelAwaitTimers, workflow.DefaultVersion, 1) >= 1 {
+	if cancelTimer {
 		timerCtx, cancel = workflow.WithCancel(ctx)
 	}
 	defer cancel()

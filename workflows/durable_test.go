@@ -341,6 +341,9 @@ func TestARenewalRequestKeepsTheDialogsAnswersAndLogsOldAndNewValues(t *testing.
 		t.Fatal(err)
 	}
 	waitStatus(t, s.db, id, opportunity.Renovation, 10*time.Second)
+	// The read model shows the renewal window a workflow task before the run
+	// does (the timer's activity, then its completion): wait for the run too.
+	waitFor(t, 10*time.Second, "the run in renovation", func() bool { return s.state(t, id).Status == opportunity.Renovation })
 	renewal := opportunity.RenewalRequest{Reason: "Cliente retomou", ProbabilityClosing: 75, ProjectStillInScope: "Sim",
 		LastVisitDate: "2026-01-02", ProposalSent: "Sim", ProductHomologated: "Não", NextStep: "Visita técnica"}
 	if err := update(workflows.UpdateRequestRenewal, workflows.RenewalRequest{Actor: s.seller, Renewal: renewal}); err != nil {

@@ -36,6 +36,7 @@ const (
 // key-only message (MailDispatcher records the e-mail first).
 func SendEmail(ctx workflow.Context, m mailer.Message) error {
 	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		TaskQueue:              MailQueue(ctx),
 		StartToCloseTimeout:    2 * time.Minute,
 		HeartbeatTimeout:       MailHeartbeatTimeout,
 		ScheduleToCloseTimeout: MailRetryBudget,

@@ -53,15 +53,20 @@ func (e *mailEnv) mailer(timeout time.Duration) *mailer.Mailer {
 func (e *mailEnv) startWorker(m *mailer.Mailer) (stop func()) {
 	w := sdkworker.New(e.c, e.queue, sdkworker.Options{WorkerStopTimeout: time.Second})
 	w.RegisterWorkflow(workflows.SendEmail)
-	w.RegisterActivity(&activities.Activities{DB: e.db, Brands: m.Brands, CRM: crm.Local{DB: e.db}, Mailer: m})
-	if err := w.Start(); err != nil {
-		e.t.Fatal(err)
+	// SendMail runs on the workflow queue's mail queue.
+	mw := sdkworker.New(e.c, e.queue+workflows.MailQueueSuffix, sdkworker.Options{WorkerStopTimeout: time.Second})
+	mw.RegisterActivity(&activities.Activities{DB: e.db, Brands: m.Brands, CRM: crm.Local{DB: e.db}, Mailer: m})
+	for _, w := range []sdkworker.Worker{w, mw} {
+		if err := w.Start(); err != nil {
+			e.t.Fatal(err)
+		}
 	}
 	stopped := false
 	stop = func() {
 		if !stopped {
 			stopped = true
 			w.Stop()
+			mw.Stop()
 		}
 	}
 	e.t.Cleanup(stop)

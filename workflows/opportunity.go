@@ -193,6 +193,9 @@ type opportunityWorkflow struct {
 	retryAt  time.Time
 	failures int
 	quietCAN bool // changeQuietContinueAsNew
+	// fast: the run started with changeWritePath, which implies every change
+	// id before it (their GetVersion markers are no longer written).
+	fast bool
 }
 
 // backgroundSync is a CRM sync retrying in the background (expiry, renewal
@@ -207,6 +210,9 @@ var a *activities.Activities
 // Opportunity is the lifecycle of one deal registration (docs/opportunity-lifecycle.md).
 func Opportunity(ctx workflow.Context, in OpportunityInput) (OpportunityState, error) {
 	wf := &opportunityWorkflow{d: in.Durations}
+	// Evaluated first, once per run: a run started before changeWritePath
+	// (replayed, or still in flight at the deploy) keeps its old commands.
+	wf.fast = workflow.GetVersion(ctx, changeWritePath, workflow.DefaultVersion, 1) >= 1
 	if err := wf.setup(ctx, in); err != nil {
 		return wf.st, err
 	}
@@ -253,7 +259,7 @@ func (wf *opportunityWorkflow) run(ctx workflow.Context, in OpportunityInput) (O
 			return wf.st, err
 		}
 	}
-	wf.quietCAN = workflow.GetVersion(ctx, changeQuietContinueAsNew, workflow.DefaultVersion, 1) >= 1
+	wf.quietCAN = wf.since(ctx, changeQuietContinueAsNew)
 	for {
 		if ctx.Err() != nil {
 			return wf.cancelled(ctx)
@@ -292,7 +298,7 @@ func (wf *opportunityWorkflow) run(ctx workflow.Context, in OpportunityInput) (O
 				wf.timerTransition(ctx, opportunity.Expired, "expired", false, true)
 			}
 		case opportunity.AwaitingRenovation:
-			if wf.st.RenewalRequestedAt.IsZero() || workflow.GetVersion(ctx, changeRenewalSLA, workflow.DefaultVersion, 1) < 1 {
+			if wf.st.RenewalRequestedAt.IsZero() || !wf.since(ctx, changeRenewalSLA) {
 				// Before changeRenewalSLA a renewal request waited without reminders.
 				wf.details(ctx, time.Time{})
 				_ = workflow.Await(ctx, func() bool { return wf.st.Status != cur || wf.renewed })
@@ -330,7 +336,7 @@ const (
 // row if the write did land after all.
 func (wf *opportunityWorkflow) awaitRegistration(ctx workflow.Context) error {
 	done := func() bool { return (wf.registered || wf.failed != nil) && !wf.busy }
-	ok, err := awaitOrTimeout(ctx, RegistrationWait, "Prazo para o registro chegar", done)
+	ok, err := awaitTimeout(ctx, wf.since(ctx, changeCancelAwaitTimers), RegistrationWait, "Prazo para o registro chegar", done)
 	if err != nil {
 		return temporal.NewCanceledError()
 	}
@@ -418,7 +424,7 @@ func (wf *opportunityWorkflow) cancelled(ctx workflow.Context) (OpportunityState
 // analysis has no validity: its analysis deadline counts (changeRetentionAfterAnalysis;
 // before it, such a run ended at once and its renewal could not be asked for).
 func (wf *opportunityWorkflow) expiredSince(ctx workflow.Context) time.Time {
-	if wf.st.ValidUntil.IsZero() && workflow.GetVersion(ctx, changeRetentionAfterAnalysis, workflow.DefaultVersion, 1) >= 1 {
+	if wf.st.ValidUntil.IsZero() && wf.since(ctx, changeRetentionAfterAnalysis) {
 		return wf.st.CreatedAt.Add(wf.d.Validity)
 	}
 	return wf.st.ValidUntil
@@ -447,7 +453,7 @@ func (wf *opportunityWorkflow) waitUntil(ctx workflow.Context, t time.Time, cur 
 	}
 	if d := t.Sub(workflow.Now(ctx)); d > 0 {
 		// The timer's summary names what it waits for in the Temporal UI.
-		ok, err := awaitOrTimeout(ctx, d, timerSummaries[cur], changed)
+		ok, err := awaitTimeout(ctx, wf.since(ctx, changeCancelAwaitTimers), d, timerSummaries[cur], changed)
 		if ok || err != nil {
 			return false
 		}
@@ -500,6 +506,20 @@ func decisionOptions(ctx workflow.Context, deadline time.Time) workflow.Context 
 	})
 }
 
+// localDecisionOptions are decisionOptions for the local activity that records
+// a decision (changeWritePath): the same attempt cap, retries and deadline.
+// A local activity retries inside the worker; an attempt lost with a crashed
+// worker is run again when the workflow task is retried elsewhere, which the
+// event key makes harmless.
+func localDecisionOptions(ctx workflow.Context, deadline time.Time) workflow.Context {
+	left := max(deadline.Sub(workflow.Now(ctx)), time.Second)
+	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout:    min(dbAttemptTimeout, left),
+		ScheduleToCloseTimeout: left,
+		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: 5 * time.Second},
+	})
+}
+
 // The CRM step of a decision a person waits for (approval, edit of an
 // opportunity in the CRM, renewal approval) has CRMBudget in all, attempts
 // included, each attempt at most CRMAttemptTimeout, so that the API, which
@@ -531,10 +551,22 @@ const (
 	changeRetentionAfterAnalysis = "retention-after-analysis"
 	// a suggested continue-as-new waits until no notice or background CRM sync runs
 	changeQuietContinueAsNew = "quiet-continue-as-new"
+	// The write path (docs/operations.md, "Where an approval's time goes"): the
+	// registration and a decision's record are local activities, run inside the
+	// workflow task. Evaluated once at the start of a run, it implies every
+	// change id above, whose markers a run started with it no longer writes.
+	changeWritePath = "write-path"
 )
+
+// since reports whether the run takes the change: always in a run started
+// with changeWritePath, else as its history recorded it.
+func (wf *opportunityWorkflow) since(ctx workflow.Context, change string) bool {
+	return wf.fast || workflow.GetVersion(ctx, change, workflow.DefaultVersion, 1) >= 1
+}
 
 func crmOptions(ctx workflow.Context, budget time.Duration) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		TaskQueue:              CRMQueue(ctx),
 		StartToCloseTimeout:    min(CRMAttemptTimeout, budget),
 		ScheduleToCloseTimeout: budget,
 		HeartbeatTimeout:       ActivityHeartbeat,
@@ -564,7 +596,7 @@ func (wf *opportunityWorkflow) syncCRM(ctx workflow.Context, received, deadline 
 		return "", tooLate()
 	}
 	if budget < minCRMBudget {
-		if workflow.GetVersion(ctx, changeDecisionDeadline, workflow.DefaultVersion, 1) >= 1 {
+		if wf.since(ctx, changeDecisionDeadline) {
 			return "", crmUnavailable("crm: the decision waited too long for its turn", nil)
 		}
 		budget = minCRMBudget // replaying a history from before the deadline: options are not replayed
@@ -589,6 +621,7 @@ func (wf *opportunityWorkflow) syncCRMLater(ctx workflow.Context, status opportu
 		Name: wf.st.Name, Probability: wf.st.Probability}, Status: status}
 	cctx, cancel := workflow.WithCancel(ctx)
 	actx := workflow.WithActivityOptions(cctx, workflow.ActivityOptions{
+		TaskQueue:              CRMQueue(ctx),
 		StartToCloseTimeout:    CRMAttemptTimeout,
 		ScheduleToCloseTimeout: 24 * time.Hour,
 		HeartbeatTimeout:       ActivityHeartbeat,
@@ -607,7 +640,7 @@ func (wf *opportunityWorkflow) syncCRMLater(ctx workflow.Context, status opportu
 		var canceled *temporal.CanceledError
 		if err != nil && !errors.As(err, &canceled) {
 			workflow.GetLogger(ctx).Error("CRM not updated", "status", status, "err", err)
-			if workflow.GetVersion(ctx, changeRecordCRMSyncFailure, workflow.DefaultVersion, 1) >= 1 {
+			if wf.since(ctx, changeRecordCRMSyncFailure) {
 				wf.recordCRMSyncFailure(ctx, status, err)
 			}
 		}
@@ -633,6 +666,11 @@ func (wf *opportunityWorkflow) applyBy(ctx workflow.Context, deadline time.Time,
 	wf.st.Seq++
 	ev.Key = fmt.Sprintf("%s/%d/%d", wf.st.ID, wf.st.Cycle, wf.st.Seq)
 	ev.OpportunityID, ev.Brand, ev.At = wf.st.ID, wf.st.Brand, workflow.Now(ctx)
+	if wf.fast && !deadline.IsZero() {
+		// A decision someone waits for: recorded inside the workflow task
+		// (one short, idempotent write), which then answers the update.
+		return workflow.ExecuteLocalActivity(localDecisionOptions(ctx, deadline), a.Apply, ev).Get(ctx, nil)
+	}
 	return workflow.ExecuteActivity(decisionOptions(ctx, deadline), a.Apply, ev).Get(ctx, nil)
 }
 
@@ -667,6 +705,7 @@ func (wf *opportunityWorkflow) notify(ctx workflow.Context, kind string, reps, o
 		// A mail server may be down for hours: keep trying for a day (each
 		// recipient's e-mail is sent once; the in-app notice is stored first).
 		actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+			TaskQueue:              MailQueue(ctx),
 			StartToCloseTimeout:    30 * time.Second,
 			ScheduleToCloseTimeout: 24 * time.Hour,
 			HeartbeatTimeout:       ActivityHeartbeat,
@@ -701,7 +740,7 @@ func (wf *opportunityWorkflow) timerTransition(ctx workflow.Context, to opportun
 	wf.failures, wf.retryAt = 0, time.Time{}
 	wf.st.Status = to
 	wf.notify(ctx, kind, reps, owner, "")
-	if to == opportunity.Expired && wf.st.Register != "" && workflow.GetVersion(ctx, changeCRMOnExpiry, workflow.DefaultVersion, 1) >= 1 {
+	if to == opportunity.Expired && wf.st.Register != "" && wf.since(ctx, changeCRMOnExpiry) {
 		wf.syncCRMLater(ctx, opportunity.Expired)
 	}
 }
@@ -732,7 +771,7 @@ type searchAttrs struct {
 func (wf *opportunityWorkflow) publish(ctx workflow.Context) {
 	cur := searchAttrs{status: wf.st.Status, cnpj: wf.st.ResaleCNPJ, validUntil: wf.st.ValidUntil,
 		overdue: (wf.st.Status == opportunity.Analysis || wf.st.Status == opportunity.AwaitingRenovation) && wf.st.Reminders > 0}
-	if wf.published != nil && *wf.published == cur && workflow.GetVersion(ctx, changePublishOnChange, workflow.DefaultVersion, 1) >= 1 {
+	if wf.published != nil && *wf.published == cur && wf.since(ctx, changePublishOnChange) {
 		return
 	}
 	updates := []temporal.SearchAttributeUpdate{
@@ -792,9 +831,15 @@ func (wf *opportunityWorkflow) register(ctx workflow.Context, req RegisterReques
 	rec.ID, rec.Brand, rec.Status, rec.CreatedAt = wf.st.ID, wf.st.Brand, opportunity.Analysis, now
 	rec.UserID, rec.ResaleID = req.Actor.UserID, req.Actor.ResaleID
 	var out activities.Registered
-	err := workflow.ExecuteActivity(registerOptions(ctx), a.Register, activities.RegisterInput{
-		ID: wf.st.ID, Brand: wf.st.Brand, Actor: req.Actor, Record: rec, At: now,
-	}).Get(ctx, &out)
+	in := activities.RegisterInput{ID: wf.st.ID, Brand: wf.st.Brand, Actor: req.Actor, Record: rec, At: now}
+	var err error
+	if wf.fast {
+		// Written inside the workflow task that started the run: the
+		// Update-with-Start is answered by that same task.
+		err = workflow.ExecuteLocalActivity(localRegisterOptions(ctx), a.Register, in).Get(ctx, &out)
+	} else {
+		err = workflow.ExecuteActivity(registerOptions(ctx), a.Register, in).Get(ctx, &out)
+	}
 	if err != nil {
 		wf.failed = err
 		return out, err
@@ -821,6 +866,16 @@ func (wf *opportunityWorkflow) register(ctx workflow.Context, req RegisterReques
 // client retries, instead of a write landing after the run gave up.
 func registerOptions(ctx workflow.Context) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout:    dbAttemptTimeout,
+		ScheduleToCloseTimeout: registerBudget,
+		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: 5 * time.Second},
+	})
+}
+
+// localRegisterOptions are registerOptions for the local activity of a run
+// started with changeWritePath.
+func localRegisterOptions(ctx workflow.Context) workflow.Context {
+	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
 		StartToCloseTimeout:    dbAttemptTimeout,
 		ScheduleToCloseTimeout: registerBudget,
 		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: 5 * time.Second},
@@ -919,7 +974,7 @@ func (wf *opportunityWorkflow) refuse(ctx workflow.Context, actor activities.Act
 	}
 	wf.st.Status = opportunity.Disapproved
 	wf.notify(ctx, kind, false, true, reason)
-	if kind == "renewal-refused" && wf.st.Register != "" && workflow.GetVersion(ctx, changeCRMOnRefusal, workflow.DefaultVersion, 1) >= 1 {
+	if kind == "renewal-refused" && wf.st.Register != "" && wf.since(ctx, changeCRMOnRefusal) {
 		wf.syncCRMLater(ctx, opportunity.Disapproved)
 	}
 	return wf.st, nil
@@ -972,7 +1027,7 @@ func (wf *opportunityWorkflow) edit(ctx workflow.Context, req EditRequest) (Oppo
 		return wf.st, nil
 	}
 	register := wf.st.Register
-	if register != "" && workflow.GetVersion(ctx, changeCRMOnEdit, workflow.DefaultVersion, 1) >= 1 {
+	if register != "" && wf.since(ctx, changeCRMOnEdit) {
 		// The CRM holds the opportunity: it takes the change first; a refusal
 		// (a locked record: 423) leaves the opportunity as it was.
 		wf.stopCRMLater(ctx)
@@ -1073,7 +1128,7 @@ func (wf *opportunityWorkflow) decideRenewal(ctx workflow.Context, req RenewalDe
 		return wf.refuse(ctx, req.Actor, req.Reason, "renewal-refused", req.Deadline)
 	}
 	register := wf.st.Register
-	if workflow.GetVersion(ctx, changeCRMOnRenewal, workflow.DefaultVersion, 1) >= 1 {
+	if wf.since(ctx, changeCRMOnRenewal) {
 		// The CRM takes the renewed approval first (reopening the record closed
 		// at the expiry; creating it for an opportunity that expired in
 		// analysis); a refusal leaves the opportunity awaiting the decision.

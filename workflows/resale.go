@@ -244,6 +244,7 @@ func (wf *resaleWorkflow) background(ctx workflow.Context, opts workflow.Activit
 	wf.inFlight++
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		defer func() { wf.inFlight-- }()
+		opts.TaskQueue = MailQueue(ctx) // every background activity of a resale is a notice or an e-mail
 		if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), activity, arg).Get(ctx, nil); err != nil {
 			workflow.GetLogger(ctx).Error(what+" failed", "resale", wf.st.ID, "err", err)
 		}

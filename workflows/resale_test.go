@@ -372,10 +372,14 @@ func TestResaleOnboardingOnTheRealServer(t *testing.T) {
 	w := sdkworker.New(c, queue, sdkworker.Options{})
 	w.RegisterWorkflow(Resale)
 	w.RegisterActivity(acts)
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
+	mw := sdkworker.New(c, queue+MailQueueSuffix, sdkworker.Options{}) // the notices and e-mails
+	mw.RegisterActivity(acts)
+	for _, w := range []sdkworker.Worker{w, mw} {
+		if err := w.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer w.Stop()
 	}
-	defer w.Stop()
 
 	id := opportunity.NewID()
 	op := c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{ID: ResaleWorkflowID(id), TaskQueue: queue,

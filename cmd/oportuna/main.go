@@ -379,7 +379,9 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 	workerCtx, stopWorker := context.WithCancel(context.Background())
 	defer stopWorker()
 	if withWorker {
-		g.Go(func() error { return worker.RunWithStatus(workerCtx, tc, cfg.TemporalNamespace, acts, polling) })
+		g.Go(func() error {
+			return worker.RunWithSettings(workerCtx, tc, cfg.TemporalNamespace, acts, polling, workerSettings(cfg.Worker))
+		})
 	}
 	if !withAPI {
 		g.Go(func() error {
