@@ -151,34 +151,65 @@ interface TokenPair {
   expires_in?: number;
 }
 
+/** The Web Lock that serializes refreshes across the tabs of this origin. */
+export const REFRESH_LOCK = 'oportuna-refresh';
+
+/** A refresh that takes longer gives up (and frees the lock for the other tabs). */
+const REFRESH_TIMEOUT_MS = 20_000;
+
 let refreshing: Promise<boolean> | null = null;
 
 /**
- * Exchanges the stored refresh token for a new pair and stores it. Concurrent
- * callers share one call: the authenticator rotates refresh tokens and treats a
- * reused one as theft, so the same token must never be sent twice.
+ * Runs fn holding the cross-tab refresh lock (Web Locks API). Without
+ * navigator.locks (older browsers, jsdom) fn runs at once: the refresh is then
+ * shared inside this tab only.
+ */
+function withRefreshLock<T>(fn: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  if (!locks || typeof locks.request !== 'function') return fn();
+  return locks.request(REFRESH_LOCK, { mode: 'exclusive' }, fn) as Promise<T>;
+}
+
+/**
+ * Exchanges the stored refresh token for a new pair and stores it. The
+ * authenticator rotates refresh tokens and treats a reused one as theft, so the
+ * same token must never be presented twice: callers inside one tab share one
+ * call, and tabs take turns through a Web Lock. After taking the lock the
+ * refresh-token cookie (shared by every tab) is read again: when it differs from
+ * the one this tab was about to present, another tab already rotated the pair,
+ * and its tokens are used instead of calling the server.
  */
 export function refreshSession(): Promise<boolean> {
   if (!refreshing) {
-    refreshing = doRefresh().finally(() => {
-      refreshing = null;
-    });
+    const presented = getRefreshToken();
+    refreshing = (presented ? withRefreshLock(() => doRefresh(presented)) : Promise.resolve(false))
+      .catch(() => false)
+      .finally(() => {
+        refreshing = null;
+      });
   }
   return refreshing;
 }
 
-async function doRefresh(): Promise<boolean> {
+async function doRefresh(presented: string): Promise<boolean> {
   const refreshToken = getRefreshToken();
   if (!refreshToken || !company) return false;
+  if (refreshToken !== presented) return !!getToken(); // rotated by another tab meanwhile
   const res = await send<{ data?: TokenPair }>(
     'authenticator',
     `/${encodeURIComponent(company)}/auth/refresh_token`,
-    { auth: { kind: 'bearer', token: refreshToken } },
+    { auth: { kind: 'bearer', token: refreshToken }, signal: timeoutSignal(REFRESH_TIMEOUT_MS) },
   );
   const pair = res.ok ? res.data?.data : undefined;
   if (!pair?.access_token || !pair.refresh_token) return false;
   saveTokens(pair.access_token, pair.refresh_token, pair.expires_in);
   return true;
+}
+
+function timeoutSignal(ms: number): AbortSignal | undefined {
+  return typeof AbortSignal !== 'undefined' && typeof AbortSignal.timeout === 'function'
+    ? AbortSignal.timeout(ms)
+    : undefined;
 }
 
 /** Ends the session after a 401 that a refresh could not cure (spec §8). */
@@ -195,10 +226,14 @@ export async function request<T = unknown>(
 ): Promise<HttpResponse<T>> {
   const usesSession = (opts.auth ?? { kind: 'session' }).kind === 'session';
   const refreshOn401 = opts.refreshOn401 ?? usesSession;
+  const sent = usesSession ? getToken() : undefined;
   const first = await send<T>(service, path, opts);
   if (first.status !== 401 || !refreshOn401) return first;
 
-  if (!(await refreshSession())) {
+  // The pair was rotated (by this tab or another) while the call was out: retry with it.
+  const current = usesSession ? getToken() : undefined;
+  const rotated = current !== undefined && current !== sent;
+  if (!rotated && !(await refreshSession())) {
     endSession();
     return first;
   }
