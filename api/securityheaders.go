@@ -46,7 +46,9 @@ var (
 	// server-rendered page without scripts, with one <style> element (the
 	// brand's colours are templated into it, so no hash: 'unsafe-inline' for
 	// styles, harmless where no script may run) and a frame of its own
-	// /mailbox/{id}/body (which sends its own sandbox policy).
+	// /mailbox/{id}/body. The page and the body set their own policies
+	// (mailer/mailbox.go); this one covers the mailbox's other answers, and
+	// X-Frame-Options SAMEORIGIN lets the page frame the body.
 	mailboxPolicy = strings.Join([]string{
 		"default-src 'none'",
 		"script-src 'none'",
@@ -62,7 +64,7 @@ var (
 	// the page and to anything it would frame. Only features Chromium knows:
 	// an unknown one is reported on the console.
 	permissionsPolicy = strings.Join([]string{
-		"accelerometer=()", "autoplay=()", "bluetooth=()", "camera=()", "display-capture=()",
+		"accelerometer=()", "autoplay=()", "camera=()", "display-capture=()",
 		"encrypted-media=()", "geolocation=()", "gyroscope=()", "hid=()", "idle-detection=()",
 		"magnetometer=()", "microphone=()", "midi=()", "payment=()", "publickey-credentials-get=()",
 		"screen-wake-lock=()", "serial=()", "usb=()", "xr-spatial-tracking=()",
