@@ -1,4 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { login, openLogin, url } from './support';
 
 /**
@@ -163,12 +165,21 @@ test('the dev mailbox works under its own policy', async ({ page }) => {
 
 test('no other site can frame the portal (frame-ancestors)', async ({ page }) => {
   const app = url('nordata', '/Painel/Opportunities');
-  await page.route('http://attacker.test/**', (route) =>
-    route.fulfill({ contentType: 'text/html', body: `<!doctype html><iframe id="victim" src="${app}"></iframe>` }),
-  );
-  await page.goto('http://attacker.test/', { waitUntil: 'load' }); // load waits for the frame
-  const frame = page.frames().find((f) => f !== page.mainFrame());
-  expect(frame).toBeDefined();
-  expect(frame!.url()).not.toBe(app);
-  expect(await frame!.locator('#root').count()).toBe(0);
+  // Another site, on the loopback too (Chromium keeps public pages from framing local ones anyway).
+  const attacker = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html' });
+    res.end(`<!doctype html><iframe id="victim" src="${app}"></iframe>`);
+  });
+  await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = attacker.address() as AddressInfo;
+    await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: 'load' }); // load waits for the frame
+    const frame = page.frames().find((f) => f !== page.mainFrame());
+    expect(frame).toBeDefined();
+    await page.waitForTimeout(500);
+    expect(frame!.url()).not.toBe(app);
+    expect(await frame!.locator('#root').count()).toBe(0);
+  } finally {
+    attacker.close();
+  }
 });

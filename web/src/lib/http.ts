@@ -1,5 +1,5 @@
 import { navigateTo } from './navigation';
-import { clearAllExceptLgpd, getRefreshToken, getToken, saveTokens } from './session';
+import { COOKIE, clearAllExceptLgpd, getRefreshToken, getToken, saveTokens } from './session';
 
 /** The three services behind the one server (docs/api.md). */
 export const SERVICE_BASE = {
@@ -192,9 +192,15 @@ export function refreshSession(): Promise<boolean> {
 }
 
 async function doRefresh(presented: string): Promise<boolean> {
-  const refreshToken = getRefreshToken();
+  const refreshToken = await storedCookie(COOKIE.refreshToken);
   if (!refreshToken || !company) return false;
-  if (refreshToken !== presented) return !!getToken(); // rotated by another tab meanwhile
+  if (refreshToken !== presented) {
+    // Rotated by another tab meanwhile: take its pair (and bring this tab's copy up to date).
+    const token = await storedCookie(COOKIE.token);
+    if (!token) return false;
+    if (token !== getToken() || refreshToken !== getRefreshToken()) saveTokens(token, refreshToken);
+    return true;
+  }
   const res = await send<{ data?: TokenPair }>(
     'authenticator',
     `/${encodeURIComponent(company)}/auth/refresh_token`,
@@ -203,7 +209,33 @@ async function doRefresh(presented: string): Promise<boolean> {
   const pair = res.ok ? res.data?.data : undefined;
   if (!pair?.access_token || !pair.refresh_token) return false;
   saveTokens(pair.access_token, pair.refresh_token, pair.expires_in);
+  // One round trip to the browser's cookie store before the lock is released, so that the next
+  // tab reads the new pair there.
+  await storedCookie(COOKIE.refreshToken);
   return true;
+}
+
+interface CookieStoreLike {
+  get(name: string): Promise<{ value?: string } | null | undefined>;
+}
+
+/**
+ * A cookie as the browser's cookie store holds it (CookieStore API), not this
+ * tab's copy: Chromium's document.cookie may lag behind a write another tab
+ * made a moment ago. document.cookie where the API is missing.
+ */
+async function storedCookie(name: string): Promise<string | undefined> {
+  const store = (globalThis as { cookieStore?: CookieStoreLike }).cookieStore;
+  if (store && typeof store.get === 'function') {
+    try {
+      const c = await store.get(name);
+      // js-cookie writes values percent-encoded where needed; read them back as it does.
+      return c?.value ? c.value.replace(/(%[\dA-F]{2})+/gi, decodeURIComponent) : undefined;
+    } catch {
+      // fall back to this tab's copy
+    }
+  }
+  return name === COOKIE.token ? getToken() : name === COOKIE.refreshToken ? getRefreshToken() : undefined;
 }
 
 function timeoutSignal(ms: number): AbortSignal | undefined {

@@ -173,4 +173,21 @@ describe('refresh across tabs (Web Locks)', () => {
     expect((await tab.request('api', '/x')).status).toBe(200);
     expect(calls.map((c) => c.url)).toEqual(['/api/x', '/api/x']);
   });
+
+  it("reads the browser's cookie store after the lock, not this tab's possibly stale copy", async () => {
+    const calls = mockFetch(() => json(500, {}));
+    const newAccess = fakeJwt(Math.floor(Date.now() / 1000) + 7200);
+    // document.cookie still shows the old pair; the cookie store already holds the rotated one.
+    const store = new Map([
+      ['token', newAccess],
+      ['refresh_token', 'refresh-2'],
+    ]);
+    vi.stubGlobal('cookieStore', { get: async (name: string) => (store.has(name) ? { name, value: store.get(name) } : null) });
+    vi.stubGlobal('navigator', { ...navigator, locks: fakeLocks().manager });
+    const tab = await openTab();
+    expect(await tab.refreshSession()).toBe(true);
+    expect(calls).toHaveLength(0);
+    expect(Cookies.get('token')).toBe(newAccess); // this tab's copy brought up to date
+    expect(Cookies.get('refresh_token')).toBe('refresh-2');
+  });
 });
