@@ -62,7 +62,7 @@ function setCookie(name: string, value: string, days?: number): void {
 }
 
 function removeCookie(name: string): void {
-  Cookies.remove(name, { path: '/' });
+  Cookies.remove(name, cookieAttributes());
 }
 
 /** Everything the client stored about the session, read at once. */
