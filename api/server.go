@@ -4,7 +4,6 @@ package api
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -63,6 +62,9 @@ type Server struct {
 	// dashboard's month, the export's dates), read in Brasília's calendar
 	// (internal/calendar); nil: time.Now. Tests pin it.
 	Now func() time.Time
+	// HSTSMaxAge is the Strict-Transport-Security max-age (HSTS_MAX_AGE);
+	// 0: no such header (the portal is not served over https).
+	HSTSMaxAge time.Duration
 
 	index      map[string][]byte // index.html per brand slug, brand injected
 	lgpd       []byte
@@ -87,7 +89,7 @@ func (s *Server) Handler() (http.Handler, error) {
 	if s.Metrics != nil {
 		r.Use(s.Metrics.Middleware)
 	}
-	r.Use(logRequests, recoverJSON)
+	r.Use(securityHeaders(s.HSTSMaxAge), logRequests, recoverJSON)
 	if s.Health != nil {
 		r.Get(health.LivePath, s.Health.Live)
 		r.Get(health.ReadyPath, s.Health.Ready)
@@ -134,11 +136,11 @@ func (s *Server) Handler() (http.Handler, error) {
 	if s.Mail != nil {
 		r.Mount("/mailer", s.Mail.Send())
 		if s.Mailbox {
-			r.Mount("/mailbox", s.Mail.Mailbox())
+			r.With(framableBySelf(mailboxPolicy)).Mount("/mailbox", s.Mail.Mailbox())
 		}
 	}
-	r.Get("/brand-assets/lgpd.pdf", s.servePDF(func(string) []byte { return s.lgpd }))
-	r.Get("/brand-assets/{slug}/guidelines.pdf", s.servePDF(func(slug string) []byte { return s.guidelines[slug] }))
+	r.With(framableBySelf(pdfPolicy)).Get("/brand-assets/lgpd.pdf", s.servePDF(func(string) []byte { return s.lgpd }))
+	r.With(framableBySelf(pdfPolicy)).Get("/brand-assets/{slug}/guidelines.pdf", s.servePDF(func(slug string) []byte { return s.guidelines[slug] }))
 	r.Get("/brand-assets/{slug}/{file}", s.handleBrandAsset)
 	r.NotFound(s.handleWeb)
 	return r, nil
@@ -161,14 +163,14 @@ func (s *Server) prepare() error {
 	s.index = map[string][]byte{}
 	s.guidelines = map[string][]byte{}
 	for _, b := range s.Brands.All() {
-		pub, err := json.Marshal(b.Public()) // Marshal escapes <, > and &: safe inside <script>
+		pub, err := brandDataBlock(b.Public())
 		if err != nil {
 			return err
 		}
 		page := titleRE.ReplaceAll(raw, nil)
 		page = iconRE.ReplaceAll(page, nil)
-		head := fmt.Sprintf("<title>%s</title>\n<link rel=\"icon\" type=\"image/svg+xml\" href=\"%s\">\n<meta name=\"theme-color\" content=\"%s\">\n<script>window.__OPORTUNA_BRAND__ = %s;</script>\n</head>",
-			template.HTMLEscapeString(b.Title), b.Public().Favicon, template.HTMLEscapeString(b.Colors.Primary), pub)
+		head := fmt.Sprintf("<title>%s</title>\n<link rel=\"icon\" type=\"image/svg+xml\" href=\"%s\">\n<meta name=\"theme-color\" content=\"%s\">\n%s\n</head>",
+			template.HTMLEscapeString(b.Title), template.HTMLEscapeString(b.Public().Favicon), template.HTMLEscapeString(b.Colors.Primary), pub)
 		s.index[b.Slug] = bytes.Replace(page, []byte("</head>"), []byte(head), 1)
 		s.guidelines[b.Slug] = guidelines(b)
 	}
@@ -267,8 +269,7 @@ func (s *Server) handleWeb(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Referrer-Policy", "same-origin")
+	w.Header().Set("Content-Security-Policy", appPolicy) // the other headers: securityHeaders
 	_, _ = w.Write(s.index[s.Brands.ForHost(r.Host).Slug])
 }
 

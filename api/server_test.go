@@ -69,13 +69,14 @@ func TestIndexCarriesTheBrandOfTheHost(t *testing.T) {
 			if strings.Contains(body, "/vite.svg") || !strings.Contains(body, `href="/brand-assets/`+b.Slug+`/favicon.svg"`) {
 				t.Errorf("%s: favicon not replaced", b.Slug)
 			}
-			start := strings.Index(body, "window.__OPORTUNA_BRAND__ = ")
-			end := strings.Index(body, ";</script>")
+			open := `<script type="application/json" id="oportuna-brand">`
+			start := strings.Index(body, open)
+			end := strings.Index(body, "</script>")
 			if start < 0 || end < start {
-				t.Fatalf("%s: no brand script", b.Slug)
+				t.Fatalf("%s: no brand data block", b.Slug)
 			}
 			var pub brand.Public
-			if err := json.Unmarshal([]byte(body[start+len("window.__OPORTUNA_BRAND__ = "):end]), &pub); err != nil {
+			if err := json.Unmarshal([]byte(body[start+len(open):end]), &pub); err != nil {
 				t.Fatal(err)
 			}
 			if pub.Slug != b.Slug || pub.Colors.Primary != b.Colors.Primary || pub.Logo != "/brand-assets/"+b.Slug+"/logo.svg" {

@@ -34,6 +34,7 @@ type Config struct {
 	MetricsPort       int            // METRICS_PORT; 0 (unset): no metrics listener
 	ShutdownDelay     time.Duration  // SHUTDOWN_DELAY; 0 (unset): stop at once
 	TrustedProxies    []netip.Prefix // TRUSTED_PROXIES; none (unset): clients connect directly
+	HSTSMaxAge        time.Duration  // HSTS_MAX_AGE; 0 (unset): no Strict-Transport-Security (not served over https)
 
 	OpportunityValidity         time.Duration // OPPORTUNITY_VALIDITY
 	OpportunityRenewalWindow    time.Duration // OPPORTUNITY_RENEWAL_WINDOW
@@ -125,6 +126,9 @@ func FromEnv() (Config, error) {
 	}
 	if c.TrustedProxies, err = clientaddr.ParsePrefixes(os.Getenv("TRUSTED_PROXIES")); err != nil {
 		return c, fmt.Errorf("TRUSTED_PROXIES: %w", err)
+	}
+	if c.HSTSMaxAge, err = durationEnv("HSTS_MAX_AGE", 0); err != nil {
+		return c, err
 	}
 	if c.AccessTokenTTL, err = durationEnv("ACCESS_TOKEN_TTL", 8*time.Hour); err != nil {
 		return c, err

@@ -425,6 +425,7 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 			Mail:           &mailer.Handler{Brands: brands, DB: db, Enqueue: dispatcher.Enqueue, Portal: mail.Portal},
 			Mailbox:        mailCfg.Mailbox,
 			TrustedProxies: cfg.TrustedProxies,
+			HSTSMaxAge:     cfg.HSTSMaxAge,
 		}
 		h, err := srv.Handler()
 		if err != nil {

@@ -4,7 +4,7 @@ import { fakeJwt, json, mockFetch, storeSession } from '../test/helpers';
 import { signIn, signOut, THROTTLED_FALLBACK } from './auth';
 import { setCompany } from './http';
 import { setNavigator } from './navigation';
-import { VISIT_MARKER, readSession } from './session';
+import { COOKIE, readSession } from './session';
 
 let navigations: string[];
 const EXP = Math.floor(Date.now() / 1000) + 8 * 3600;
@@ -52,7 +52,7 @@ describe('signIn', () => {
       keepConnection: 'false',
     });
     expect(localStorage.getItem('isLogged')).toBe('true');
-    expect(sessionStorage.getItem(VISIT_MARKER)).toBe('1');
+    expect(Cookies.get(COOKIE.visit)).toBe('1');
   });
 
   it('lands representative and support users on the Dashboard', async () => {

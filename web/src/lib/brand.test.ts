@@ -1,17 +1,41 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TEST_BRAND, json } from '../test/helpers';
-import { FALLBACK_BRAND, applyBrand, loadBrand } from './brand';
+import { BRAND_SCRIPT_ID, FALLBACK_BRAND, applyBrand, loadBrand } from './brand';
+
+function inject(text: string, type = 'application/json'): void {
+  const el = document.createElement('script');
+  el.type = type;
+  el.id = BRAND_SCRIPT_ID;
+  el.textContent = text;
+  document.head.appendChild(el);
+}
 
 afterEach(() => {
-  delete window.__OPORTUNA_BRAND__;
+  document.getElementById(BRAND_SCRIPT_ID)?.remove();
 });
 
 describe('loadBrand', () => {
-  it('uses the brand injected by the server', async () => {
-    window.__OPORTUNA_BRAND__ = TEST_BRAND;
+  it('uses the brand injected by the server as a JSON data block', async () => {
+    inject(JSON.stringify(TEST_BRAND));
     const fetchImpl = vi.fn();
     expect(await loadBrand(fetchImpl)).toEqual(TEST_BRAND);
     expect(fetchImpl).not.toHaveBeenCalled();
+  });
+
+  it('reads values the server escaped against </script> (\\u003c)', async () => {
+    const tricky = { ...TEST_BRAND, name: '</script><script>alert(1)</script>' };
+    inject(JSON.stringify(tricky).replace(/</g, '\\u003c').replace(/>/g, '\\u003e'));
+    expect((await loadBrand(vi.fn())).name).toBe(tricky.name);
+  });
+
+  it('ignores a block that is not JSON, or not of the JSON type, and asks the server', async () => {
+    inject('{not json');
+    const fetchImpl = vi.fn(async () => json(200, TEST_BRAND));
+    expect(await loadBrand(fetchImpl)).toEqual(TEST_BRAND);
+    document.getElementById(BRAND_SCRIPT_ID)?.remove();
+    inject(JSON.stringify({ ...TEST_BRAND, slug: 'evil' }), 'text/plain');
+    expect(await loadBrand(fetchImpl)).toEqual(TEST_BRAND);
+    expect(fetchImpl).toHaveBeenCalledTimes(2);
   });
 
   it('asks GET /api/brand when nothing was injected', async () => {

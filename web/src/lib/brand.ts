@@ -31,12 +31,32 @@ function isBrand(value: unknown): value is Brand {
   return typeof b.slug === 'string' && b.slug !== '' && typeof b.name === 'string' && !!b.colors;
 }
 
+/** Id of the JSON data block the server writes into the page (api/securityheaders.go). */
+export const BRAND_SCRIPT_ID = 'oportuna-brand';
+
 /**
- * The brand injected by the server (window.__OPORTUNA_BRAND__), or, when absent
- * (Vite dev server), the one answered by GET /api/brand for this host.
+ * The brand the server wrote into the page as a data block,
+ * `<script type="application/json" id="oportuna-brand">`: never run, so the
+ * page's Content-Security-Policy needs no inline script (docs/security-browser.md).
+ */
+export function injectedBrand(doc: Document = document): Brand | undefined {
+  const el = doc.getElementById(BRAND_SCRIPT_ID);
+  if (!(el instanceof HTMLScriptElement) || el.type !== 'application/json') return undefined;
+  try {
+    const value: unknown = JSON.parse(el.textContent ?? '');
+    return isBrand(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The brand injected by the server (the data block), or, when absent (Vite dev
+ * server), the one answered by GET /api/brand for this host.
  */
 export async function loadBrand(fetchImpl: typeof fetch = fetch): Promise<Brand> {
-  if (isBrand(window.__OPORTUNA_BRAND__)) return window.__OPORTUNA_BRAND__;
+  const injected = injectedBrand();
+  if (injected) return injected;
   try {
     const res = await fetchImpl('/api/brand', { headers: { Accept: 'application/json' } });
     if (res.ok) {

@@ -1,5 +1,5 @@
 import { navigateTo } from './navigation';
-import { clearAllExceptLgpd, getRefreshToken, getToken, saveTokens } from './session';
+import { COOKIE, clearAllExceptLgpd, getRefreshToken, getToken, saveTokens } from './session';
 
 /** The three services behind the one server (docs/api.md). */
 export const SERVICE_BASE = {
@@ -151,34 +151,97 @@ interface TokenPair {
   expires_in?: number;
 }
 
+/** The Web Lock that serializes refreshes across the tabs of this origin. */
+export const REFRESH_LOCK = 'oportuna-refresh';
+
+/** A refresh that takes longer gives up (and frees the lock for the other tabs). */
+const REFRESH_TIMEOUT_MS = 20_000;
+
 let refreshing: Promise<boolean> | null = null;
 
 /**
- * Exchanges the stored refresh token for a new pair and stores it. Concurrent
- * callers share one call: the authenticator rotates refresh tokens and treats a
- * reused one as theft, so the same token must never be sent twice.
+ * Runs fn holding the cross-tab refresh lock (Web Locks API). Without
+ * navigator.locks (older browsers, jsdom) fn runs at once: the refresh is then
+ * shared inside this tab only.
+ */
+function withRefreshLock<T>(fn: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  if (!locks || typeof locks.request !== 'function') return fn();
+  return locks.request(REFRESH_LOCK, { mode: 'exclusive' }, fn) as Promise<T>;
+}
+
+/**
+ * Exchanges the stored refresh token for a new pair and stores it. The
+ * authenticator rotates refresh tokens and treats a reused one as theft, so the
+ * same token must never be presented twice: callers inside one tab share one
+ * call, and tabs take turns through a Web Lock. After taking the lock the
+ * refresh-token cookie (shared by every tab) is read again: when it differs from
+ * the one this tab was about to present, another tab already rotated the pair,
+ * and its tokens are used instead of calling the server.
  */
 export function refreshSession(): Promise<boolean> {
   if (!refreshing) {
-    refreshing = doRefresh().finally(() => {
-      refreshing = null;
-    });
+    const presented = getRefreshToken();
+    refreshing = (presented ? withRefreshLock(() => doRefresh(presented)) : Promise.resolve(false))
+      .catch(() => false)
+      .finally(() => {
+        refreshing = null;
+      });
   }
   return refreshing;
 }
 
-async function doRefresh(): Promise<boolean> {
-  const refreshToken = getRefreshToken();
+async function doRefresh(presented: string): Promise<boolean> {
+  const refreshToken = await storedCookie(COOKIE.refreshToken);
   if (!refreshToken || !company) return false;
+  if (refreshToken !== presented) {
+    // Rotated by another tab meanwhile: take its pair (and bring this tab's copy up to date).
+    const token = await storedCookie(COOKIE.token);
+    if (!token) return false;
+    if (token !== getToken() || refreshToken !== getRefreshToken()) saveTokens(token, refreshToken);
+    return true;
+  }
   const res = await send<{ data?: TokenPair }>(
     'authenticator',
     `/${encodeURIComponent(company)}/auth/refresh_token`,
-    { auth: { kind: 'bearer', token: refreshToken } },
+    { auth: { kind: 'bearer', token: refreshToken }, signal: timeoutSignal(REFRESH_TIMEOUT_MS) },
   );
   const pair = res.ok ? res.data?.data : undefined;
   if (!pair?.access_token || !pair.refresh_token) return false;
   saveTokens(pair.access_token, pair.refresh_token, pair.expires_in);
+  // One round trip to the browser's cookie store before the lock is released, so that the next
+  // tab reads the new pair there.
+  await storedCookie(COOKIE.refreshToken);
   return true;
+}
+
+interface CookieStoreLike {
+  get(name: string): Promise<{ value?: string } | null | undefined>;
+}
+
+/**
+ * A cookie as the browser's cookie store holds it (CookieStore API), not this
+ * tab's copy: Chromium's document.cookie may lag behind a write another tab
+ * made a moment ago. document.cookie where the API is missing.
+ */
+async function storedCookie(name: string): Promise<string | undefined> {
+  const store = (globalThis as { cookieStore?: CookieStoreLike }).cookieStore;
+  if (store && typeof store.get === 'function') {
+    try {
+      const c = await store.get(name);
+      // js-cookie writes values percent-encoded where needed; read them back as it does.
+      return c?.value ? c.value.replace(/(%[\dA-F]{2})+/gi, decodeURIComponent) : undefined;
+    } catch {
+      // fall back to this tab's copy
+    }
+  }
+  return name === COOKIE.token ? getToken() : name === COOKIE.refreshToken ? getRefreshToken() : undefined;
+}
+
+function timeoutSignal(ms: number): AbortSignal | undefined {
+  return typeof AbortSignal !== 'undefined' && typeof AbortSignal.timeout === 'function'
+    ? AbortSignal.timeout(ms)
+    : undefined;
 }
 
 /** Ends the session after a 401 that a refresh could not cure (spec §8). */
@@ -195,10 +258,14 @@ export async function request<T = unknown>(
 ): Promise<HttpResponse<T>> {
   const usesSession = (opts.auth ?? { kind: 'session' }).kind === 'session';
   const refreshOn401 = opts.refreshOn401 ?? usesSession;
+  const sent = usesSession ? getToken() : undefined;
   const first = await send<T>(service, path, opts);
   if (first.status !== 401 || !refreshOn401) return first;
 
-  if (!(await refreshSession())) {
+  // The pair was rotated (by this tab or another) while the call was out: retry with it.
+  const current = usesSession ? getToken() : undefined;
+  const rotated = current !== undefined && current !== sent;
+  if (!rotated && !(await refreshSession())) {
     endSession();
     return first;
   }

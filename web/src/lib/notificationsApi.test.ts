@@ -1,5 +1,5 @@
 import Cookies from 'js-cookie';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { json, mockFetch, storeSession } from '../test/helpers';
 import {
   NOTIFICATIONS_COOKIE,
@@ -52,5 +52,24 @@ describe('notificationsApi', () => {
   it('newestId', () => {
     expect(newestId([])).toBe(0);
     expect(newestId([{ id: 3 }, { id: 9 }, { id: 4 }] as never)).toBe(9);
+  });
+});
+
+describe('notifications cookie', () => {
+  it('is written SameSite=Strict, path /, Secure over https, for 30 days', () => {
+    const set = vi.spyOn(Cookies, 'set');
+    saveLastSeenNotification('u1', 12);
+    expect(set).toHaveBeenCalledWith('notifications', 'u1:12', {
+      path: '/',
+      sameSite: 'Strict',
+      secure: window.location.protocol === 'https:',
+      expires: 30,
+    });
+    set.mockClear();
+    vi.stubGlobal('location', { ...window.location, protocol: 'https:' });
+    saveLastSeenNotification('u1', 13);
+    expect(set.mock.calls[0][2]).toMatchObject({ secure: true, sameSite: 'Strict' });
+    vi.unstubAllGlobals();
+    set.mockRestore();
   });
 });

@@ -1,5 +1,6 @@
 import Cookies from 'js-cookie';
 import { request } from './http';
+import { cookieAttributes } from './session';
 
 /** In-app notifications: the panel's bell (docs/api.md "Notifications"). */
 
@@ -73,11 +74,7 @@ export function lastSeenNotification(userId: string | undefined): number {
 export function saveLastSeenNotification(userId: string | undefined, id: number): void {
   if (!userId || !Number.isSafeInteger(id) || id <= 0) return;
   if (id <= lastSeenNotification(userId)) return;
-  Cookies.set(NOTIFICATIONS_COOKIE, `${userId}:${id}`, {
-    expires: NOTIFICATIONS_COOKIE_DAYS,
-    path: '/',
-    sameSite: 'Lax',
-  });
+  Cookies.set(NOTIFICATIONS_COOKIE, `${userId}:${id}`, cookieAttributes(NOTIFICATIONS_COOKIE_DAYS));
 }
 
 /** The newest id of a list (0 when empty). */

@@ -1,9 +1,11 @@
 import Cookies from 'js-cookie';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeJwt } from '../test/helpers';
 import {
+  COOKIE,
   DEFAULT_EXP,
   VISIT_MARKER,
+  cookieAttributes,
   acceptLgpd,
   clearAllExceptLgpd,
   clearOnLogout,
@@ -100,7 +102,7 @@ describe('stored session', () => {
 });
 
 describe('keep_connection', () => {
-  it('ends a session started without keep-connected on the next visit', () => {
+  it('ends a session started without keep-connected on the next visit (the browser reopened: no visit cookie)', () => {
     saveTokens('t', 'r', 100);
     saveCompany('yep', false);
     acceptLgpd();
@@ -117,11 +119,73 @@ describe('keep_connection', () => {
     expect(Cookies.get('token')).toBe('t');
   });
 
+  it('keeps it in a second tab of the same browser session (the visit cookie is shared; sessionStorage is not)', () => {
+    saveTokens('t', 'r', 100);
+    saveCompany('yep', false);
+    markLoggedIn();
+    sessionStorage.clear(); // a new tab starts with an empty sessionStorage
+    expect(endSessionOfPreviousVisit()).toBe(false);
+    expect(Cookies.get('token')).toBe('t');
+    expect(Cookies.get('refresh_token')).toBe('r');
+  });
+
+  it('writes the visit cookie without an expiry, so that the browser drops it when it closes', () => {
+    const set = vi.spyOn(Cookies, 'set');
+    markLoggedIn();
+    const call = set.mock.calls.find(([name]) => name === COOKIE.visit);
+    expect(call?.[2]).toMatchObject({ path: '/', sameSite: 'Strict' });
+    expect(call?.[2]).not.toHaveProperty('expires');
+  });
+
+  it('keeps a tab that logged in under the per-tab marker of an earlier build', () => {
+    saveTokens('t', 'r', 100);
+    saveCompany('yep', false);
+    sessionStorage.setItem(VISIT_MARKER, '1');
+    expect(endSessionOfPreviousVisit()).toBe(false);
+    expect(Cookies.get(COOKIE.visit)).toBe('1');
+  });
+
   it('keeps a session started with keep-connected', () => {
     saveTokens('t', 'r', 100);
     saveCompany('yep', true);
     expect(endSessionOfPreviousVisit()).toBe(false);
     expect(Cookies.get('token')).toBe('t');
+  });
+
+  it('logout forgets the visit', () => {
+    markLoggedIn();
+    clearOnLogout();
+    expect(Cookies.get(COOKIE.visit)).toBeUndefined();
+  });
+});
+
+describe('cookie attributes', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('are Secure over https, SameSite=Strict and path / always', () => {
+    expect(cookieAttributes(7, { protocol: 'https:' })).toEqual({ path: '/', sameSite: 'Strict', secure: true, expires: 7 });
+    expect(cookieAttributes(7, { protocol: 'http:' })).toEqual({ path: '/', sameSite: 'Strict', secure: false, expires: 7 });
+    expect(cookieAttributes(undefined, { protocol: 'https:' })).toEqual({ path: '/', sameSite: 'Strict', secure: true });
+  });
+
+  it('are used for every session cookie, Secure following the page protocol', () => {
+    const set = vi.spyOn(Cookies, 'set');
+    saveTokens(fakeJwt(2_000_000_000), 'r', 100);
+    saveCompany('yep', true);
+    savePermissions(['SELLER']);
+    saveProfile({ id: 'u1', name: 'Maria' });
+    acceptLgpd();
+    expect(set).toHaveBeenCalled();
+    for (const [name, , attrs] of set.mock.calls) {
+      expect(attrs, name).toMatchObject({ path: '/', sameSite: 'Strict', secure: window.location.protocol === 'https:' });
+    }
+    set.mockClear();
+    vi.stubGlobal('location', { ...window.location, protocol: 'https:' });
+    saveTokens('t', 'r', 100);
+    for (const [name, , attrs] of set.mock.calls) expect(attrs, name).toMatchObject({ secure: true, sameSite: 'Strict' });
+    vi.unstubAllGlobals();
   });
 });
 

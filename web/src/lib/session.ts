@@ -12,6 +12,12 @@ export const COOKIE = {
   keepConnection: 'keep_connection',
   /** LGPD (privacy policy) acceptance; the spec does not name it. */
   lgpd: 'lgpd_accepted',
+  /**
+   * The visit of a session started with keep_connection 'false': a browser
+   * session cookie (no expiry), shared by every tab, dropped when the browser
+   * closes (see endSessionOfPreviousVisit). The spec does not name it.
+   */
+  visit: 'oportuna_visit',
 } as const;
 
 /** Local storage keys (spec §3). */
@@ -23,7 +29,10 @@ export const STORAGE = {
   resalePreferences: 'resale_preferences',
 } as const;
 
-/** sessionStorage marker: this tab logged in during the current visit (see docs/web.md). */
+/**
+ * The per-tab sessionStorage marker earlier builds used for the visit. Only read,
+ * so that a tab that logged in before the visit cookie existed keeps its session.
+ */
 export const VISIT_MARKER = 'oportuna_visit';
 
 export const SESSION_COOKIE_DAYS = 7;
@@ -36,12 +45,24 @@ export const EXPIRY_MARGIN_SECONDS = 1000;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-function setCookie(name: string, value: string, days: number): void {
-  Cookies.set(name, value, { expires: days, path: '/', sameSite: 'Lax' });
+/**
+ * Attributes of every cookie the client writes (docs/security-browser.md):
+ * path /, SameSite=Strict (the server never reads these cookies, only this
+ * origin's scripts do, so no cross-site request needs them), and Secure when
+ * the portal is served over https. `days` undefined: a browser session cookie.
+ */
+export function cookieAttributes(days?: number, loc: Pick<Location, 'protocol'> = window.location): Cookies.CookieAttributes {
+  const attrs: Cookies.CookieAttributes = { path: '/', sameSite: 'Strict', secure: loc.protocol === 'https:' };
+  if (days !== undefined) attrs.expires = days;
+  return attrs;
+}
+
+function setCookie(name: string, value: string, days?: number): void {
+  Cookies.set(name, value, cookieAttributes(days));
 }
 
 function removeCookie(name: string): void {
-  Cookies.remove(name, { path: '/' });
+  Cookies.remove(name, cookieAttributes());
 }
 
 /** Everything the client stored about the session, read at once. */
@@ -138,15 +159,22 @@ export function savePermissions(roles: readonly string[]): void {
   setCookie(COOKIE.permissions, JSON.stringify(roles), SESSION_COOKIE_DAYS);
 }
 
-/** Marks the session as started by a login in this tab (this visit). */
+/** Marks the session as started by a login in this browser session (this visit). */
 export function markLoggedIn(): void {
   localStorage.setItem(STORAGE.isLogged, 'true');
-  sessionStorage.setItem(VISIT_MARKER, '1');
+  setCookie(COOKIE.visit, '1');
 }
 
 /** Logout (spec §4): removes token, exp, permissions, refresh token and keep_connection. */
 export function clearOnLogout(): void {
-  for (const name of [COOKIE.token, COOKIE.exp, COOKIE.permissions, COOKIE.refreshToken, COOKIE.keepConnection]) {
+  for (const name of [
+    COOKIE.token,
+    COOKIE.exp,
+    COOKIE.permissions,
+    COOKIE.refreshToken,
+    COOKIE.keepConnection,
+    COOKIE.visit,
+  ]) {
     removeCookie(name);
   }
   sessionStorage.removeItem(VISIT_MARKER);
@@ -166,14 +194,21 @@ export function clearAllExceptLgpd(): void {
 
 /**
  * keep_connection (spec §4): a session started with the box unticked does not
- * survive to the next visit. A visit is a browser tab's session storage: the
- * login sets a marker there, so a reload in that tab keeps the session, while a
- * new tab or window (or the browser reopened) finds no marker. Returns true
- * when it cleared the session.
+ * survive to the next visit. A visit is the browser session: the login sets the
+ * visit cookie without an expiry, which every tab of the browser shares and the
+ * browser drops when it closes. So a reload or a second tab keeps the session
+ * (a new tab must not end the first tab's session), while the browser reopened
+ * finds keep_connection 'false' without the visit cookie and clears what the
+ * previous visit stored. Returns true when it cleared the session.
  */
 export function endSessionOfPreviousVisit(): boolean {
   if (Cookies.get(COOKIE.keepConnection) !== 'false') return false;
-  if (sessionStorage.getItem(VISIT_MARKER)) return false;
+  if (Cookies.get(COOKIE.visit)) return false;
+  if (sessionStorage.getItem(VISIT_MARKER)) {
+    // A tab that logged in under the per-tab marker of an earlier build: same visit.
+    setCookie(COOKIE.visit, '1');
+    return false;
+  }
   clearAllExceptLgpd();
   return true;
 }
