@@ -196,6 +196,10 @@ type opportunityWorkflow struct {
 	// fast: the run started with changeWritePath, which implies every change
 	// id before it (their GetVersion markers are no longer written).
 	fast bool
+	// localCRM: the run started with version 2 of changeWritePath: the CRM
+	// write of a decision someone waits for runs as a local activity, inside
+	// the workflow task that then records the decision and answers.
+	localCRM bool
 }
 
 // backgroundSync is a CRM sync retrying in the background (expiry, renewal
@@ -212,7 +216,8 @@ func Opportunity(ctx workflow.Context, in OpportunityInput) (OpportunityState, e
 	wf := &opportunityWorkflow{d: in.Durations}
 	// Evaluated first, once per run: a run started before changeWritePath
 	// (replayed, or still in flight at the deploy) keeps its old commands.
-	wf.fast = workflow.GetVersion(ctx, changeWritePath, workflow.DefaultVersion, 1) >= 1
+	writePath := workflow.GetVersion(ctx, changeWritePath, workflow.DefaultVersion, writePathLocalCRM)
+	wf.fast, wf.localCRM = writePath >= 1, writePath >= writePathLocalCRM
 	if err := wf.setup(ctx, in); err != nil {
 		return wf.st, err
 	}
@@ -558,6 +563,11 @@ const (
 	changeWritePath = "write-path"
 )
 
+// writePathLocalCRM is version 2 of changeWritePath: also the CRM write of a
+// decision someone waits for is a local activity (a run at version 1 keeps
+// the CRM queue's activity for it).
+const writePathLocalCRM workflow.Version = 2
+
 // since reports whether the run takes the change: always in a run started
 // with changeWritePath, else as its history recorded it.
 func (wf *opportunityWorkflow) since(ctx workflow.Context, change string) bool {
@@ -570,6 +580,19 @@ func crmOptions(ctx workflow.Context, budget time.Duration) workflow.Context {
 		StartToCloseTimeout:    min(CRMAttemptTimeout, budget),
 		ScheduleToCloseTimeout: budget,
 		HeartbeatTimeout:       ActivityHeartbeat,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2,
+			MaximumInterval: 5 * time.Second, MaximumAttempts: CRMRetryAttempts},
+	})
+}
+
+// localCRMOptions are crmOptions for the CRM write of a decision someone waits
+// for, run as a local activity (writePathLocalCRM): the same attempts, cap and
+// budget. A worker lost mid-attempt has the workflow task, and so the write,
+// run again elsewhere: the upsert by external id makes that harmless.
+func localCRMOptions(ctx workflow.Context, budget time.Duration) workflow.Context {
+	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout:    min(CRMAttemptTimeout, budget),
+		ScheduleToCloseTimeout: budget,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2,
 			MaximumInterval: 5 * time.Second, MaximumAttempts: CRMRetryAttempts},
 	})
@@ -602,7 +625,16 @@ func (wf *opportunityWorkflow) syncCRM(ctx workflow.Context, received, deadline 
 		budget = minCRMBudget // replaying a history from before the deadline: options are not replayed
 	}
 	var id string
-	err := workflow.ExecuteActivity(crmOptions(ctx, budget), a.SyncCRM, in).Get(ctx, &id)
+	var err error
+	if wf.localCRM && !deadline.IsZero() {
+		// Someone waits: the CRM write runs inside this workflow task, which
+		// then records the decision and answers, in one task (no activity
+		// dispatch, no second task). Background syncs keep the rate-limited
+		// CRM queue (docs/operations.md, Task queues).
+		err = workflow.ExecuteLocalActivity(localCRMOptions(ctx, budget), a.SyncCRM, in).Get(ctx, &id)
+	} else {
+		err = workflow.ExecuteActivity(crmOptions(ctx, budget), a.SyncCRM, in).Get(ctx, &id)
+	}
 	var app *temporal.ApplicationError
 	var timeout *temporal.TimeoutError
 	if err != nil && !errors.As(err, &app) && errors.As(err, &timeout) {
