@@ -245,7 +245,7 @@ func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	typeID := r.URL.Query().Get("typeId")
-	if !validUUID(typeID) {
+	if !opportunity.ValidID(typeID) {
 		respond.Error(w, http.StatusBadRequest, "Informe o registro (typeId).")
 		return
 	}
@@ -298,7 +298,7 @@ func (s *Server) handleCreateHistory(w http.ResponseWriter, r *http.Request) {
 	// The history screen names types by route ('Opportunities', 'Resales', 'Users').
 	body.Type = map[string]string{"opportunity": "opportunity", "opportunities": "opportunity", "resale": "resale",
 		"resales": "resale", "user": "user", "users": "user"}[strings.ToLower(strings.TrimSpace(body.Type))]
-	if !validUUID(body.TypeID) || (body.Type != "opportunity" && body.Type != "resale" && body.Type != "user") ||
+	if !opportunity.ValidID(body.TypeID) || (body.Type != "opportunity" && body.Type != "resale" && body.Type != "user") ||
 		(body.ActionType != "create" && body.ActionType != "update") {
 		respond.Error(w, http.StatusBadRequest, "Histórico inválido: informe typeId, type (opportunity, resale ou user) e actionType (create ou update).")
 		return

@@ -213,7 +213,7 @@ func (s *Server) updateError(w http.ResponseWriter, r *http.Request, err error) 
 // reseller its company's, for a seller its own. Anything else is 404/403.
 func (s *Server) loadVisible(w http.ResponseWriter, r *http.Request, id string) (opportunity.Record, activities.Actor, bool) {
 	c := auth.FromContext(r.Context())
-	if !validUUID(id) {
+	if !opportunity.ValidID(id) {
 		respond.Error(w, http.StatusNotFound, MsgNotFound)
 		return opportunity.Record{}, activities.Actor{UserID: c.Subject, Name: c.Name, Roles: c.Roles}, false
 	}
@@ -249,24 +249,6 @@ func (s *Server) loadVisible(w http.ResponseWriter, r *http.Request, id string) 
 		return rec, actor, false
 	}
 	return rec, actor, true
-}
-
-func validUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, c := range s {
-		switch {
-		case i == 8 || i == 13 || i == 18 || i == 23:
-			if c != '-' {
-				return false
-			}
-		case (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'):
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 func (s *Server) handleGetOpportunity(w http.ResponseWriter, r *http.Request) {

@@ -144,7 +144,7 @@ func (s *Server) handleResaleList(w http.ResponseWriter, r *http.Request) {
 func (s *Server) loadResale(w http.ResponseWriter, r *http.Request, id string) (resaleRow, bool) {
 	c := auth.FromContext(r.Context())
 	var row resaleRow
-	if !validUUID(id) {
+	if !opportunity.ValidID(id) {
 		respond.Error(w, http.StatusNotFound, MsgResaleNotFound)
 		return row, false
 	}

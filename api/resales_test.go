@@ -10,6 +10,7 @@ import (
 	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/internal/calendar"
+	"oportuna/opportunity"
 	"oportuna/workflows"
 )
 
@@ -50,7 +51,7 @@ func TestResaleSignUpValidationAndDuplicates(t *testing.T) {
 		}
 	}
 	code, body = post(signupBody("Nova@Revenda.com.br", "11.444.777/0001-61", "nordata"))
-	if code != 201 || body["message"] != MsgResaleRegistered || !validUUID(body["id"].(string)) {
+	if code != 201 || body["message"] != MsgResaleRegistered || !opportunity.ValidID(body["id"].(string)) {
 		t.Fatalf("sign-up: %d %v", code, body)
 	}
 	id := body["id"].(string)

@@ -20,6 +20,7 @@ import (
 	"oportuna/brand"
 	"oportuna/internal/respond"
 	"oportuna/mailer"
+	"oportuna/opportunity"
 )
 
 // Messages of the seller calls (spec §5 "Seller record", §8 "Seller creation", "Seller/user detail").
@@ -342,7 +343,7 @@ func (s *Server) handleDeactivateSeller(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	id := chi.URLParam(r, "id")
-	if !validUUID(id) {
+	if !opportunity.ValidID(id) {
 		respond.Error(w, http.StatusNotFound, MsgUserNotFound)
 		return
 	}

@@ -209,7 +209,7 @@ func (l Local) GetOpportunities(ctx context.Context, ids []string) (map[string]R
 	asked := map[string]string{} // canonical (lower-case) → as asked
 	valid := make([]string, 0, len(ids))
 	for _, id := range ids {
-		if isUUID(id) {
+		if opportunity.ValidID(id) {
 			asked[strings.ToLower(id)] = id
 			valid = append(valid, id)
 		}
@@ -235,21 +235,3 @@ func (l Local) GetOpportunities(ctx context.Context, ids []string) (map[string]R
 	return out, err
 }
 
-// isUUID reports whether s is a UUID in its 36-character text form.
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, c := range s {
-		switch {
-		case i == 8 || i == 13 || i == 18 || i == 23:
-			if c != '-' {
-				return false
-			}
-		case (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'):
-		default:
-			return false
-		}
-	}
-	return true
-}
