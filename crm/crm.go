@@ -234,4 +234,3 @@ func (l Local) GetOpportunities(ctx context.Context, ids []string) (map[string]R
 	})
 	return out, err
 }
-
