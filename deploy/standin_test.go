@@ -11,7 +11,8 @@ import (
 	"oportuna/internal/testenv"
 )
 
-const standInPkg = "oportuna/crm/crmsim"
+// The stand-ins a production build leaves out.
+var standInPkgs = []string{"oportuna/crm/crmsim", "oportuna/cnpj/cnpjsim"}
 
 // dockerfileTags are the build tags the Dockerfile's Go stage builds with.
 func dockerfileTags(t *testing.T) string {
@@ -34,7 +35,8 @@ func dockerfileTags(t *testing.T) string {
 }
 
 // TestTheProductionBuildLeavesTheStandInOut: built with the Dockerfile's
-// tags, ./cmd/oportuna does not depend on crm/crmsim; a development build does.
+// tags, ./cmd/oportuna depends on neither stand-in (crm/crmsim, cnpj/cnpjsim);
+// a development build depends on both.
 func TestTheProductionBuildLeavesTheStandInOut(t *testing.T) {
 	deps := func(tags string) string {
 		t.Helper()
@@ -50,11 +52,14 @@ func TestTheProductionBuildLeavesTheStandInOut(t *testing.T) {
 	if tags == "" {
 		t.Fatal("the Dockerfile builds without tags")
 	}
-	if strings.Contains(deps(tags), standInPkg+"\n") {
-		t.Errorf("the production build (-tags %s) contains %s", tags, standInPkg)
-	}
-	if !strings.Contains(deps(""), standInPkg+"\n") {
-		t.Errorf("the development build lacks %s (make run, the demo)", standInPkg)
+	prod, dev := deps(tags), deps("")
+	for _, pkg := range standInPkgs {
+		if strings.Contains(prod, pkg+"\n") {
+			t.Errorf("the production build (-tags %s) contains %s", tags, pkg)
+		}
+		if !strings.Contains(dev, pkg+"\n") {
+			t.Errorf("the development build lacks %s (make run, the demo)", pkg)
+		}
 	}
 }
 

@@ -37,7 +37,6 @@ import (
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/cnpj"
-	"oportuna/cnpj/cnpjsim"
 	"oportuna/config"
 	"oportuna/crm"
 	"oportuna/internal/health"
@@ -248,7 +247,7 @@ func newCNPJLookup(ctx context.Context, g *errgroup.Group, db *pgxpool.Pool, dev
 		return nil, err
 	}
 	if ccfg.URL == "" && dev {
-		_, simURL, stop, err := cnpjsim.Serve("127.0.0.1:0")
+		simURL, stop, err := startCNPJStandIn()
 		if err != nil {
 			return nil, err
 		}

@@ -2,9 +2,10 @@
 
 package main
 
-// The Salesforce stand-in (crm/crmsim) in development builds: `make build`,
-// `make run`, `go run`, the tests and the demo mode. The production image
-// builds with -tags nostandin (standin_off.go), leaving crm/crmsim out.
+// The stand-ins of the Salesforce org (crm/crmsim) and of the CNPJ lookup
+// (cnpj/cnpjsim) in development builds: `make build`, `make run`, `go run`, the
+// tests and the demo mode. The production image builds with -tags nostandin
+// (standin_off.go), leaving both out.
 
 import (
 	"context"
@@ -15,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"oportuna/brand"
+	"oportuna/cnpj/cnpjsim"
 	"oportuna/config"
 	"oportuna/crm"
 	"oportuna/crm/crmsim"
@@ -57,4 +59,11 @@ func runCRMSim(ctx context.Context, cfg config.Config) error {
 	}
 	slog.Info("Salesforce stand-in listening", "addr", addr)
 	return crmsim.ListenAndServe(ctx, addr, db, opts)
+}
+
+// startCNPJStandIn serves the CNPJ lookup's stand-in on a loopback port (`dev`
+// without CNPJ_URL); stop ends it.
+func startCNPJStandIn() (url string, stop func(context.Context) error, err error) {
+	_, url, stop, err = cnpjsim.Serve("127.0.0.1:0")
+	return url, stop, err
 }

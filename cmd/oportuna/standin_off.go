@@ -3,8 +3,9 @@
 package main
 
 // A production build (-tags nostandin, the Dockerfile's): no Salesforce
-// stand-in. Asking for it (`oportuna crm-sim`, CRM_SIM=on, `dev` or `seed`
-// without CRM_URL) is refused with errNoStandIn.
+// stand-in and no CNPJ lookup stand-in. Asking for one (`oportuna crm-sim`,
+// CRM_SIM=on, `dev` or `seed` without CRM_URL, `dev` without CNPJ_URL) is
+// refused with errNoStandIn.
 
 import (
 	"context"
@@ -26,3 +27,8 @@ func startStandIn(context.Context, *pgxpool.Pool, *brand.Registry) (crm.Client, 
 }
 
 func runCRMSim(context.Context, config.Config) error { return errNoStandIn }
+
+func startCNPJStandIn() (string, func(context.Context) error, error) {
+	return "", nil, errors.New("this oportuna is a production build (-tags nostandin) without the CNPJ lookup stand-in: " +
+		"set CNPJ_URL (docs/integrations-cnpj.md), or run `oportuna api` and `oportuna worker` instead of `dev`")
+}
