@@ -27,6 +27,7 @@ help:
 	@echo "make bench  Go benchmarks"
 	@echo "make bench-web  the login page's first load and a 10,000-row list, measured in Chromium"
 	@echo "make chaos  kill the worker and the API, take the CRM down, under load; check nothing is lost, duplicated or stuck"
+	@echo "make audit  govulncheck and npm audit --omit=dev (needs the network; docs/security-authz.md)"
 	@echo "make loadtest  register, approve and read through the API on a fresh stack, beside the bare engine; p50/p95/p99 and /s per call (LOADTEST_FLAGS)"
 
 ## Set-up -------------------------------------------------------------------
