@@ -135,7 +135,9 @@ test('a seller registers an opportunity with products, accessories and a competi
   // Guidelines PDF, then the terms.
   await page.getByRole('button', { name: 'Ler as diretrizes' }).click();
   await expect(page.getByTestId('pdf-viewer-frame')).toHaveAttribute('src', `/brand-assets/${SLUG}/guidelines.pdf`);
-  await page.keyboard.press('Escape');
+  // Closed by its button: once the PDF has loaded, Chromium's viewer inside the
+  // frame may hold the keyboard focus and keep an Escape to itself.
+  await page.getByRole('dialog').getByRole('button', { name: /fechar|close/i }).first().click();
   await expect(page.getByTestId('pdf-viewer-frame')).toHaveCount(0);
   await page.locator('label', { hasText: 'Li e aceito as diretrizes de registro de oportunidades' }).click();
   await expect(page.locator('#acceptedTerm')).toBeChecked();
