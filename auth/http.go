@@ -135,7 +135,7 @@ func (s *Service) handleResetCheck(w http.ResponseWriter, r *http.Request) {
 		respond.BadBody(w)
 		return
 	}
-	g := enter(w, r, []gateStep{{b: s.resetTokenAddresses(), key: clientaddr.Key(r)}}, []string{MsgResetTokenLocked})
+	g := enter(w, r, []gateStep{{b: s.resetTokenAddresses(), key: clientaddr.Key(r), onFailure: true}}, []string{MsgResetTokenLocked})
 	if g == nil {
 		return
 	}
@@ -149,6 +149,7 @@ func (s *Service) handleResetCheck(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if !ok {
+		g.fail()
 		respond.Error(w, http.StatusGone, ErrResetInvalid.Error())
 		return
 	}
@@ -174,7 +175,7 @@ func (s *Service) handleLogin(w http.ResponseWriter, r *http.Request) {
 	// failures.
 	g := enter(w, r, []gateStep{
 		{b: s.loginAccounts(), key: accountKey(brandSlug, user), clearOnSuccess: true},
-		{b: s.loginAddresses(), key: clientaddr.Key(r)},
+		{b: s.loginAddresses(), key: clientaddr.Key(r), onFailure: true},
 	}, []string{MsgAccountLocked, MsgAddressLocked})
 	if g == nil {
 		return
@@ -182,6 +183,7 @@ func (s *Service) handleLogin(w http.ResponseWriter, r *http.Request) {
 	tok, err := s.Login(r.Context(), strings.ToLower(brandSlug), user, pass)
 	switch {
 	case errors.Is(err, ErrInvalidCredentials):
+		g.fail()
 		respond.Error(w, http.StatusUnauthorized, MsgInvalidLogin)
 	case err != nil:
 		g.refund()
@@ -193,13 +195,14 @@ func (s *Service) handleLogin(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Service) handleRefresh(w http.ResponseWriter, r *http.Request) {
-	g := enter(w, r, []gateStep{{b: s.refreshAddresses(), key: clientaddr.Key(r)}}, []string{MsgRefreshLocked})
+	g := enter(w, r, []gateStep{{b: s.refreshAddresses(), key: clientaddr.Key(r), onFailure: true}}, []string{MsgRefreshLocked})
 	if g == nil {
 		return
 	}
 	tok, err := s.Refresh(r.Context(), strings.ToLower(chi.URLParam(r, "company")), bearer(r))
 	switch {
 	case errors.Is(err, ErrInvalidToken):
+		g.fail()
 		respond.Error(w, http.StatusUnauthorized, MsgRefreshRejected)
 	case err != nil:
 		g.refund()
@@ -412,13 +415,13 @@ func (s *Service) handleUpdatePassword(w http.ResponseWriter, r *http.Request) {
 		}
 		err = s.UpdatePassword(r.Context(), c.Subject, body.Password, body.Confirmation)
 	} else if body.Token != "" {
-		g := enter(w, r, []gateStep{{b: s.resetTokenAddresses(), key: clientaddr.Key(r)}}, []string{MsgResetTokenLocked})
+		g := enter(w, r, []gateStep{{b: s.resetTokenAddresses(), key: clientaddr.Key(r), onFailure: true}}, []string{MsgResetTokenLocked})
 		if g == nil {
 			return
 		}
 		err = s.ResetPassword(r.Context(), body.Token, body.Password, body.Confirmation)
-		if !errors.Is(err, ErrResetInvalid) {
-			g.settle(true) // only unusable links count
+		if errors.Is(err, ErrResetInvalid) {
+			g.fail() // only unusable links count
 		}
 	} else {
 		respond.Error(w, http.StatusUnauthorized, MsgSessionRequired)

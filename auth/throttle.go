@@ -124,6 +124,8 @@ func (s *Service) refreshGrace() time.Duration {
 type gate struct {
 	ctx   context.Context
 	steps []gateStep
+	// later are the steps counted only when the attempt fails (fail).
+	later []gateStep
 }
 
 type gateStep struct {
@@ -132,6 +134,13 @@ type gateStep struct {
 	// clearOnSuccess forgets every failure of the key on success (the
 	// account of a login); otherwise success takes back only this attempt.
 	clearOnSuccess bool
+	// onFailure: the key is only checked for a lock when the attempt starts,
+	// and counted when it fails (fail). For a client address: many people
+	// behind one address (an office's NAT, a proxy not in TRUSTED_PROXIES)
+	// log in or refresh at the same moment, and attempts still in flight
+	// must not lock them out. An account's key counts at the start, so
+	// simultaneous guesses cannot outrun it.
+	onFailure bool
 }
 
 // enter counts the attempt under every step's key in order; the first locked
@@ -140,6 +149,22 @@ type gateStep struct {
 func enter(w http.ResponseWriter, r *http.Request, steps []gateStep, msgs []string) *gate {
 	g := &gate{ctx: r.Context()}
 	for i, st := range steps {
+		if st.onFailure {
+			wait, err := st.b.Locked(r.Context(), st.key)
+			if err != nil {
+				g.refund()
+				respond.Internal(w, r, err)
+				return nil
+			}
+			if wait > 0 {
+				g.refund()
+				slog.WarnContext(r.Context(), "throttled", "limit", st.b.Name, "client", clientaddr.Host(r), "retry_after", wait.String())
+				tooMany(w, wait, msgs[i])
+				return nil
+			}
+			g.later = append(g.later, st)
+			continue
+		}
 		ok, wait, err := st.b.Attempt(r.Context(), st.key)
 		if err != nil {
 			g.refund()
@@ -180,6 +205,16 @@ func (g *gate) refund() {
 	for _, st := range g.steps {
 		if err := st.b.Refund(g.ctx, st.key); err != nil {
 			slog.ErrorContext(g.ctx, "throttle: take back an attempt", "limit", st.b.Name, "err", err)
+		}
+	}
+}
+
+// fail counts the failed attempt under the keys counted on failure (the
+// others were counted when it started).
+func (g *gate) fail() {
+	for _, st := range g.later {
+		if _, _, err := st.b.Attempt(g.ctx, st.key); err != nil {
+			slog.ErrorContext(g.ctx, "throttle: count a failed attempt", "limit", st.b.Name, "err", err)
 		}
 	}
 }

@@ -209,6 +209,35 @@ func TestSimultaneousLoginsCannotOutrunTheCount(t *testing.T) {
 	}
 }
 
+// Many people behind one address (an office's NAT) logging in at the same
+// moment are not locked out: an address counts failed attempts, not attempts
+// in flight. (Counted when they started, 30 simultaneous right passwords from
+// one address locked it after LoginFreePerAddress.)
+func TestSimultaneousGoodLoginsFromOneAddressAreNotLocked(t *testing.T) {
+	e := newProxiedEnv(t)
+	// At most LoginFreePerAccount at once per account: an account's attempts
+	// count when they start (TestSimultaneousLoginsCannotOutrunTheCount).
+	users := []string{"revenda@yep.demo", "representante@yep.demo", "vendedor1@yep.demo", "vendedor2@yep.demo", "suporte@yep.demo", "multi@yep.demo"}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	statuses := map[int]int{}
+	n := len(users) * auth.LoginFreePerAccount // 30, over LoginFreePerAddress (20)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := e.loginFrom("198.51.100.7", users[i%len(users)], demoPassword)
+			mu.Lock()
+			statuses[r.Status]++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if statuses[200] != n {
+		t.Errorf("%d simultaneous right passwords from one address: %v, want %d × 200", n, statuses, n)
+	}
+}
+
 // A password reset clears the account's lock.
 func TestPasswordResetClearsTheLoginLock(t *testing.T) {
 	e := newProxiedEnv(t)

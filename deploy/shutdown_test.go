@@ -98,10 +98,14 @@ func sigtermDuringABurst(t *testing.T, mode string) {
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
 	waitReady(t, hc, base, exited, &logs)
 
-	basic := "Basic " + base64.StdEncoding.EncodeToString([]byte("vendedor1@nordata.demo:Oportuna@2026"))
+	// Logins go round the demo users: one account's logins in flight at once
+	// count against its throttle (auth.LoginFreePerAccount), as guesses would.
+	users := []string{"vendedor1", "vendedor2", "revenda", "representante", "suporte", "multi"}
+	var logins atomic.Int64
 	login := func() (*http.Response, error) {
+		user := users[int(logins.Add(1))%len(users)]
 		req, _ := http.NewRequest(http.MethodGet, base+"/authenticator/login?brand=nordata", nil)
-		req.Header.Set("Authorization", basic)
+		req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(user+"@nordata.demo:Oportuna@2026")))
 		return hc.Do(req)
 	}
 	token := loginToken(t, hc, base, "vendedor1@nordata.demo")
