@@ -2,7 +2,7 @@ package deploy_test
 
 import (
 	"bytes"
-	"encoding/base64"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -16,6 +16,7 @@ import (
 
 	"oportuna/crm/crmsim"
 	"oportuna/internal/calendar"
+	teststack "oportuna/internal/stack"
 	"oportuna/internal/testenv"
 	"oportuna/worker"
 )
@@ -194,25 +195,11 @@ func TestSIGTERMToTheWorkerLetsTheRunningActivityFinish(t *testing.T) {
 // loginToken signs user in at the nordata brand and answers the access token.
 func loginToken(t *testing.T, hc *http.Client, base, user string) string {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, base+"/authenticator/login?brand=nordata", nil)
-	req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(user+":Oportuna@2026")))
-	res, err := hc.Do(req)
+	token, _, err := teststack.Login(context.Background(), hc, base, "", "nordata", user, "Oportuna@2026")
 	if err != nil {
-		t.Fatalf("login %s: %v", user, err)
+		t.Fatal(err)
 	}
-	defer res.Body.Close()
-	var tokens struct {
-		Data struct {
-			Data struct {
-				AccessToken string `json:"access_token"`
-			} `json:"data"`
-		} `json:"data"`
-	}
-	_ = json.NewDecoder(res.Body).Decode(&tokens)
-	if res.StatusCode != http.StatusOK || tokens.Data.Data.AccessToken == "" {
-		t.Fatalf("login %s: %d", user, res.StatusCode)
-	}
-	return tokens.Data.Data.AccessToken
+	return token
 }
 
 // registration is a complete registration body (one product) with an idempotency key.
