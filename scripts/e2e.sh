@@ -54,5 +54,17 @@ pids+=("$!")
 wait_http "http://127.0.0.1:$PORT/api/version" 60
 
 log "browser tests against http://localhost:$PORT"
+out="$DATA/e2e-playwright.log"
+rc=0
 E2E_PORT=$PORT E2E_TEMPORAL_UI="http://127.0.0.1:$uiport" E2E_TEMPORAL_ADDRESS=$TEMPORAL_ADDRESS \
-  npm --prefix web run e2e -- "$@"
+  npm --prefix web run e2e -- "$@" 2>&1 | tee "$out" || rc=$?
+if [ "$rc" != 0 ]; then
+  # A CI log keeps only its tail, where Playwright lists attachments: say again,
+  # last, what failed and why, and what the server said meanwhile.
+  log "browser tests failed; their errors again:"
+  grep -a -E -A14 '^\s+Error: ' "$out" | grep -a -v -E '^\s+at ' | head -n 120 >&2 || true
+  log "the server's warnings and errors (last 40, $DATA/e2e-server.log):"
+  grep -a -E '"level":"(WARN|ERROR)"' "$DATA/e2e-server.log" | tail -n 40 >&2 || true
+  grep -a -E '^\s+[0-9]+ failed|^\s+e2e/.*\.spec\.ts:[0-9]+' "$out" | tail -n 20 >&2 || true
+  exit "$rc"
+fi

@@ -65,7 +65,8 @@ async function waitForMail(request: APIRequestContext, to: string, subject: RegE
         found = (await mailsTo(request, to)).find((m) => subject.test(m.subject));
         return found?.subject ?? '';
       },
-      { timeout: 30_000, message: `e-mail to ${to} matching ${subject}` },
+      // A failed first attempt is retried after 1, 2, 4, 8, 16 s (workflows.SendEmail).
+      { timeout: 60_000, message: `e-mail to ${to} matching ${subject}` },
     )
     .toMatch(subject);
   return found!;
@@ -78,9 +79,16 @@ function setPasswordLink(mail: Mail): string {
   return link!;
 }
 
+/**
+ * Accepts the LGPD banner of a fresh browser context (it always shows there). It
+ * waits for the banner instead of checking once: a banner drawn after a one-off
+ * check would stay over the bottom of the form.
+ */
 async function acceptLgpd(page: Page): Promise<void> {
   const accept = page.getByTestId('lgpd-accept');
-  if (await accept.isVisible()) await accept.click();
+  await expect(accept).toBeVisible();
+  await accept.click();
+  await expect(page.getByTestId('lgpd-banner')).toHaveCount(0);
 }
 
 /** Opens an e-mailed link in a fresh browser context, sets the password and lands on Login. */
@@ -269,6 +277,8 @@ test('a company signs up, is approved, sets its password, adds sellers; a seller
 
   // A 409 for an e-mail already used.
   await page.getByRole('button', { name: 'Adicionar vendedores' }).click();
+  // The list has a 'Nome do vendedor' field too: wait for the form before typing.
+  await expect(page.getByTestId('page-title')).toHaveText('Cadastre seu vendedor');
   await page.getByLabel(/^Nome/).fill('Outra Pessoa');
   await page.getByLabel(/^E-mail corporativo/).fill(sellerA);
   await page.getByLabel(/^Telefone corporativo/).pressSequentially('31966665555');
@@ -412,6 +422,8 @@ test("recovery with an unknown e-mail says 'Não foi encontrado um usuário com 
   const errors = watchConsole(page, true);
   await openLogin(page, SLUG);
   await page.getByRole('link', { name: 'Esqueceu sua senha?' }).click();
+  // The login has an 'E-mail' field too: wait for the recovery screen before typing.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Recuperar senha');
   await page.getByLabel('E-mail').fill(`${unique('ninguem')}@e2e-parceiros.com.br`);
   await page.getByRole('button', { name: 'Recuperar senha' }).click();
   await expect(page.getByTestId('error-modal-message')).toHaveText('Não foi encontrado um usuário com o email solicitado!');
