@@ -108,6 +108,9 @@ async function setPasswordFromLink(browser: Browser, link: string, info: TestInf
   expect(errors).toEqual([]);
   // The link is spent: opened again, it says so before any password is typed
   // (POST /authenticator/auth/reset_password/check answers 410, the one failed resource expected).
+  // Every browser test comes from one address, which is locked after 10 unusable links
+  // within an hour (auth.ResetTokenFreePerAddress): the suite presents 5 (3 here, 2 in
+  // a11y.spec.ts), so --repeat-each on this test soon meets the lock.
   await page.goto(link);
   await expect(page.getByTestId('reset-link-invalid')).toContainText('Link de redefinição inválido ou expirado.');
   await expect(page.getByLabel('Nova senha', { exact: true })).toHaveCount(0);
