@@ -56,7 +56,11 @@ wait_http "http://127.0.0.1:$PORT/api/version" 60
 log "browser tests against http://localhost:$PORT"
 out="$DATA/e2e-playwright.log"
 rc=0
-E2E_PORT=$PORT E2E_TEMPORAL_UI="http://127.0.0.1:$uiport" E2E_TEMPORAL_ADDRESS=$TEMPORAL_ADDRESS \
+# Playwright and Chromium run in UTC+14, 17 h ahead of Brasília (E2E_TZ to
+# change it): every date a test types or reads is Brasília's
+# (e2e/support.ts brasiliaToday), and the portal keeps Brasília's calendar in a
+# browser of any zone.
+TZ=${E2E_TZ:-Pacific/Kiritimati} E2E_PORT=$PORT E2E_TEMPORAL_UI="http://127.0.0.1:$uiport" E2E_TEMPORAL_ADDRESS=$TEMPORAL_ADDRESS \
   npm --prefix web run e2e -- "$@" 2>&1 | tee "$out" || rc=$?
 if [ "$rc" != 0 ]; then
   # A CI log keeps only its tail, where Playwright lists attachments: say again,

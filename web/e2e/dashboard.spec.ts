@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiSession, decide, register, runTag, shots, watchConsole, type Session } from './list-support';
-import { login, randomCnpj, url } from './support';
+import { brasiliaToday, login, randomCnpj, url } from './support';
 
 /**
  * Dashboard (spec §2 "Dashboard"): the chart shows the month's counts, the
@@ -95,7 +95,7 @@ test("the dashboard chart shows the month's counts and follows a decision", asyn
 
 test('the chart is reachable with the keyboard', async ({ page }) => {
   await login(page, SLUG, 'suporte');
-  const month = new Date().getMonth() + 1;
+  const month = brasiliaToday().month;
   const hit = page.getByTestId(`chart-month-${month}`);
   await hit.focus();
   await expect(hit).toBeFocused();

@@ -123,9 +123,25 @@ export function maskCnpj(d: string): string {
   return `${d.slice(0, 2)}.${d.slice(2, 5)}.${d.slice(5, 8)}/${d.slice(8, 12)}-${d.slice(12)}`;
 }
 
-/** dd/mm/yy typed as digits, `days` from today. */
+/**
+ * Today in the portal's calendar (Brasília), whatever the zone of the machine
+ * running the tests: from 21:00 in Brasília the UTC date is already tomorrow.
+ */
+export function brasiliaToday(): { year: number; month: number; day: number } {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'America/Sao_Paulo',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(new Date());
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return { year: part('year'), month: part('month'), day: part('day') };
+}
+
+/** dd/mm/yy typed as digits, `days` from today in Brasília. */
 export function dateDigits(days: number): string {
-  const d = new Date(Date.now() + days * 24 * 3600 * 1000);
+  const today = brasiliaToday();
+  const d = new Date(Date.UTC(today.year, today.month - 1, today.day + days));
   const p = (n: number) => String(n).padStart(2, '0');
-  return `${p(d.getDate())}${p(d.getMonth() + 1)}${p(d.getFullYear() % 100)}`;
+  return `${p(d.getUTCDate())}${p(d.getUTCMonth() + 1)}${p(d.getUTCFullYear() % 100)}`;
 }
