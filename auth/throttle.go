@@ -143,9 +143,10 @@ type gateStep struct {
 	onFailure bool
 }
 
-// enter counts the attempt under every step's key in order; the first locked
-// key answers 429 with its message (and the keys already counted are taken
-// back). nil: the answer was written.
+// enter counts the attempt under every step's key in order (a step marked
+// onFailure is only checked for a lock, and counted later by fail); the first
+// locked key answers 429 with its message (and the keys already counted are
+// taken back). nil: the answer was written.
 func enter(w http.ResponseWriter, r *http.Request, steps []gateStep, msgs []string) *gate {
 	g := &gate{ctx: r.Context()}
 	for i, st := range steps {
@@ -182,8 +183,8 @@ func enter(w http.ResponseWriter, r *http.Request, steps []gateStep, msgs []stri
 	return g
 }
 
-// refund takes back the counted attempts (the attempt did not happen, or it
-// succeeded); succeeded also clears the keys marked clearOnSuccess.
+// settle takes back the attempts counted at the start when the attempt
+// succeeded, and clears the keys marked clearOnSuccess.
 func (g *gate) settle(succeeded bool) {
 	if !succeeded {
 		return
@@ -201,6 +202,8 @@ func (g *gate) settle(succeeded bool) {
 	}
 }
 
+// refund takes back the attempts counted at the start (the attempt did not
+// happen: the server failed).
 func (g *gate) refund() {
 	for _, st := range g.steps {
 		if err := st.b.Refund(g.ctx, st.key); err != nil {
