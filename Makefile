@@ -45,6 +45,11 @@ web/node_modules/.installed: web/package.json web/package-lock.json
 /usr/bin/chromium:
 	source scripts/lib.sh && apt_install chromium
 
+# The mail tests deliver to a Postfix of their own (internal/postfix): Debian's
+# package, installed without a configuration of the machine's (no instance on port 25).
+/usr/sbin/postfix:
+	source scripts/lib.sh && apt_install_postfix
+
 tools: $(TEMPORAL) $(STATICCHECK) web/node_modules/.installed
 
 pg-start:
@@ -81,7 +86,7 @@ vet: web/dist/index.html $(STATICCHECK)
 
 # The Go tests run in UTC+14, 17 hours ahead of Brasília: a "today" taken from the
 # machine's zone instead of Brasília's calendar (internal/calendar) fails them.
-go-test: web/dist/index.html $(TEMPORAL) pg-start
+go-test: web/dist/index.html $(TEMPORAL) /usr/sbin/postfix pg-start
 	TZ=Pacific/Kiritimati OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" TEMPORAL_CLI="$(TEMPORAL)" $(GO) test -count=1 -timeout 15m ./...
 
 # Each fuzz target runs briefly (FUZZTIME, default 20000 inputs) from its seed corpus.

@@ -25,6 +25,14 @@ apt_install() {
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
 
+# apt_install_postfix installs Debian's Postfix for the tests' own instances
+# (internal/postfix) and leaves the machine's mail alone: "No configuration"
+# writes no /etc/postfix/main.cf, so no system instance starts on port 25.
+apt_install_postfix() {
+  echo 'postfix postfix/main_mailer_type select No configuration' | as_root debconf-set-selections
+  apt_install postfix
+}
+
 free_port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 
 wait_tcp() { # host port seconds
