@@ -3,7 +3,9 @@ package mailer
 import (
 	"fmt"
 	"net/mail"
+	"net/netip"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -39,6 +41,11 @@ type Config struct {
 	SMTPTLS      string        // SMTP_TLS: starttls (default), tls or none
 	From         string        // SMTP_FROM: the sender address; the display name is the brand's name
 	Timeout      time.Duration // SMTP_TIMEOUT: bound of one delivery (connect to QUIT), default 30s
+	// HELO is the name the portal gives in EHLO: SMTP_HELO, else the machine's
+	// host name when it is fully qualified (has a dot), else (empty) the address
+	// literal of the connection's local address, "[10.0.0.5]" (RFC 5321 §4.1.3).
+	// Strict servers refuse a bare name ("504 5.5.2 <vm>: Helo command rejected").
+	HELO string
 	// PortalURL is the base of every link in an e-mail, "{brand}" standing for the
 	// brand's slug: PORTAL_URL, e.g. "https://parceiros.{brand}.example".
 	PortalURL string
@@ -59,6 +66,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		From:         strings.TrimSpace(getenv("SMTP_FROM")),
 		Timeout:      DefaultTimeout,
 		PortalURL:    strings.TrimSpace(getenv("PORTAL_URL")),
+		HELO:         strings.TrimSpace(getenv("SMTP_HELO")),
 	}
 	if c.PortalURL == "" {
 		c.PortalURL = DefaultPortalURL
@@ -129,7 +137,40 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("SMTP_FROM: %q is not an e-mail address", c.From)
 	}
 	c.From = a.Address
+	if c.HELO != "" {
+		if !validHELO(c.HELO) {
+			return fmt.Errorf("SMTP_HELO: %q is neither a fully qualified host name (portal.empresa.com.br) nor an address literal ([10.0.0.5])", c.HELO)
+		}
+	} else if h, err := os.Hostname(); err == nil && validHELO(h) && !strings.HasPrefix(h, "[") {
+		c.HELO = h
+	}
 	return nil
+}
+
+// validHELO accepts a fully qualified host name (at least two labels of
+// letters, digits and hyphens) or an address literal ("[192.0.2.1]",
+// "[IPv6:2001:db8::1]"): what RFC 5321 §4.1.1.1 allows in EHLO.
+func validHELO(h string) bool {
+	if strings.HasPrefix(h, "[") && strings.HasSuffix(h, "]") {
+		ip := strings.TrimPrefix(h[1:len(h)-1], "IPv6:")
+		addr, err := netip.ParseAddr(ip)
+		return err == nil && addr.Is6() == strings.HasPrefix(h, "[IPv6:")
+	}
+	labels := strings.Split(strings.TrimSuffix(h, "."), ".")
+	if len(h) > 253 || len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+			return false
+		}
+		for _, r := range l {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // checkPortalURL refuses a PORTAL_URL that would not give every brand a working

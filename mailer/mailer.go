@@ -60,6 +60,10 @@ var (
 	ErrNotRecorded = errors.New("mailer: no e-mail recorded under this key")
 	// ErrInFlight is a key another attempt is delivering right now; retry later.
 	ErrInFlight = errors.New("mailer: another attempt is delivering this e-mail")
+	// ErrRejected is an e-mail the mail server refused for good: a 5xx answer to
+	// MAIL FROM, RCPT TO or DATA (a *ReplyError). It is also ErrInvalid: sending
+	// it again would be refused again, so it is not retried.
+	ErrRejected = errors.New("mailer: refused by the mail server")
 )
 
 // Outbox statuses (mail_outbox.status).
@@ -185,10 +189,16 @@ func (m *Mailer) Deliver(ctx context.Context, key string) error {
 	defer cancel()
 	var markErr error
 	marked := false
-	markSent := func() {
+	markSent := func(refused []*ReplyError) {
 		marked = true
-		_, markErr = m.DB.Exec(mctx, `UPDATE mail_outbox SET status = 'sent', sent_at = now(), last_error = '', lease_until = NULL
-			WHERE key = $1`, key)
+		note := ""
+		if len(refused) > 0 {
+			// Delivered to the others; those refused are not tried again.
+			note = fmt.Sprintf("%s%d of %d recipients refused: %s", permanentPrefix, len(refused), len(r.To), refused[0].Error())
+			m.refused(ctx, key, attempt, refused[0])
+		}
+		_, markErr = m.DB.Exec(mctx, `UPDATE mail_outbox SET status = 'sent', sent_at = now(), last_error = $2, lease_until = NULL
+			WHERE key = $1`, key, truncate(note, 2000))
 	}
 	var sendErr error
 	if b, ok := m.Brands.BySlug(r.Brand); ok {
@@ -198,6 +208,9 @@ func (m *Mailer) Deliver(ctx context.Context, key string) error {
 	} else {
 		sendErr = fmt.Errorf("%w: unknown brand %q", ErrInvalid, r.Brand)
 	}
+	if sendErr != nil {
+		sendErr = maskedError{sendErr}
+	}
 	if marked {
 		// The server took it: whatever QUIT said, it is sent.
 		if markErr != nil {
@@ -206,18 +219,30 @@ func (m *Mailer) Deliver(ctx context.Context, key string) error {
 		return nil
 	}
 	if sendErr != nil {
+		prefix := temporaryPrefix
+		if errors.Is(sendErr, ErrInvalid) {
+			prefix = permanentPrefix
+		}
+		m.failed(ctx, key, attempt, sendErr)
 		if _, err := m.DB.Exec(mctx, `UPDATE mail_outbox SET status = 'failed', last_error = $2, lease_until = NULL
-			WHERE key = $1`, key, truncate(sendErr.Error(), 2000)); err != nil {
+			WHERE key = $1`, key, truncate(prefix+sendErr.Error(), 2000)); err != nil {
 			return errors.Join(sendErr, err)
 		}
 		return fmt.Errorf("mailer: deliver %s: %w", key, sendErr)
 	}
-	markSent()
+	markSent(nil)
 	if markErr != nil {
 		return fmt.Errorf("mailer: mark %s sent: %w", key, markErr)
 	}
 	return nil
 }
+
+// The start of mail_outbox.last_error: "permanent: " for an e-mail (or some of
+// its recipients) given up, "temporary: " for an attempt that is retried.
+const (
+	permanentPrefix = "permanent: "
+	temporaryPrefix = "temporary: "
+)
 
 type outboxRow struct {
 	Key     string

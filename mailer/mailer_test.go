@@ -1,14 +1,19 @@
 package mailer_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"oportuna/brand"
+	"oportuna/internal/postfix"
 	"oportuna/internal/testenv"
 	"oportuna/mailer"
 	"oportuna/mailer/mailtest"
@@ -24,6 +29,44 @@ func newMailer(t *testing.T, cfg mailer.Config) *mailer.Mailer {
 		t.Fatal(err)
 	}
 	return &mailer.Mailer{DB: testenv.DB(t), Brands: brand.MustLoad(), Config: cfg}
+}
+
+// postfixConfig delivers to the test binary's Postfix (testenv.Postfix): as
+// strict as a big provider's server, without TLS (a relay on the same host).
+func postfixConfig(pf *postfix.Server) mailer.Config {
+	return mailer.Config{SMTPHost: pf.Host, SMTPPort: pf.Port, SMTPTLS: mailer.TLSNone, From: from, Timeout: 10 * time.Second}
+}
+
+// withPostfix is a mailer delivering to the test binary's Postfix.
+func withPostfix(t *testing.T) (*mailer.Mailer, *postfix.Server) {
+	t.Helper()
+	pf := testenv.Postfix(t)
+	return newMailer(t, postfixConfig(pf)), pf
+}
+
+// delivered waits until the server's queue is empty (everything it accepted
+// is delivered) and returns the mailbox's messages.
+func delivered(t *testing.T, pf *postfix.Server, mb *postfix.Mailbox) []postfix.Message {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(testenv.Context(t), 30*time.Second)
+	defer cancel()
+	if err := pf.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got, err := mb.Messages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func parse(t *testing.T, m postfix.Message) mailtest.Mail {
+	t.Helper()
+	got, err := mailtest.Parse(m.Raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
 }
 
 type outboxRow struct {
@@ -43,23 +86,103 @@ func outbox(t *testing.T, m *mailer.Mailer, key string) outboxRow {
 	return r
 }
 
-func TestContactEmailIsDeliveredOverSMTPWithBothPartsAndEscapedInput(t *testing.T) {
-	srv := mailtest.Start(t, func(s *mailtest.Server) { s.Username, s.Password = "portal", "s3nha" })
-	m := newMailer(t, srv.Config(from))
+// counter reads one of the mailer's counters (mailer.Collectors) by class.
+func counter(t *testing.T, name, class string) float64 {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(mailer.Collectors()...)
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "class" && l.GetValue() == class {
+					return m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// logs captures what the test logs through slog (JSON lines).
+type logs struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logs) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logs) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+func captureLogs(t *testing.T) *logs {
+	l := &logs{}
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewJSONHandler(l, nil)))
+	t.Cleanup(func() { slog.SetDefault(prev) })
+	return l
+}
+
+// TestTheEnvelopeHasAngleBracketsAndAStrictServerTakesIt: MAIL FROM and RCPT
+// TO carry RFC 5321's angle brackets, EHLO names a host Postfix accepts, and
+// the e-mail arrives with its Message-ID. Before the fix Postfix answered
+// "501 5.1.7 Bad sender address syntax" to every e-mail.
+func TestTheEnvelopeHasAngleBracketsAndAStrictServerTakesIt(t *testing.T) {
+	m, pf := withPostfix(t)
+	mb := pf.NewMailbox(t.Name())
+	if err := m.Send(testenv.Context(t), mailer.Message{Key: "envelope/1", Brand: "nordata", To: []string{mb.Address},
+		Subject: "Olá", Text: "Conteúdo com acentuação."}); err != nil {
+		t.Fatalf("send: %v\n%s", err, pf.Log())
+	}
+	got := delivered(t, pf, mb)
+	if len(got) != 1 {
+		t.Fatalf("%d e-mails delivered, want 1", len(got))
+	}
+	if got[0].ReturnPath != from || got[0].MessageID != mailer.MessageID("envelope/1", from) {
+		t.Errorf("envelope sender %q, Message-ID %q", got[0].ReturnPath, got[0].MessageID)
+	}
+	if p := parse(t, got[0]); p.Subject != "Olá" || strings.TrimSpace(p.Text) != "Conteúdo com acentuação." {
+		t.Errorf("subject %q text %q", p.Subject, p.Text)
+	}
+	if r := outbox(t, m, "envelope/1"); r.Status != mailer.StatusSent || r.Attempts != 1 || !r.Sent || r.LastError != "" {
+		t.Errorf("outbox %+v", r)
+	}
+}
+
+func TestContactEmailIsDeliveredWithBothPartsAndEscapedInput(t *testing.T) {
+	m, pf := withPostfix(t)
+	mb := pf.NewMailbox(t.Name())
 	b, _ := m.Brands.BySlug("yep")
 	c, err := m.Templates(b).ContactRequest(mailer.ContactRequest{FullName: "Ana <b>Souza</b>", Email: "ana@cliente.com.br",
 		Title: "Orçamento & \"prazo\"", Description: "Linha 1\n<script>alert('x')</script>"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg := c.Message("contact/1", b.Slug, b.Admin.Email)
+	msg := c.Message("contact/1", b.Slug, mb.Address)
 	msg.ReplyTo = "Ana@Cliente.com.br"
 	if err := m.Send(testenv.Context(t), msg); err != nil {
 		t.Fatal(err)
 	}
-	got := srv.Wait(t, 1, 10*time.Second)[0]
-	if len(got.To) != 1 || got.To[0] != "admin@yep.example" || got.From != from {
-		t.Errorf("envelope from %q to %v", got.From, got.To)
+	all := delivered(t, pf, mb)
+	if len(all) != 1 {
+		t.Fatalf("%d e-mails delivered, want 1", len(all))
+	}
+	got := parse(t, all[0])
+	if all[0].DeliveredTo != mb.Address || all[0].ReturnPath != from {
+		t.Errorf("envelope from %q to %q", all[0].ReturnPath, all[0].DeliveredTo)
 	}
 	if got.Subject != `Contato pelo portal: Orçamento & "prazo"` {
 		t.Errorf("subject %q", got.Subject)
@@ -88,11 +211,24 @@ func TestContactEmailIsDeliveredOverSMTPWithBothPartsAndEscapedInput(t *testing.
 	}
 }
 
+// TestAnAddressWithAccentsIsSentWithSMTPUTF8: a recipient whose address is
+// not ASCII needs SMTPUTF8 in MAIL FROM (Postfix refuses it otherwise).
+func TestAnAddressWithAccentsIsSentWithSMTPUTF8(t *testing.T) {
+	m, pf := withPostfix(t)
+	mb := pf.Mailbox("joão.ção-" + strings.TrimSuffix(postfix.Address(t.Name()), "@"+postfix.Domain) + "@" + postfix.Domain)
+	if err := m.Send(testenv.Context(t), mailer.Message{Key: "utf8/1", Brand: "yep", To: []string{mb.Address}, Subject: "Oi", Text: "x"}); err != nil {
+		t.Fatalf("send: %v\n%s", err, pf.Log())
+	}
+	if got := delivered(t, pf, mb); len(got) != 1 {
+		t.Fatalf("%d e-mails delivered to %s, want 1", len(got), mb.Address)
+	}
+}
+
 func TestARetriedSendDeliversOnce(t *testing.T) {
-	srv := mailtest.Start(t)
-	m := newMailer(t, srv.Config(from))
+	m, pf := withPostfix(t)
+	a, b, c := pf.NewMailbox(t.Name()+"-a"), pf.NewMailbox(t.Name()+"-b"), pf.NewMailbox(t.Name()+"-c")
 	ctx := testenv.Context(t)
-	msg := mailer.Message{Key: "k/1", Brand: "nordata", To: []string{"a@x.com.br", "B@x.com.br"}, Subject: "Olá", Text: "primeiro"}
+	msg := mailer.Message{Key: "k/1", Brand: "nordata", To: []string{a.Address, strings.ToUpper(b.Address)}, Subject: "Olá", Text: "primeiro"}
 	for i := 0; i < 3; i++ {
 		if err := m.Send(ctx, msg); err != nil {
 			t.Fatal(err)
@@ -109,7 +245,7 @@ func TestARetriedSendDeliversOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs <- m.Send(ctx, mailer.Message{Key: "k/2", Brand: "nordata", To: []string{"c@x.com.br"}, Subject: "Oi", HTML: "<p>oi</p>"})
+			errs <- m.Send(ctx, mailer.Message{Key: "k/2", Brand: "nordata", To: []string{c.Address}, Subject: "Oi", HTML: "<p>oi</p>"})
 		}()
 	}
 	wg.Wait()
@@ -119,85 +255,159 @@ func TestARetriedSendDeliversOnce(t *testing.T) {
 			t.Errorf("concurrent send: %v", err)
 		}
 	}
-	time.Sleep(200 * time.Millisecond)
-	mails := srv.Mails()
-	if len(mails) != 2 {
-		t.Fatalf("%d e-mails delivered, want 2 (one per key)", len(mails))
+	for _, mb := range []*postfix.Mailbox{a, b} {
+		got := delivered(t, pf, mb)
+		if len(got) != 1 || got[0].MessageID != mailer.MessageID("k/1", from) || strings.TrimSpace(parse(t, got[0]).Text) != "primeiro" {
+			t.Errorf("%s: %d e-mails, want the first message once", mb.Address, len(got))
+		}
 	}
-	if strings.TrimSpace(mails[0].Text) != "primeiro" || len(mails[0].To) != 2 || mails[0].To[1] != "b@x.com.br" {
-		t.Errorf("first e-mail: to %v text %q", mails[0].To, mails[0].Text)
+	if got := delivered(t, pf, c); len(got) != 1 {
+		t.Errorf("k/2: %d deliveries, want 1", len(got))
 	}
 	if r := outbox(t, m, "k/1"); r.Attempts != 1 || r.Status != mailer.StatusSent {
 		t.Errorf("outbox k/1 %+v", r)
 	}
 }
 
-func TestSMTPFailureIsAnErrorRecordedInTheOutboxAndARetryDelivers(t *testing.T) {
-	srv := mailtest.Start(t, func(s *mailtest.Server) {
-		s.OnData = func(_ context.Context, n int) error {
-			if n == 1 {
-				return errors.New("caixa temporariamente indisponível")
-			}
-			return nil
-		}
-	})
-	m := newMailer(t, srv.Config(from))
+// TestATemporaryRefusalIsRetriedAndDeliveredOnce: a 4xx answer (here 451 to
+// RCPT TO, as in greylisting) is an error worth a retry, recorded in the
+// outbox, counted and logged without the address; the retry delivers the
+// e-mail once, with the same Message-ID.
+func TestATemporaryRefusalIsRetriedAndDeliveredOnce(t *testing.T) {
+	m, pf := withPostfix(t)
+	mb := pf.NewMailbox(t.Name())
+	logged := captureLogs(t)
+	before := counter(t, "oportuna_mail_attempt_failures_total", "4xx")
+	mb.DeferNext(2)
 	ctx := testenv.Context(t)
-	msg := mailer.Message{Key: "fail/1", Brand: "yep", To: []string{"a@x.com.br"}, Subject: "Teste", Text: "x"}
-	err := m.Send(ctx, msg)
-	if err == nil {
-		t.Fatal("a refused delivery returned no error")
-	}
-	r := outbox(t, m, "fail/1")
-	if r.Status != mailer.StatusFailed || r.Attempts != 1 || !strings.Contains(r.LastError, "indisponível") || r.Sent {
-		t.Errorf("after the failure: %+v", r)
+	msg := mailer.Message{Key: "temp/1", Brand: "yep", To: []string{mb.Address}, Subject: "Teste", Text: "x"}
+	for i := 1; i <= 2; i++ {
+		err := m.Send(ctx, msg)
+		var re *mailer.ReplyError
+		if !errors.As(err, &re) || re.Code != 451 || re.Command != "RCPT TO" || re.Permanent ||
+			errors.Is(err, mailer.ErrInvalid) || errors.Is(err, mailer.ErrRejected) {
+			t.Fatalf("attempt %d: %v, want a temporary 451 to RCPT TO", i, err)
+		}
+		if strings.Contains(err.Error(), mb.Address) {
+			t.Errorf("the error names the recipient: %v", err)
+		}
+		r := outbox(t, m, "temp/1")
+		if r.Status != mailer.StatusFailed || r.Attempts != i || r.Sent ||
+			!strings.HasPrefix(r.LastError, "temporary: ") || !strings.Contains(r.LastError, "451 4.3.0 <…>: Recipient address rejected") {
+			t.Errorf("after attempt %d: %+v", i, r)
+		}
 	}
 	if err := m.Send(ctx, msg); err != nil {
-		t.Fatalf("retry: %v", err)
+		t.Fatalf("third attempt: %v", err)
 	}
-	if r := outbox(t, m, "fail/1"); r.Status != mailer.StatusSent || r.Attempts != 2 || r.LastError != "" {
+	if r := outbox(t, m, "temp/1"); r.Status != mailer.StatusSent || r.Attempts != 3 || r.LastError != "" {
 		t.Errorf("after the retry: %+v", r)
 	}
-	if n := len(srv.Mails()); n != 1 {
-		t.Errorf("%d e-mails accepted, want 1", n)
+	got := delivered(t, pf, mb)
+	if len(got) != 1 || got[0].MessageID != mailer.MessageID("temp/1", from) {
+		t.Fatalf("%d e-mails delivered, want 1 with the key's Message-ID", len(got))
 	}
-
-	// Wrong credentials and an unreachable server are failures too.
-	bad := srv.Config(from)
-	bad.SMTPUsername, bad.SMTPPassword = "portal", "errada"
-	srv.Username, srv.Password = "portal", "certa"
-	m2 := &mailer.Mailer{DB: m.DB, Brands: m.Brands, Config: bad}
-	if err := m2.Send(ctx, mailer.Message{Key: "fail/auth", Brand: "yep", To: []string{"a@x.com.br"}, Subject: "T", Text: "x"}); err == nil {
-		t.Error("wrong SMTP credentials: no error")
+	if n := counter(t, "oportuna_mail_attempt_failures_total", "4xx") - before; n != 2 {
+		t.Errorf("oportuna_mail_attempt_failures_total{class=4xx} grew by %v, want 2", n)
 	}
-	port, _ := testenv.FreePort()
-	down := srv.Config(from)
-	down.SMTPPort = port
-	m3 := &mailer.Mailer{DB: m.DB, Brands: m.Brands, Config: down}
-	if err := m3.Send(ctx, mailer.Message{Key: "fail/down", Brand: "yep", To: []string{"a@x.com.br"}, Subject: "T", Text: "x"}); err == nil {
-		t.Error("unreachable SMTP server: no error")
+	l := logged.String()
+	if strings.Count(l, `"level":"WARN","msg":"mail: attempt failed, retried later"`) != 2 || !strings.Contains(l, `"key":"temp/1"`) {
+		t.Errorf("want two WARN lines with the key, logged:\n%s", l)
 	}
-	if r := outbox(t, m, "fail/down"); r.Status != mailer.StatusFailed || r.LastError == "" {
-		t.Errorf("unreachable server: %+v", r)
+	if strings.Contains(l, mb.Address) {
+		t.Errorf("the log names the recipient:\n%s", l)
 	}
 }
 
+// TestAPermanentRefusalIsRecordedAndNotRetried: a 5xx answer to RCPT TO (a
+// mailbox that does not exist) gives the e-mail up: ErrRejected (so
+// ErrInvalid: the activities do not retry it), the outbox row failed with the
+// server's code and text, a metric and an ERROR line, never the address. An
+// e-mail to a refused and an existing address reaches the existing one.
+func TestAPermanentRefusalIsRecordedAndNotRetried(t *testing.T) {
+	m, pf := withPostfix(t)
+	logged := captureLogs(t)
+	before := counter(t, "oportuna_mail_failed_total", "5xx")
+	unknown := postfix.Unknown(t.Name())
+	ctx := testenv.Context(t)
+	err := m.Send(ctx, mailer.Message{Key: "perm/1", Brand: "yep", To: []string{unknown}, Subject: "Teste", Text: "x"})
+	var re *mailer.ReplyError
+	if !errors.As(err, &re) || re.Code != 550 || !strings.HasPrefix(re.Text, "5.1.1 <…>: Recipient address rejected: User unknown") ||
+		re.Command != "RCPT TO" || !re.Permanent || !errors.Is(err, mailer.ErrRejected) || !errors.Is(err, mailer.ErrInvalid) {
+		t.Fatalf("err = %v, want a permanent 550 5.1.1 to RCPT TO", err)
+	}
+	if strings.Contains(err.Error(), unknown) {
+		t.Errorf("the error names the recipient: %v", err)
+	}
+	r := outbox(t, m, "perm/1")
+	if r.Status != mailer.StatusFailed || r.Attempts != 1 || r.Sent ||
+		r.LastError != "permanent: smtp send: RCPT TO: 550 5.1.1 <…>: Recipient address rejected: User unknown in virtual mailbox table" {
+		t.Errorf("outbox %+v", r)
+	}
+
+	// One of two recipients refused: the other gets it, the refusal is recorded.
+	mb := pf.NewMailbox(t.Name())
+	if err := m.Send(ctx, mailer.Message{Key: "perm/2", Brand: "yep", To: []string{unknown, mb.Address}, Subject: "Teste", Text: "x"}); err != nil {
+		t.Fatalf("one recipient refused: %v", err)
+	}
+	if got := delivered(t, pf, mb); len(got) != 1 {
+		t.Errorf("%d e-mails delivered to the existing recipient, want 1", len(got))
+	}
+	if r := outbox(t, m, "perm/2"); r.Status != mailer.StatusSent || !r.Sent ||
+		!strings.HasPrefix(r.LastError, "permanent: 1 of 2 recipients refused: RCPT TO: 550 5.1.1 <…>") {
+		t.Errorf("outbox %+v", r)
+	}
+
+	if n := counter(t, "oportuna_mail_failed_total", "5xx") - before; n != 2 {
+		t.Errorf("oportuna_mail_failed_total{class=5xx} grew by %v, want 2", n)
+	}
+	l := logged.String()
+	if strings.Count(l, `"level":"ERROR"`) != 2 || !strings.Contains(l, `"key":"perm/1"`) || !strings.Contains(l, `"code":550`) {
+		t.Errorf("want two ERROR lines with the key and the code, logged:\n%s", l)
+	}
+	if strings.Contains(l, unknown) || strings.Contains(l, mb.Address) {
+		t.Errorf("the log names a recipient:\n%s", l)
+	}
+}
+
+// TestAnUnreachableServerIsATemporaryFailure: no answer at all (nothing
+// listens) is retried, like a 4xx.
+func TestAnUnreachableServerIsATemporaryFailure(t *testing.T) {
+	port, err := testenv.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMailer(t, mailer.Config{SMTPHost: "127.0.0.1", SMTPPort: port, SMTPTLS: mailer.TLSNone, From: from, Timeout: 5 * time.Second})
+	before := counter(t, "oportuna_mail_attempt_failures_total", "connection")
+	err = m.Send(testenv.Context(t), mailer.Message{Key: "down/1", Brand: "yep", To: []string{"a@x.com.br"}, Subject: "T", Text: "x"})
+	if err == nil || errors.Is(err, mailer.ErrInvalid) {
+		t.Fatalf("unreachable server: %v, want a retryable error", err)
+	}
+	if r := outbox(t, m, "down/1"); r.Status != mailer.StatusFailed || !strings.HasPrefix(r.LastError, "temporary: smtp connect") {
+		t.Errorf("outbox %+v", r)
+	}
+	if n := counter(t, "oportuna_mail_attempt_failures_total", "connection") - before; n != 1 {
+		t.Errorf("oportuna_mail_attempt_failures_total{class=connection} grew by %v, want 1", n)
+	}
+}
+
+// TestACancelledDeliveryIsCutAndMarkedFailed: the server holds its answer to
+// RCPT TO; cancelling the context cuts the conversation at once.
 func TestACancelledDeliveryIsCutAndMarkedFailed(t *testing.T) {
-	held := make(chan struct{}, 1)
-	srv := mailtest.Start(t, func(s *mailtest.Server) {
-		s.OnData = func(ctx context.Context, _ int) error {
-			held <- struct{}{}
-			<-ctx.Done() // until the server closes
-			return errors.New("closed")
-		}
-	})
-	m := newMailer(t, srv.Config(from))
+	m, pf := withPostfix(t)
+	mb := pf.NewMailbox(t.Name())
+	reached, release := mb.Hold()
+	defer release()
 	ctx, cancel := context.WithCancel(testenv.Context(t))
 	done := make(chan error, 1)
 	go func() {
-		done <- m.Send(ctx, mailer.Message{Key: "cut/1", Brand: "yep", To: []string{"a@x.com.br"}, Subject: "T", Text: "x"})
+		done <- m.Send(ctx, mailer.Message{Key: "cut/1", Brand: "yep", To: []string{mb.Address}, Subject: "T", Text: "x"})
 	}()
-	<-held
+	select {
+	case <-reached:
+	case <-time.After(30 * time.Second):
+		t.Fatal("RCPT TO never reached the server")
+	}
 	start := time.Now()
 	cancel()
 	select {
@@ -211,11 +421,12 @@ func TestACancelledDeliveryIsCutAndMarkedFailed(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("cut after %s", d)
 	}
-	if r := outbox(t, m, "cut/1"); r.Status != mailer.StatusFailed {
+	if r := outbox(t, m, "cut/1"); r.Status != mailer.StatusFailed || !strings.HasPrefix(r.LastError, "temporary: ") {
 		t.Errorf("outbox %+v", r)
 	}
-	if len(srv.Mails()) != 0 {
-		t.Error("a cut delivery was accepted")
+	release()
+	if got := delivered(t, pf, mb); len(got) != 0 {
+		t.Errorf("a cut delivery was delivered %d time(s)", len(got))
 	}
 }
 
@@ -296,6 +507,12 @@ func TestConfigFromEnvironment(t *testing.T) {
 		c.Timeout != 5*time.Second || c.Portal(yep) != "https://parceiros.yep.example" {
 		t.Errorf("SMTP settings: %+v %v", c, err)
 	}
+	for _, helo := range []string{"portal.empresa.com.br", "[10.0.0.5]", "[IPv6:2001:db8::1]"} {
+		c, err := mailer.ConfigFromEnv(env(map[string]string{"SMTP_HOST": "h", "SMTP_FROM": "a@b.com", "SMTP_HELO": helo}))
+		if err != nil || c.HELO != helo {
+			t.Errorf("SMTP_HELO %q: %q %v", helo, c.HELO, err)
+		}
+	}
 	for name, kv := range map[string]map[string]string{
 		"no from":    {"SMTP_HOST": "h"},
 		"bad tls":    {"SMTP_HOST": "h", "SMTP_FROM": "a@b.com", "SMTP_TLS": "ssl3"},
@@ -309,6 +526,10 @@ func TestConfigFromEnvironment(t *testing.T) {
 		"bad portal port":      {"PORTAL_URL": "http://{brand}.localhost:99999"},
 		"query":                {"PORTAL_URL": "http://{brand}.localhost:8080/?x=1"},
 		"bad box":              {"MAILBOX": "talvez"},
+		// EHLO must name a fully qualified host or be an address literal (RFC 5321 §4.1.1.1).
+		"bare helo":       {"SMTP_HOST": "h", "SMTP_FROM": "a@b.com", "SMTP_HELO": "vm"},
+		"helo with space": {"SMTP_HOST": "h", "SMTP_FROM": "a@b.com", "SMTP_HELO": "portal empresa.com.br"},
+		"bad literal":     {"SMTP_HOST": "h", "SMTP_FROM": "a@b.com", "SMTP_HELO": "[2001:db8::1]"},
 	} {
 		if _, err := mailer.ConfigFromEnv(env(kv)); err == nil {
 			t.Errorf("%s: accepted", name)
@@ -317,10 +538,10 @@ func TestConfigFromEnvironment(t *testing.T) {
 }
 
 func TestALeaseHeldByAnotherAttemptIsRespectedUntilItExpires(t *testing.T) {
-	srv := mailtest.Start(t)
-	m := newMailer(t, srv.Config(from))
+	m, pf := withPostfix(t)
+	mb := pf.NewMailbox(t.Name())
 	ctx := testenv.Context(t)
-	if err := m.Record(ctx, mailer.Message{Key: "lease/1", Brand: "yep", To: []string{"a@x.com.br"}, Subject: "T", Text: "x"}); err != nil {
+	if err := m.Record(ctx, mailer.Message{Key: "lease/1", Brand: "yep", To: []string{mb.Address}, Subject: "T", Text: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	// An attempt on a worker that died mid-delivery left the e-mail "sending".
@@ -336,7 +557,7 @@ func TestALeaseHeldByAnotherAttemptIsRespectedUntilItExpires(t *testing.T) {
 	if err := m.Deliver(ctx, "lease/1"); err != nil {
 		t.Fatalf("after the lease: %v", err)
 	}
-	if n := len(srv.Wait(t, 1, 10*time.Second)); n != 1 {
+	if n := len(delivered(t, pf, mb)); n != 1 {
 		t.Errorf("%d deliveries", n)
 	}
 	if r := outbox(t, m, "lease/1"); r.Status != mailer.StatusSent || r.Attempts != 2 {
@@ -349,26 +570,21 @@ func TestALeaseHeldByAnotherAttemptIsRespectedUntilItExpires(t *testing.T) {
 // whole SMTP timeout) and renews it while the SMTP server takes its time, so a
 // second attempt waits instead of sending again.
 func TestASlowDeliveryRenewsItsShortLease(t *testing.T) {
-	release := make(chan struct{})
-	srv := mailtest.Start(t, func(s *mailtest.Server) {
-		s.OnData = func(ctx context.Context, n int) error {
-			if n == 1 {
-				select {
-				case <-release:
-				case <-ctx.Done():
-				}
-			}
-			return nil
-		}
-	})
-	m := newMailer(t, srv.Config(from))
+	m, pf := withPostfix(t)
+	mb := pf.NewMailbox(t.Name())
+	reached, release := mb.Hold()
+	defer release()
 	ctx := testenv.Context(t)
-	if err := m.Record(ctx, mailer.Message{Key: "slow/1", Brand: "yep", To: []string{"a@x.com.br"}, Subject: "T", Text: "x"}); err != nil {
+	if err := m.Record(ctx, mailer.Message{Key: "slow/1", Brand: "yep", To: []string{mb.Address}, Subject: "T", Text: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- m.Deliver(ctx, "slow/1") }()
-	time.Sleep(time.Second)
+	select {
+	case <-reached:
+	case <-time.After(30 * time.Second):
+		t.Fatal("RCPT TO never reached the server")
+	}
 	// The lease is short: an attempt that died would free the message within seconds.
 	var left float64
 	if err := m.DB.QueryRow(ctx, `SELECT extract(epoch FROM lease_until - now()) FROM mail_outbox WHERE key = 'slow/1'`).Scan(&left); err != nil {
@@ -381,12 +597,11 @@ func TestASlowDeliveryRenewsItsShortLease(t *testing.T) {
 	if err := m.Deliver(ctx, "slow/1"); !errors.Is(err, mailer.ErrInFlight) {
 		t.Fatalf("a second attempt during a slow delivery: %v, want ErrInFlight", err)
 	}
-	close(release)
+	release()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if n := len(srv.Mails()); n != 1 {
+	if n := len(delivered(t, pf, mb)); n != 1 {
 		t.Fatalf("%d deliveries, want 1", n)
 	}
-
 }

@@ -325,6 +325,7 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 	}
 
 	reg := metrics.New()
+	reg.MustRegister(mailer.Collectors()...) // e-mails given up, attempts retried (docs/operations.md, "Mail")
 	if sf, ok := crmClient.(*crm.Salesforce); ok {
 		reg.MustRegister(metrics.NewSalesforce(sf)) // the org's API usage, from Sforce-Limit-Info
 	}

@@ -142,7 +142,8 @@ func (se *session) AuthMechanisms() []string { return []string{sasl.Plain} }
 func (se *session) Auth(string) (sasl.Server, error) {
 	return sasl.NewPlainServer(func(_, user, pass string) error {
 		if user != se.s.Username || pass != se.s.Password || se.s.Username == "" {
-			return errors.New("invalid credentials")
+			// RFC 4954 §6: the answer of a real server to wrong credentials.
+			return &smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8}, Message: "Authentication credentials invalid"}
 		}
 		se.authed = true
 		return nil
