@@ -13,9 +13,12 @@ import (
 // "<recipient>: Recipient address rejected:" before the text).
 const DeferReply = "451 4.3.0 Mail server temporarily unavailable, try again later"
 
-// policyServer is a Postfix policy service (SMTPD_POLICY_README, "Policy
-// protocol description"): smtpd asks it about every RCPT TO with name=value
-// lines ending in an empty line, and it answers "action=…" and an empty line.
+// policyServer is a Postfix policy service (Postfix SMTP Access Policy
+// Delegation, "Policy protocol description",
+// https://www.postfix.org/SMTPD_POLICY_README.html): smtpd asks it about every
+// RCPT TO with name=value lines ending in an empty line, and it answers
+// "action=…" (an access(5) action: DUNNO, or a reply code and text) and an
+// empty line.
 // It answers DUNNO (go on with the other checks) unless told to defer or hold.
 type policyServer struct {
 	l net.Listener

@@ -139,7 +139,10 @@ func (s *Server) writeFile(name, content string) error {
 	return os.WriteFile(filepath.Join(s.Dir, name), []byte(content), 0o644)
 }
 
-// mainCF is the instance's main.cf. The restrictions are what strict providers
+// mainCF is the instance's main.cf (parameters: Postfix Configuration
+// Parameters, https://www.postfix.org/postconf.5.html; strict_rfc821_envelopes
+// "Require that addresses received in SMTP MAIL FROM and RCPT TO commands are
+// enclosed with <>"). The restrictions are what strict providers
 // apply to mail from the Internet; the client is treated as a stranger
 // (permit_mynetworks appears nowhere), as a provider's MX treats the portal.
 // Not used, because they need DNS and the tests run offline:
