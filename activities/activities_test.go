@@ -164,3 +164,27 @@ func TestAnEventKeyRecordedWithOtherChangesFailsLoudly(t *testing.T) {
 		t.Errorf("the reused key changed the record: %q", rec.Name)
 	}
 }
+
+// TestANoticeOfAnOpportunityThatDoesNotExistStoresNothing: Notify of an
+// opportunity with no row (a workflow whose row is gone, or another
+// database's) stores no in-app notice, e-mails nobody and fails without a
+// retry, as NotifyResale does for a resale.
+func TestANoticeOfAnOpportunityThatDoesNotExistStoresNothing(t *testing.T) {
+	a, mb, _ := setup(t)
+	ctx := context.Background()
+	n := activities.Notice{Key: "77777777-7777-4777-8777-777777777777/0/1/registered", Brand: "yep",
+		OpportunityID: "77777777-7777-4777-8777-777777777777", Kind: "registered", ToRepresentatives: true, ToOwner: true}
+	err := a.Notify(ctx, n)
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || !app.NonRetryable() {
+		t.Errorf("Notify of a missing opportunity: %v, want a non-retryable error", err)
+	}
+	var notes int
+	if err := a.DB.QueryRow(ctx, `SELECT count(*) FROM notifications`).Scan(&notes); err != nil || notes != 0 {
+		t.Errorf("%d notices stored (%v), want none", notes, err)
+	}
+	if len(mb.sent) != 0 {
+		t.Errorf("e-mails sent: %v", mb.sent)
+	}
+}
+
