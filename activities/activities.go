@@ -98,7 +98,25 @@ type Event struct {
 	System  string    `json:"system,omitempty"`
 	Changes []Change  `json:"changes"`
 	At      time.Time `json:"at"`
+	// Idem is the outcome of the decision's Idempotency-Key, recorded in the
+	// same statement as the event (nil: the call had no key, or a timer).
+	Idem *IdempotencyKey `json:"idem,omitempty"`
 }
+
+// IdempotencyKey is the answer the API gave a decision sent with an
+// Idempotency-Key: a repeated call with the key answers it and changes nothing
+// (table idempotency_keys; docs/api.md, "Idempotency of decisions").
+type IdempotencyKey struct {
+	UserID  string `json:"userId"`
+	Key     string `json:"key"`    // a hash of the caller and the client's key
+	Action  string `json:"action"` // approve, disapprove, edit, request-renewal, renewal-approve, renewal-refuse
+	Status  int    `json:"status"`
+	Message string `json:"message"`
+}
+
+// ErrTypeKeyUsed is a decision whose Idempotency-Key was already recorded by
+// another event: it is not applied (the API answers the key's first outcome).
+const ErrTypeKeyUsed = "IdempotencyKeyUsed"
 
 // OperatorName is the history's user of an operator's action in the Temporal UI.
 const OperatorName = "Operação (Temporal)"
@@ -267,7 +285,8 @@ func insertHistoryAs(ctx context.Context, tx pgx.Tx, key, id, brandSlug string, 
 
 // Apply applies an event to the read model and writes its history row, once
 // per key: one statement (one round trip, one transaction) reads whether the
-// key was recorded, and if not updates the row and records it.
+// key was recorded, and if not updates the row and records it, with the
+// outcome of the decision's Idempotency-Key (ev.Idem) when it has one.
 func (a *Activities) Apply(ctx context.Context, ev Event) error {
 	var scope, visit, proposal, homologated, next *string
 	var requestedAt *time.Time
@@ -278,7 +297,14 @@ func (a *Activities) Apply(ctx context.Context, ev Event) error {
 	mods, userID, username := historyArgs(ev.Actor, ev.System, ev.Changes)
 	var recorded []byte
 	var updated int
+	var idemUser, idemKey, idemAction, idemMessage *string
+	var idemStatus *int
+	if k := ev.Idem; k != nil {
+		idemUser, idemKey, idemAction, idemStatus, idemMessage = &k.UserID, &k.Key, &k.Action, &k.Status, &k.Message
+	}
+	var used bool
 	err := a.DB.QueryRow(ctx, `WITH prior AS (SELECT modifications FROM history WHERE event_key = $17),
+		used AS (SELECT 1 FROM idempotency_keys WHERE user_id = $22::uuid AND key = $23),
 		upd AS (
 			UPDATE opportunities SET status = $2,
 				name = COALESCE($3, name), probability_closing = COALESCE($4, probability_closing),
@@ -291,26 +317,49 @@ func (a *Activities) Apply(ctx context.Context, ev Event) error {
 				proposal_sent = COALESCE($14, proposal_sent), product_homologated = COALESCE($15, product_homologated),
 				next_step = COALESCE($16, next_step),
 				updated_at = $12
-			WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM prior)
+			WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM prior) AND NOT EXISTS (SELECT 1 FROM used)
 			RETURNING id),
 		hist AS (
 			INSERT INTO history (event_key, type, type_id, brand, user_id, username, action_type, modifications, created_at)
 			SELECT $17, 'opportunity', id, $18, $19::uuid, $20, 'update', $21, $12 FROM upd
-			ON CONFLICT (event_key) DO NOTHING)
-		SELECT (SELECT modifications FROM prior), (SELECT count(*) FROM upd)`,
+			ON CONFLICT (event_key) DO NOTHING),
+		idem AS (
+			-- No ON CONFLICT: a key taken meanwhile by a concurrent statement
+			-- fails this one whole (retried, it then finds the key used).
+			INSERT INTO idempotency_keys (user_id, key, opportunity_id, action, status, message, created_at)
+			SELECT $22::uuid, $23, id, $24, $25, $26, $12 FROM upd WHERE $23::text IS NOT NULL)
+		SELECT (SELECT modifications FROM prior), (SELECT count(*) FROM upd), EXISTS (SELECT 1 FROM used)`,
 		ev.OpportunityID, ev.Status, ev.Name, ev.Probability, ev.Reason, ev.ApprovedAt,
 		ev.ValidUntil, ev.Register, scope, visit, requestedAt, ev.At, ev.Deleted, proposal, homologated, next,
-		ev.Key, ev.Brand, userID, username, mods).Scan(&recorded, &updated)
+		ev.Key, ev.Brand, userID, username, mods, idemUser, idemKey, idemAction, idemStatus, idemMessage).Scan(&recorded, &updated, &used)
 	switch {
 	case err != nil:
 		return fmt.Errorf("apply %s: %w", ev.Key, err)
 	case recorded != nil:
 		// Applied already (a retry): the same event, or a bug that reused a key.
 		return sameEvent(ev, recorded)
+	case used:
+		// The call's Idempotency-Key names a decision already recorded (its
+		// repetition reached a later run): nothing is applied.
+		return temporal.NewNonRetryableApplicationError("idempotency key already used: "+ev.Key, ErrTypeKeyUsed, nil)
 	case updated == 0:
 		return temporal.NewNonRetryableApplicationError("opportunity not found: "+ev.OpportunityID, "NotFound", nil)
 	}
 	return nil
+}
+
+// RecordKey records the outcome of a decision that changed nothing (an edit to
+// the values the opportunity already has) under its Idempotency-Key (ev.Idem),
+// so that its repetition after another change does not act then.
+func (a *Activities) RecordKey(ctx context.Context, ev Event) error {
+	k := ev.Idem
+	if k == nil {
+		return nil
+	}
+	_, err := a.DB.Exec(ctx, `INSERT INTO idempotency_keys (user_id, key, opportunity_id, action, status, message, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_id, key) DO NOTHING`,
+		k.UserID, k.Key, ev.OpportunityID, k.Action, k.Status, k.Message, ev.At)
+	return err
 }
 
 // ErrTypeEventKeyReused is an event whose key was recorded with other changes:

@@ -164,3 +164,65 @@ func TestAnEventKeyRecordedWithOtherChangesFailsLoudly(t *testing.T) {
 		t.Errorf("the reused key changed the record: %q", rec.Name)
 	}
 }
+
+// TestANoticeOfAnOpportunityThatDoesNotExistStoresNothing: Notify of an
+// opportunity with no row (a workflow whose row is gone, or another
+// database's) stores no in-app notice, e-mails nobody and fails without a
+// retry, as NotifyResale does for a resale.
+func TestANoticeOfAnOpportunityThatDoesNotExistStoresNothing(t *testing.T) {
+	a, mb, _ := setup(t)
+	ctx := context.Background()
+	n := activities.Notice{Key: "77777777-7777-4777-8777-777777777777/0/1/registered", Brand: "yep",
+		OpportunityID: "77777777-7777-4777-8777-777777777777", Kind: "registered", ToRepresentatives: true, ToOwner: true}
+	err := a.Notify(ctx, n)
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || !app.NonRetryable() {
+		t.Errorf("Notify of a missing opportunity: %v, want a non-retryable error", err)
+	}
+	var notes int
+	if err := a.DB.QueryRow(ctx, `SELECT count(*) FROM notifications`).Scan(&notes); err != nil || notes != 0 {
+		t.Errorf("%d notices stored (%v), want none", notes, err)
+	}
+	if len(mb.sent) != 0 {
+		t.Errorf("e-mails sent: %v", mb.sent)
+	}
+}
+
+// TestAnIdempotencyKeyActsOnce: a decision's Idempotency-Key is recorded with
+// its event, in the same statement; another event carrying the same key (the
+// call repeated into a later run) changes nothing and fails without a retry
+// (IdempotencyKeyUsed), while a retry of the same event is still a retry.
+func TestAnIdempotencyKeyActsOnce(t *testing.T) {
+	a, _, seller := setup(t)
+	ctx := context.Background()
+	id := register(t, a, seller, "88888888-8888-4888-8888-888888888888", "yep", "11222333000181").Record.ID
+	key := &activities.IdempotencyKey{UserID: seller.UserID, Key: opportunity.DerivedID("k"), Action: "edit", Status: 200, Message: "ok"}
+	name := "Projeto"
+	ev := activities.Event{Key: id + "/0/2", OpportunityID: id, Brand: "yep", Status: opportunity.Analysis, Name: &name,
+		Changes: []activities.Change{{Attribute: "name", OldValue: "Op 8888", NewValue: "Projeto"}}, At: time.Now(), Idem: key}
+	for i := 0; i < 2; i++ {
+		if err := a.Apply(ctx, ev); err != nil {
+			t.Fatalf("apply %d: %v", i, err)
+		}
+	}
+	var opp, action, msg string
+	var status int
+	if err := a.DB.QueryRow(ctx, `SELECT opportunity_id::text, action, status, message FROM idempotency_keys WHERE user_id = $1 AND key = $2`,
+		key.UserID, key.Key).Scan(&opp, &action, &status, &msg); err != nil || opp != id || action != "edit" || status != 200 || msg != "ok" {
+		t.Fatalf("recorded key: %s %s %d %s (%v)", opp, action, status, msg, err)
+	}
+	again := "Outro"
+	repeat := ev
+	repeat.Key, repeat.Name = id+"/1/5", &again
+	repeat.Changes = []activities.Change{{Attribute: "name", OldValue: "Projeto", NewValue: "Outro"}}
+	err := a.Apply(ctx, repeat)
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || app.Type() != activities.ErrTypeKeyUsed || !app.NonRetryable() {
+		t.Fatalf("the key in another event: %v, want a non-retryable %s", err, activities.ErrTypeKeyUsed)
+	}
+	var rows int
+	_ = a.DB.QueryRow(ctx, `SELECT count(*) FROM history WHERE type_id = $1`, id).Scan(&rows)
+	if rec, _ := a.Load(ctx, id); rec.Name != "Projeto" || rows != 2 {
+		t.Errorf("the repeated key acted: name %q, %d history rows (want Projeto, 2)", rec.Name, rows)
+	}
+}

@@ -93,7 +93,8 @@ type noticeRecipient struct {
 // Notify stores the in-app notification of every recipient (once per notice
 // key) and e-mails each recipient once: one e-mail per person, so nobody sees
 // another's address, keyed notice/<notice key>/<user id> in the outbox. A retry
-// after a failed delivery e-mails only those not e-mailed yet.
+// after a failed delivery e-mails only those not e-mailed yet. A notice of an
+// opportunity that does not exist stores nothing and fails without a retry.
 func (a *Activities) Notify(ctx context.Context, n Notice) error {
 	defer heartbeat(ctx)()
 	title := noticeTitles[n.Kind]
@@ -115,7 +116,7 @@ func (a *Activities) Notify(ctx context.Context, n Notice) error {
 		)
 		INSERT INTO notifications (notice_key, user_id, brand, kind, title, link)
 		SELECT $5, id, $2, $6, $7 || COALESCE(NULLIF(': ' || (SELECT name FROM opportunities WHERE id = $4), ': '), ''), $8
-		FROM recipients
+		FROM recipients WHERE EXISTS (SELECT 1 FROM opportunities WHERE id = $4)
 		ON CONFLICT (notice_key, user_id) DO NOTHING`,
 		n.ToRepresentatives, n.Brand, n.ToOwner, n.OpportunityID, n.Key, n.Kind, title, "/Painel/Opportunities/"+n.OpportunityID)
 	batch.Queue(pendingSQL, n.Key).Query(func(rows pgx.Rows) error {
@@ -123,7 +124,9 @@ func (a *Activities) Notify(ctx context.Context, n Notice) error {
 		pending, err = pgx.CollectRows(rows, pgx.RowToStructByPos[noticeRecipient])
 		return err
 	})
-	if err := a.DB.SendBatch(ctx, batch).Close(); err != nil {
+	if err := a.DB.SendBatch(ctx, batch).Close(); errors.Is(err, pgx.ErrNoRows) {
+		return temporal.NewNonRetryableApplicationError("opportunity not found: "+n.OpportunityID, "NotFound", nil)
+	} else if err != nil {
 		return err
 	}
 	if rec.Name != "" {

@@ -35,6 +35,12 @@ const (
 // failure controls the tests drive.
 func newCRMStack(t *testing.T) (*stack, *crmsim.Sim) {
 	t.Helper()
+	return newStackWith(t, activities.Durations{Validity: 2160 * time.Hour, RenewalWindow: 360 * time.Hour, ApprovalSLA: 48 * time.Hour, ExpiredRetention: time.Hour})
+}
+
+// newStackWith is newCRMStack with the lifecycle's durations d.
+func newStackWith(t *testing.T, d activities.Durations) (*stack, *crmsim.Sim) {
+	t.Helper()
 	ctx := testenv.Context(t)
 	db := testenv.DB(t)
 	tc := testenv.TemporalClient(t)
@@ -51,22 +57,26 @@ func newCRMStack(t *testing.T) (*stack, *crmsim.Sim) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	acts := &activities.Activities{DB: db, Brands: brands, CRM: sf, Mailer: activities.LogMailer{},
-		Durations: activities.Durations{Validity: 2160 * time.Hour, RenewalWindow: 360 * time.Hour, ApprovalSLA: 48 * time.Hour, ExpiredRetention: time.Hour}}
+	acts := &activities.Activities{DB: db, Brands: brands, CRM: sf, Mailer: activities.LogMailer{}, Durations: d}
 	wctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { _ = worker.Run(wctx, tc, "default", acts); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
-	s := &Server{Brands: brands, DB: db, Temporal: tc, Acts: acts,
-		Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
-			RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}},
-		Web: fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}}}
-	h, err := s.Handler()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := &stack{t: t, srv: httptest.NewServer(h), db: db}
-	t.Cleanup(st.srv.Close)
+	st := &stack{t: t, db: db, replica: func() *httptest.Server {
+		// An API process of its own on the same database, Temporal and worker.
+		s := &Server{Brands: brands, DB: db, Temporal: tc, Acts: acts,
+			Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
+				RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}},
+			Web: fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}}}
+		h, err := s.Handler()
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(h)
+		t.Cleanup(srv.Close)
+		return srv
+	}}
+	st.srv = st.replica()
 	return st, sim
 }
 

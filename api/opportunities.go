@@ -139,11 +139,11 @@ func (s *Server) handleCreateOpportunity(w http.ResponseWriter, r *http.Request)
 	out, err := workflows.RegisterOpportunity(ctx, s.Temporal, id, c.Brand,
 		workflows.RegisterRequest{Actor: actor, ResaleCNPJ: resaleCNPJ, Record: rec})
 	if err != nil {
-		var started *serviceerror.WorkflowExecutionAlreadyStarted
-		if errors.As(err, &started) {
-			// The same request id after its workflow ended (completed): answer
-			// with what was registered.
-			if rec, lerr := s.Acts.Load(r.Context(), id); lerr == nil && !rec.IsDeleted {
+		// The same request id after its workflow ended (completed), or
+		// continued as new (the later run refuses a second registration):
+		// answer with what was registered, as the first call was answered.
+		if requestID != "" {
+			if rec, lerr := s.Acts.Load(r.Context(), id); lerr == nil && !rec.IsDeleted && rec.UserID == actor.UserID {
 				respond.JSON(w, http.StatusOK, map[string]any{"message": MsgCreated, "data": rec})
 				return
 			}
@@ -212,6 +212,12 @@ func (s *Server) updateError(w http.ResponseWriter, r *http.Request, err error) 
 // loadVisible reads an opportunity the caller may see: its brand, and for a
 // reseller its company's, for a seller its own. Anything else is 404/403.
 func (s *Server) loadVisible(w http.ResponseWriter, r *http.Request, id string) (opportunity.Record, activities.Actor, bool) {
+	return s.loadForDecision(w, r, id, nil)
+}
+
+// loadForDecision is loadVisible that also reads, in the same round trip, what
+// is recorded under the decision's Idempotency-Key (k; nil without one).
+func (s *Server) loadForDecision(w http.ResponseWriter, r *http.Request, id string, k *idemCall) (opportunity.Record, activities.Actor, bool) {
 	c := auth.FromContext(r.Context())
 	if !opportunity.ValidID(id) {
 		respond.Error(w, http.StatusNotFound, MsgNotFound)
@@ -228,6 +234,9 @@ func (s *Server) loadVisible(w http.ResponseWriter, r *http.Request, id string) 
 		return nil // answered below, before the record's error
 	})
 	activities.QueueLoad(b, id, &rec)
+	if k != nil {
+		k.queue(b)
+	}
 	err := s.DB.SendBatch(r.Context(), b).Close()
 	if actorErr != nil {
 		failRequest(w, r, actorErr)
@@ -283,13 +292,23 @@ func decisionUpdateID(r *http.Request) string {
 }
 
 // update runs a workflow update as the caller and answers with the record.
-func (s *Server) update(w http.ResponseWriter, r *http.Request, id, name string, arg any, success string) {
+// With an Idempotency-Key (k), the workflow records the answer with the
+// decision; a refusal is checked against the key once more (the call may
+// repeat one recorded meanwhile, which then met a later run).
+func (s *Server) update(w http.ResponseWriter, r *http.Request, id, name string, arg any, success string, k *idemCall) {
 	ctx, cancel := context.WithTimeout(r.Context(), updateTimeout)
 	defer cancel()
 	h, err := s.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: workflows.OpportunityWorkflowID(id),
 		UpdateID: decisionUpdateID(r), UpdateName: name, Args: []any{arg}, WaitForStage: client.WorkflowUpdateStageCompleted})
 	if err == nil {
 		err = h.Get(ctx, nil)
+	}
+	if err != nil && k != nil {
+		if lerr := s.lookupKey(r.Context(), k); lerr == nil && k.found {
+			if rec, lerr := s.Acts.Load(r.Context(), id); lerr == nil && answerStored(w, k, id, rec) {
+				return
+			}
+		}
 	}
 	if err != nil {
 		s.updateError(w, r, err)
@@ -318,29 +337,40 @@ func (s *Server) handlePatchOpportunity(w http.ResponseWriter, r *http.Request) 
 		respond.BadBody(w)
 		return
 	}
-	rec, actor, ok := s.loadVisible(w, r, id)
-	if !ok {
+	// The call's action is its body's: the Idempotency-Key's outcome is read
+	// with the opportunity, and a repetition answers it without acting.
+	var k *idemCall
+	switch body.Status {
+	case opportunity.Approved:
+		k = decisionKey(r, actionApprove, MsgApproved)
+	case opportunity.Disapproved:
+		k = decisionKey(r, actionDisapprove, MsgDisapproved)
+	default:
+		k = decisionKey(r, actionEdit, MsgUpdated)
+	}
+	rec, actor, ok := s.loadForDecision(w, r, id, k)
+	if !ok || answerStored(w, k, id, rec) {
 		return
 	}
 	start := time.Now()
 	switch {
 	// With an Idempotency-Key, an approval stays an approval even when the list
 	// already shows it approved: a retry of one that landed gets its outcome.
-	case body.Status == opportunity.Approved && (rec.Status == opportunity.Analysis || decisionUpdateID(r) != ""):
-		req := workflows.ApproveRequest{Actor: actor, Deadline: decisionDeadline(start)}
+	case body.Status == opportunity.Approved && (rec.Status == opportunity.Analysis || k != nil):
+		req := workflows.ApproveRequest{Actor: actor, Deadline: decisionDeadline(start), Idem: k.record()}
 		if body.Name != nil {
 			req.Name = *body.Name
 		}
 		if body.ProbabilityClosing != nil {
 			req.Probability = *body.ProbabilityClosing
 		}
-		s.update(w, r, id, workflows.UpdateApprove, req, MsgApproved)
+		s.update(w, r, id, workflows.UpdateApprove, req, MsgApproved, k)
 	case body.Status == opportunity.Disapproved:
 		s.update(w, r, id, workflows.UpdateDisapprove, workflows.DisapproveRequest{Actor: actor, Reason: body.Reason,
-			Deadline: decisionDeadline(start)}, MsgDisapproved)
+			Deadline: decisionDeadline(start), Idem: k.record()}, MsgDisapproved, k)
 	case body.Status == "" || body.Status == rec.Status:
 		s.update(w, r, id, workflows.UpdateEdit, workflows.EditRequest{Actor: actor, Name: body.Name, Probability: body.ProbabilityClosing,
-			Deadline: decisionDeadline(start)}, MsgUpdated)
+			Deadline: decisionDeadline(start), Idem: k.record()}, MsgUpdated, k)
 	default:
 		respond.Error(w, http.StatusConflict, fmt.Sprintf("Ação não permitida: a oportunidade está %s.", strings.ToLower(rec.Status.Label())))
 	}
@@ -359,12 +389,13 @@ func (s *Server) handlePatchProbability(w http.ResponseWriter, r *http.Request) 
 		respond.Error(w, http.StatusBadRequest, workflows.MsgProbability)
 		return
 	}
-	_, actor, ok := s.loadVisible(w, r, body.ID)
-	if !ok {
+	k := decisionKey(r, actionEdit, MsgUpdated)
+	rec, actor, ok := s.loadForDecision(w, r, body.ID, k)
+	if !ok || answerStored(w, k, body.ID, rec) {
 		return
 	}
 	s.update(w, r, body.ID, workflows.UpdateEdit, workflows.EditRequest{Actor: actor, Probability: body.ProbabilityClosing,
-		Deadline: decisionDeadline(time.Now())}, MsgUpdated)
+		Deadline: decisionDeadline(time.Now()), Idem: k.record()}, MsgUpdated, k)
 }
 
 func (s *Server) handleRenewalRequest(w http.ResponseWriter, r *http.Request) {
@@ -374,8 +405,9 @@ func (s *Server) handleRenewalRequest(w http.ResponseWriter, r *http.Request) {
 		respond.BadBody(w)
 		return
 	}
-	_, actor, ok := s.loadVisible(w, r, id)
-	if !ok {
+	k := decisionKey(r, actionRequestRenewal, MsgRenewalRequested)
+	rec, actor, ok := s.loadForDecision(w, r, id, k)
+	if !ok || answerStored(w, k, id, rec) {
 		return
 	}
 	if errs := opportunity.CheckRenewal(body, s.now()); len(errs) > 0 {
@@ -387,7 +419,7 @@ func (s *Server) handleRenewalRequest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.update(w, r, id, workflows.UpdateRequestRenewal, workflows.RenewalRequest{Actor: actor, Renewal: body,
-		Deadline: decisionDeadline(time.Now())}, MsgRenewalRequested)
+		Deadline: decisionDeadline(time.Now()), Idem: k.record()}, MsgRenewalRequested, k)
 }
 
 func (s *Server) handleRenewalDecision(w http.ResponseWriter, r *http.Request) {
@@ -401,15 +433,16 @@ func (s *Server) handleRenewalDecision(w http.ResponseWriter, r *http.Request) {
 		respond.Error(w, http.StatusBadRequest, "Informe a decisão: approved ou disapproved.")
 		return
 	}
-	_, actor, ok := s.loadVisible(w, r, id)
-	if !ok {
+	approve := body.Status == opportunity.Approved
+	msg, action := MsgRenewalRefused, actionRenewalRefuse
+	if approve {
+		msg, action = MsgRenewalApproved, actionRenewalApprove
+	}
+	k := decisionKey(r, action, msg)
+	rec, actor, ok := s.loadForDecision(w, r, id, k)
+	if !ok || answerStored(w, k, id, rec) {
 		return
 	}
-	approve := body.Status == opportunity.Approved
-	msg := MsgRenewalRefused
-	if approve {
-		msg = MsgRenewalApproved
-	}
 	s.update(w, r, id, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: actor, Approve: approve, Reason: body.Reason,
-		Deadline: decisionDeadline(time.Now())}, msg)
+		Deadline: decisionDeadline(time.Now()), Idem: k.record()}, msg, k)
 }

@@ -21,6 +21,9 @@ type stack struct {
 	t   *testing.T
 	srv *httptest.Server
 	db  *pgxpool.Pool
+	// replica starts another API server (a replica) of the stack; nil when
+	// the stack has none.
+	replica func() *httptest.Server
 }
 
 // newStack is the API on a seeded database (nordata and yep), with a worker

@@ -20,14 +20,20 @@ const PruneEvery = 10 * time.Minute
 type Pruned struct {
 	RefreshTokens, ResetTokens int64
 	RateLimits                 ratelimit.Pruned
+	IdempotencyKeys            int64
 }
+
+// IdempotencyKeysKept is how long a decision's Idempotency-Key answers its
+// first outcome (table idempotency_keys): a client may retry for a day.
+const IdempotencyKeysKept = 24 * time.Hour
 
 // Prune deletes, at now, what can no longer be used:
 //   - refresh tokens past their expiry (a rotated token stays until then, so
 //     that its replay is still recognised and revokes its family), and tokens
 //     revoked more than a minute ago (a revoked token is refused either way);
 //   - reset tokens expired or used;
-//   - rate-limit rows that no longer count (ratelimit.Prune).
+//   - rate-limit rows that no longer count (ratelimit.Prune);
+//   - decisions' Idempotency-Keys older than IdempotencyKeysKept.
 func Prune(ctx context.Context, db *pgxpool.Pool, now time.Time) (Pruned, error) {
 	var p Pruned
 	tag, err := db.Exec(ctx, `DELETE FROM refresh_tokens WHERE expires_at <= $1 OR revoked_at <= $2`, now, now.Add(-time.Minute))
@@ -43,6 +49,11 @@ func Prune(ctx context.Context, db *pgxpool.Pool, now time.Time) (Pruned, error)
 	if p.RateLimits, err = ratelimit.Prune(ctx, db, now); err != nil {
 		return p, err
 	}
+	tag, err = db.Exec(ctx, `DELETE FROM idempotency_keys WHERE created_at <= $1`, now.Add(-IdempotencyKeysKept))
+	if err != nil {
+		return p, fmt.Errorf("auth: prune idempotency keys: %w", err)
+	}
+	p.IdempotencyKeys = tag.RowsAffected()
 	return p, nil
 }
 
@@ -53,9 +64,10 @@ func StartPruning(ctx context.Context, db *pgxpool.Pool) (stop func()) {
 		p, err := Prune(ctx, db, time.Now())
 		if err != nil {
 			slog.ErrorContext(ctx, "prune expired tokens and rate-limit rows", "err", err)
-		} else if p.RefreshTokens+p.ResetTokens+p.RateLimits.Hits+p.RateLimits.Failures > 0 {
+		} else if p.RefreshTokens+p.ResetTokens+p.RateLimits.Hits+p.RateLimits.Failures+p.IdempotencyKeys > 0 {
 			slog.InfoContext(ctx, "pruned expired tokens and rate-limit rows", "refresh_tokens", p.RefreshTokens,
-				"reset_tokens", p.ResetTokens, "rate_hits", p.RateLimits.Hits, "rate_failures", p.RateLimits.Failures)
+				"reset_tokens", p.ResetTokens, "rate_hits", p.RateLimits.Hits, "rate_failures", p.RateLimits.Failures,
+				"idempotency_keys", p.IdempotencyKeys)
 		}
 		return true
 	})

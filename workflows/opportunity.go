@@ -114,25 +114,28 @@ type RegisterRequest struct {
 
 // ApproveRequest approves an opportunity in analysis.
 type ApproveRequest struct {
-	Actor       activities.Actor `json:"actor"`
-	Name        string           `json:"name"`
-	Probability int              `json:"probability"`
-	Deadline    time.Time        `json:"deadline,omitempty"`
+	Actor       activities.Actor           `json:"actor"`
+	Name        string                     `json:"name"`
+	Probability int                        `json:"probability"`
+	Deadline    time.Time                  `json:"deadline,omitempty"`
+	Idem        *activities.IdempotencyKey `json:"idem,omitempty"` // the outcome to record under the call's Idempotency-Key
 }
 
 // DisapproveRequest refuses an opportunity in analysis.
 type DisapproveRequest struct {
-	Actor    activities.Actor `json:"actor"`
-	Reason   string           `json:"reason"`
-	Deadline time.Time        `json:"deadline,omitempty"`
+	Actor    activities.Actor           `json:"actor"`
+	Reason   string                     `json:"reason"`
+	Deadline time.Time                  `json:"deadline,omitempty"`
+	Idem     *activities.IdempotencyKey `json:"idem,omitempty"` // the outcome to record under the call's Idempotency-Key
 }
 
 // EditRequest changes the name and/or the probability.
 type EditRequest struct {
-	Actor       activities.Actor `json:"actor"`
-	Name        *string          `json:"name,omitempty"`
-	Probability *int             `json:"probability,omitempty"`
-	Deadline    time.Time        `json:"deadline,omitempty"`
+	Actor       activities.Actor           `json:"actor"`
+	Name        *string                    `json:"name,omitempty"`
+	Probability *int                       `json:"probability,omitempty"`
+	Deadline    time.Time                  `json:"deadline,omitempty"`
+	Idem        *activities.IdempotencyKey `json:"idem,omitempty"` // the outcome to record under the call's Idempotency-Key
 }
 
 // RenewalRequest asks for a new validity period.
@@ -140,14 +143,16 @@ type RenewalRequest struct {
 	Actor    activities.Actor           `json:"actor"`
 	Renewal  opportunity.RenewalRequest `json:"renewal"`
 	Deadline time.Time                  `json:"deadline,omitempty"`
+	Idem     *activities.IdempotencyKey `json:"idem,omitempty"` // the outcome to record under the call's Idempotency-Key
 }
 
 // RenewalDecision approves or refuses a renewal request.
 type RenewalDecision struct {
-	Actor    activities.Actor `json:"actor"`
-	Approve  bool             `json:"approve"`
-	Reason   string           `json:"reason"`
-	Deadline time.Time        `json:"deadline,omitempty"`
+	Actor    activities.Actor           `json:"actor"`
+	Approve  bool                       `json:"approve"`
+	Reason   string                     `json:"reason"`
+	Deadline time.Time                  `json:"deadline,omitempty"`
+	Idem     *activities.IdempotencyKey `json:"idem,omitempty"` // the outcome to record under the call's Idempotency-Key
 }
 
 // Messages of the workflow's validators (pt-BR, shown to users).
@@ -561,6 +566,9 @@ const (
 	// workflow task. Evaluated once at the start of a run, it implies every
 	// change id above, whose markers a run started with it no longer writes.
 	changeWritePath = "write-path"
+	// an edit that changes nothing records its Idempotency-Key's outcome (a
+	// marker written only by such an edit, not implied by changeWritePath)
+	changeRecordKey = "record-idempotency-key"
 )
 
 // writePathLocalCRM is version 2 of changeWritePath: also the CRM write of a
@@ -704,6 +712,21 @@ func (wf *opportunityWorkflow) applyBy(ctx workflow.Context, deadline time.Time,
 		return workflow.ExecuteLocalActivity(localDecisionOptions(ctx, deadline), a.Apply, ev).Get(ctx, nil)
 	}
 	return workflow.ExecuteActivity(decisionOptions(ctx, deadline), a.Apply, ev).Get(ctx, nil)
+}
+
+// recordKey records the outcome of a decision that changed nothing under its
+// Idempotency-Key (a decision that changes something records it with its
+// event, in Apply). Only a call with a key runs it, and only in runs that take
+// changeRecordKey: no history recorded before it has such a command.
+func (wf *opportunityWorkflow) recordKey(ctx workflow.Context, deadline time.Time, idem *activities.IdempotencyKey) {
+	if idem == nil || workflow.GetVersion(ctx, changeRecordKey, workflow.DefaultVersion, 1) < 1 {
+		return
+	}
+	ev := activities.Event{OpportunityID: wf.st.ID, Brand: wf.st.Brand, At: workflow.Now(ctx), Idem: idem}
+	if err := workflow.ExecuteLocalActivity(localDecisionOptions(ctx, deadline), a.RecordKey, ev).Get(ctx, nil); err != nil {
+		// The answer stands (nothing changed); a repetition is evaluated anew.
+		workflow.GetLogger(ctx).Warn("idempotency key not recorded", "err", err)
+	}
 }
 
 // MsgTooLate answers a decision that reached the workflow after its caller
@@ -957,7 +980,7 @@ func (wf *opportunityWorkflow) approve(ctx workflow.Context, req ApproveRequest)
 	changes = appendChange(changes, "name", wf.st.Name, name)
 	changes = appendChange(changes, "probabilityClosing", fmt.Sprint(wf.st.Probability), fmt.Sprint(prob))
 	if err := wf.applyBy(ctx, req.Deadline, activities.Event{Actor: &req.Actor, Status: opportunity.Approved, Name: &name, Probability: &prob,
-		ApprovedAt: &now, ValidUntil: &valid, Register: &register, Changes: changes}); err != nil {
+		ApprovedAt: &now, ValidUntil: &valid, Register: &register, Changes: changes, Idem: req.Idem}); err != nil {
 		return wf.st, err
 	}
 	wf.st.Status, wf.st.Name, wf.st.Probability, wf.st.ValidUntil, wf.st.Register = opportunity.Approved, name, prob, valid, register
@@ -993,15 +1016,16 @@ func (wf *opportunityWorkflow) disapprove(ctx workflow.Context, req DisapproveRe
 	if err := wf.validateDisapprove(ctx, req); err != nil {
 		return wf.st, err
 	}
-	return wf.refuse(ctx, req.Actor, req.Reason, "disapproved", req.Deadline)
+	return wf.refuse(ctx, req.Actor, req.Reason, "disapproved", req.Deadline, req.Idem)
 }
 
 // refuse ends the opportunity as disapproved (a refusal in analysis or of a renewal).
-func (wf *opportunityWorkflow) refuse(ctx workflow.Context, actor activities.Actor, reason, kind string, deadline time.Time) (OpportunityState, error) {
+func (wf *opportunityWorkflow) refuse(ctx workflow.Context, actor activities.Actor, reason, kind string, deadline time.Time,
+	idem *activities.IdempotencyKey) (OpportunityState, error) {
 	reason = strings.TrimSpace(reason)
 	if err := wf.applyBy(ctx, deadline, activities.Event{Actor: &actor, Status: opportunity.Disapproved, Reason: &reason,
 		Changes: []activities.Change{{Attribute: "status", OldValue: string(wf.st.Status), NewValue: string(opportunity.Disapproved)},
-			{Attribute: "reason", OldValue: "", NewValue: reason}}}); err != nil {
+			{Attribute: "reason", OldValue: "", NewValue: reason}}, Idem: idem}); err != nil {
 		return wf.st, err
 	}
 	wf.st.Status = opportunity.Disapproved
@@ -1056,6 +1080,7 @@ func (wf *opportunityWorkflow) edit(ctx workflow.Context, req EditRequest) (Oppo
 	changes := appendChange(nil, "name", wf.st.Name, name)
 	changes = appendChange(changes, "probabilityClosing", fmt.Sprint(wf.st.Probability), fmt.Sprint(prob))
 	if len(changes) == 0 {
+		wf.recordKey(ctx, req.Deadline, req.Idem)
 		return wf.st, nil
 	}
 	register := wf.st.Register
@@ -1070,7 +1095,7 @@ func (wf *opportunityWorkflow) edit(ctx workflow.Context, req EditRequest) (Oppo
 		}
 		register = id
 	}
-	ev := activities.Event{Actor: &req.Actor, Status: wf.st.Status, Name: &name, Probability: &prob, Changes: changes}
+	ev := activities.Event{Actor: &req.Actor, Status: wf.st.Status, Name: &name, Probability: &prob, Changes: changes, Idem: req.Idem}
 	if register != wf.st.Register {
 		ev.Register = &register
 	}
@@ -1124,7 +1149,7 @@ func (wf *opportunityWorkflow) requestRenewal(ctx workflow.Context, req RenewalR
 	changes = appendChange(changes, "nextStep", "", r.NextStep)
 	prob := r.ProbabilityClosing
 	if err := wf.applyBy(ctx, req.Deadline, activities.Event{Actor: &req.Actor, Status: opportunity.AwaitingRenovation, Reason: &r.Reason,
-		Probability: &prob, Renewal: &r, Changes: changes}); err != nil {
+		Probability: &prob, Renewal: &r, Changes: changes, Idem: req.Idem}); err != nil {
 		return wf.st, err
 	}
 	wf.st.Status, wf.st.Probability = opportunity.AwaitingRenovation, prob
@@ -1157,7 +1182,7 @@ func (wf *opportunityWorkflow) decideRenewal(ctx workflow.Context, req RenewalDe
 		return wf.st, err
 	}
 	if !req.Approve {
-		return wf.refuse(ctx, req.Actor, req.Reason, "renewal-refused", req.Deadline)
+		return wf.refuse(ctx, req.Actor, req.Reason, "renewal-refused", req.Deadline, req.Idem)
 	}
 	register := wf.st.Register
 	if wf.since(ctx, changeCRMOnRenewal) {
@@ -1175,7 +1200,7 @@ func (wf *opportunityWorkflow) decideRenewal(ctx workflow.Context, req RenewalDe
 	now := workflow.Now(ctx)
 	valid := now.Add(wf.d.Validity)
 	ev := activities.Event{Actor: &req.Actor, Status: opportunity.Approved, ApprovedAt: &now, ValidUntil: &valid,
-		Changes: []activities.Change{{Attribute: "status", OldValue: string(wf.st.Status), NewValue: string(opportunity.Approved)}}}
+		Changes: []activities.Change{{Attribute: "status", OldValue: string(wf.st.Status), NewValue: string(opportunity.Approved)}}, Idem: req.Idem}
 	if register != wf.st.Register {
 		ev.Register = &register
 	}

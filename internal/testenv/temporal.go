@@ -15,6 +15,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/interceptor"
 	tlog "go.temporal.io/sdk/log"
 
 	"oportuna/internal/payloadcodec"
@@ -103,8 +104,17 @@ func trimNL(b []byte) []byte {
 }
 
 // TemporalAddress starts (once per test binary) a Temporal dev server with an
-// in-memory store on free ports and returns its frontend address.
+// in-memory store on free ports and returns its frontend address. Every
+// workflow started on it from now on is terminated when the test ends
+// (isolate.go): for tests whose workflows are started by another process.
 func TemporalAddress(t testing.TB) string {
+	t.Helper()
+	addr := temporalAddress(t)
+	sweepOwnServer(t, addr)
+	return addr
+}
+
+func temporalAddress(t testing.TB) string {
 	t.Helper()
 	tOnce.Do(func() { tAddress, tErr = startTemporal() })
 	if tErr != nil {
@@ -113,18 +123,33 @@ func TemporalAddress(t testing.TB) string {
 	return tAddress
 }
 
+// ownServer reports whether addr is a dev server this binary started.
+func ownServer(addr string) bool {
+	tMu.Lock()
+	defer tMu.Unlock()
+	if addr == tAddress {
+		return true
+	}
+	for _, a := range tOthers {
+		if a == addr {
+			return true
+		}
+	}
+	return false
+}
+
 // TemporalClient is a client of the test server, closed when the test ends.
 // It encrypts payloads as the api's and the worker's do (DataConverter).
 func TemporalClient(t testing.TB) client.Client {
 	t.Helper()
-	return dialTemporal(t, TemporalAddress(t), DataConverter())
+	return dialTemporal(t, temporalAddress(t), DataConverter())
 }
 
 // PlainTemporalClient is a client of the test server without the payload
 // codec: what someone reaching the Temporal frontend without the keys sees and sends.
 func PlainTemporalClient(t testing.TB) client.Client {
 	t.Helper()
-	return dialTemporal(t, TemporalAddress(t), nil)
+	return dialTemporal(t, temporalAddress(t), nil)
 }
 
 var (
@@ -155,15 +180,23 @@ func TemporalClientWith(t testing.TB, flags ...string) client.Client {
 }
 
 // dialTemporal dials addr; dc nil is the SDK's default converter (plaintext).
+// The workflows the client starts end with the test (isolate.go).
 func dialTemporal(t testing.TB, addr string, dc converter.DataConverter) client.Client {
 	t.Helper()
-	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	c, err := client.Dial(client.Options{HostPort: addr, Namespace: "default", Logger: tlog.NewStructuredLogger(quiet), DataConverter: dc})
+	rec := newStartRecorder()
+	c, err := client.Dial(client.Options{HostPort: addr, Namespace: "default", Logger: quietLogger(), DataConverter: dc,
+		Interceptors: []interceptor.ClientInterceptor{rec}})
 	if err != nil {
 		fatalf(t, "dial temporal: %v", err)
 	}
 	t.Cleanup(c.Close)
+	sweepOwnServer(t, addr)
+	t.Cleanup(func() { rec.endAll(t, c) }) // before the client closes
 	return c
+}
+
+func quietLogger() tlog.Logger {
+	return tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 }
 
 // startTemporal starts a dev server with TunedDevServerFlags and extra; Main stops it.
