@@ -190,8 +190,8 @@ func TestAnUpsertOverlappingATimedOutOneIsRetriedToOneRecord(t *testing.T) {
 
 // REST API Developer Guide, "Composite"
 // (https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_composite_composite.htm)
-// and "Composite Subrequest Result"
-// (https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/responses_composite_subrequest_result.htm):
+// and "Composite Response Body", section "Composite Subrequest Result"
+// (https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/responses_composite.htm):
 // the call answers HTTP 200 whatever its subrequests answered, each with its
 // own httpStatusCode; with allOrNone true, a failing subrequest rolls back
 // those before it and halts those after it, all answering 400

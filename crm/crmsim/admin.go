@@ -289,12 +289,14 @@ func (s *Sim) RevokeTokens(ctx context.Context) (int64, error) {
 	return tag.RowsAffected(), err
 }
 
-// Reset clears the failure controls and every synced record, account and token
-// (the sellers and the catalogue stay).
+// Reset clears the failure controls (the Sforce-Limit-Info form included; the
+// usage stays) and every synced record, account and token (the sellers and
+// the catalogue stay).
 func (s *Sim) Reset(ctx context.Context) error {
 	s.mu.Lock()
 	s.out, s.delay, s.cursors, s.requests, s.stats = outage{}, 0, map[string]*cursor{}, nil, map[string]int{}
 	s.down, s.dupValues, s.writeDelay, s.slowWrites, s.pageSize = false, 0, 0, 0, s.opts.PageSize
+	s.limit.form = s.opts.LimitInfoForm
 	s.mu.Unlock()
 	_, err := s.db.Exec(ctx, `TRUNCATE crm_sim.line_items, crm_sim.opportunities, crm_sim.accounts, crm_sim.missing_customers,
 		crm_sim.locked_opportunities, crm_sim.tokens`)
