@@ -449,7 +449,8 @@ func ptr[T any](v T) *T { return &v }
 // DUPLICATE_VALUE back-off.
 func TestAnApprovalWhoseFirstUpsertMeetsDuplicateValueSucceeds(t *testing.T) {
 	w := newWorkflowEnv(t)
-	id := "0f5b7a52-dddd-4000-8000-00000000000d"
+	id := opportunity.NewID() // a fresh workflow id: the test may run again on the same Temporal server
+	w.stopAtEnd(id)
 	w.register(id, validCNPJ("443332220001"))
 	w.sim.DuplicateValues(1)
 	st, err := w.approve(id)
@@ -563,7 +564,7 @@ func TestAnExpiryWaitsWhileTheOrgIsNearItsLimit(t *testing.T) {
 		c = p.client(func(cfg *crm.SalesforceConfig) { cfg.BackgroundPause = 8 * time.Second })
 		p.acts.CRM = c
 	})
-	id := "0f5b7a52-ffff-4000-8000-00000000000f"
+	id := opportunity.NewID() // a fresh workflow id: the test may run again on the same Temporal server
 	w.stopAtEnd(id)
 	w.register(id, validCNPJ("221110000001"))
 	if _, err := w.approve(id); err != nil {
