@@ -24,7 +24,16 @@ const (
 	ErrTypeCRMLocked          = "CRMLocked"           // 423
 	ErrTypeCRMUnavailable     = "CRMUnavailable"      // 502 CRM_COMMUNICATION_ERROR
 	ErrTypeCRMMultipleMatches = "CRMMultipleMatches"  // several CRM records for one customer or opportunity
+	// ErrTypeCRMPaused: a background sync left the CRM alone while the org's
+	// API usage is near its limit (retried after the pause).
+	ErrTypeCRMPaused = "CRMPaused"
 )
+
+// DuplicateValueBackoff is the wait before the attempt after a
+// DUPLICATE_VALUE on our external id, instead of the retry policy's first
+// 0.5–1 s: the overlapping write (an attempt that timed out here) is still
+// running inside Salesforce, and an attempt at once would meet it again.
+const DuplicateValueBackoff = 2 * time.Second
 
 // CRMSyncInput is SyncCRM's input: the opportunity, the name and probability
 // being decided, and the status the CRM must show. It embeds CRMInput, so the
@@ -38,14 +47,27 @@ type CRMSyncInput struct {
 	// Reopen: a renewal approval, which may reopen the CRM record the portal
 	// closed at the expiry (crm.Opportunity.Reopen).
 	Reopen bool `json:"reopen,omitempty"`
+	// Background: nobody waits for this sync (an expiry, a renewal refusal;
+	// the CRM queue's background writes). It leaves the CRM alone while the
+	// org's API usage is near its limit (crm.Pacer), so the approvals people
+	// wait for keep the rest of the org's daily requests.
+	Background bool `json:"background,omitempty"`
 }
 
 // SyncCRM upserts the opportunity in the CRM, built from the read model with
 // the name, probability and status being decided, and returns its CRM id. The
 // CRM's refusals become typed, non-retryable errors; its outages, timeouts and
-// rate limits retryable ones (CRMUnavailable), left to the workflow's retry policy.
+// rate limits retryable ones (CRMUnavailable), left to the workflow's retry
+// policy, except for the waits retryLater sets. A background sync first asks
+// the CRM whether to pause (CRMPaused, retried after the pause).
 func (a *Activities) SyncCRM(ctx context.Context, in CRMSyncInput) (string, error) {
 	defer heartbeat(ctx)()
+	if in.Background {
+		if wait, why := backgroundWait(a.CRM); wait > 0 {
+			return "", temporal.NewApplicationErrorWithOptions("crm: background sync paused: "+why, ErrTypeCRMPaused,
+				temporal.ApplicationErrorOptions{NextRetryDelay: wait})
+		}
+	}
 	rec, err := a.Load(ctx, in.OpportunityID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", temporal.NewNonRetryableApplicationError("opportunity not found: "+in.OpportunityID, "NotFound", nil)
@@ -64,13 +86,42 @@ func (a *Activities) SyncCRM(ctx context.Context, in CRMSyncInput) (string, erro
 	case errors.Is(err, crm.ErrLocked):
 		return "", temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeCRMLocked, err)
 	case errors.Is(err, crm.ErrUnavailable):
-		return "", temporal.NewApplicationErrorWithCause(err.Error(), ErrTypeCRMUnavailable, err)
+		return "", retryLater(a.CRM, in.Background, err)
 	default:
 		// A refusal no retry can fix (configuration, validation rule, missing
 		// product): the caller hears of a communication error at once.
 		slog.ErrorContext(ctx, "crm refused the opportunity", "opportunity", in.OpportunityID, "err", err)
 		return "", temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeCRMUnavailable, err)
 	}
+}
+
+// backgroundWait is how long a background sync should leave the CRM alone,
+// and why (zero for a CRM that does not pace).
+func backgroundWait(c crm.Client) (time.Duration, string) {
+	if p, ok := c.(crm.Pacer); ok {
+		return p.BackgroundWait()
+	}
+	return 0, ""
+}
+
+// retryLater is the retryable CRMUnavailable error of a CRM failure, with the
+// wait before the next attempt where the retry policy's would be wrong: after
+// a DUPLICATE_VALUE on our external id, DuplicateValueBackoff; for a
+// background sync whose call found the org near or past its limit (the
+// answer's Sforce-Limit-Info, or REQUEST_LIMIT_EXCEEDED), the pause.
+func retryLater(c crm.Client, background bool, err error) error {
+	var delay time.Duration
+	var apiErr *crm.APIError
+	if errors.As(err, &apiErr) && apiErr.Code == crm.CodeDuplicateValue {
+		delay = DuplicateValueBackoff
+	}
+	if background {
+		if wait, why := backgroundWait(c); wait > delay {
+			return temporal.NewApplicationErrorWithOptions("crm: background sync paused: "+why+": "+err.Error(), ErrTypeCRMPaused,
+				temporal.ApplicationErrorOptions{NextRetryDelay: wait, Cause: err})
+		}
+	}
+	return temporal.NewApplicationErrorWithOptions(err.Error(), ErrTypeCRMUnavailable, temporal.ApplicationErrorOptions{NextRetryDelay: delay, Cause: err})
 }
 
 // CRMOpportunity is what the CRM receives of a registration, with the status

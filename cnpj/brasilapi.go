@@ -17,7 +17,7 @@ const maxAnswer = 1 << 20
 // GET {BaseURL}/api/cnpj/v1/{14 characters}.
 //
 //	200 → the company; 404 and 400 → ErrNotFound (unknown or refused number);
-//	429 → ErrRateLimited; anything else, a timeout or an unreadable body → ErrUnavailable.
+//	429 → a *RateLimitError (ErrRateLimited) with its Retry-After; anything else, a timeout or an unreadable body → ErrUnavailable.
 type BrasilAPI struct {
 	BaseURL string       // e.g. https://brasilapi.com.br
 	HTTP    *http.Client // with a timeout
@@ -59,7 +59,7 @@ func (c *BrasilAPI) Fetch(ctx context.Context, cnpj string) (Company, error) {
 		_ = json.Unmarshal(body, &a)
 		return Company{}, fmt.Errorf("%w: brasilapi %d: %s", ErrNotFound, res.StatusCode, a.Message)
 	case res.StatusCode == http.StatusTooManyRequests:
-		return Company{}, fmt.Errorf("%w: brasilapi", ErrRateLimited)
+		return Company{}, rateLimited("brasilapi", res, "")
 	default:
 		return Company{}, fmt.Errorf("%w: brasilapi answered %d", ErrUnavailable, res.StatusCode)
 	}

@@ -3,6 +3,7 @@ package cnpj
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -23,7 +24,20 @@ const (
 	MsgInvalid     = "CNPJ inválido! Por favor digite um CNPJ válido!"
 	MsgTooMany     = "É permitido somente 3 consultas por minuto"
 	MsgUnavailable = "Não foi possível consultar o CNPJ agora. Tente novamente em instantes."
+	// MsgProviderBusy is the answer when the registry provider itself refused
+	// for too many requests (not the caller's limit): the wait it asked for.
+	MsgProviderBusy = "O serviço de consulta de CNPJ está recebendo muitas consultas. Tente novamente em %s."
 )
+
+// ProviderBusyMessage is MsgProviderBusy for a wait of Retry-After seconds
+// (whole, rounded up, at least 1, as the header says).
+func ProviderBusyMessage(wait time.Duration) string {
+	n := ratelimit.RetryAfter(wait)
+	if n == "1" {
+		return fmt.Sprintf(MsgProviderBusy, "1 segundo")
+	}
+	return fmt.Sprintf(MsgProviderBusy, n+" segundos")
+}
 
 // Finder is what the handler needs of a Lookup.
 type Finder interface {
@@ -34,7 +48,9 @@ type Finder interface {
 // any login), limited to Limit lookups per Window per caller across replicas.
 //
 //	200 the Company; 400 invalid number and 404 unknown company, both MsgInvalid;
-//	429 MsgTooMany (with Retry-After); 502 MsgUnavailable when the provider fails.
+//	429 MsgTooMany (with Retry-After) for the caller's limit, or
+//	ProviderBusyMessage with the provider's Retry-After when the provider
+//	refused for too many requests; 502 MsgUnavailable when the provider fails.
 //
 // The caller is the signed-in user when the request carries a valid session
 // (claims already in the context, or a bearer token Signer accepts), else the
@@ -95,8 +111,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, ErrNotFound):
 		respond.Error(w, http.StatusNotFound, MsgInvalid)
 	case errors.Is(err, ErrRateLimited):
-		slog.WarnContext(r.Context(), "cnpj provider rate limit", "err", err)
-		tooMany(w, Window)
+		// The provider's Retry-After (else a minute) reaches the user, in the
+		// header and in the message.
+		wait := Window
+		var rl *RateLimitError
+		if errors.As(err, &rl) && rl.RetryAfter > 0 {
+			wait = rl.RetryAfter
+		}
+		slog.WarnContext(r.Context(), "cnpj provider rate limit", "err", err, "retry_after", wait)
+		ratelimit.TooMany(w, wait, ProviderBusyMessage(wait))
 	default:
 		slog.ErrorContext(r.Context(), "cnpj lookup failed", "cnpj", n, "err", err)
 		respond.Error(w, http.StatusBadGateway, MsgUnavailable)

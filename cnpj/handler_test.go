@@ -170,9 +170,9 @@ func TestInvalidUnknownAndUnavailableAnswers(t *testing.T) {
 	// Provider outage: 502; provider rate limit: 429.
 	e.sim.Fail(http.StatusServiceUnavailable)
 	wantMessage(t, e.get(t, "11222333000181"), http.StatusBadGateway, cnpj.MsgUnavailable)
-	e.sim.Fail(http.StatusTooManyRequests)
+	e.sim.Fail(http.StatusTooManyRequests) // with the stand-in's Retry-After: 60
 	a := e.get(t, "11222333000181", "Authorization", e.token(t, "u-2"))
-	wantMessage(t, a, http.StatusTooManyRequests, cnpj.MsgTooMany)
+	wantMessage(t, a, http.StatusTooManyRequests, "O serviço de consulta de CNPJ está recebendo muitas consultas. Tente novamente em 60 segundos.")
 	if a.header.Get("Retry-After") != "60" {
 		t.Errorf("Retry-After %q", a.header.Get("Retry-After"))
 	}
@@ -291,4 +291,44 @@ func TestTheLimitIsSharedByEveryReplica(t *testing.T) {
 	}
 	// Old hits are deleted by the periodic pruning (internal/ratelimit.Prune,
 	// tested there).
+}
+
+// TestTheProvidersRetryAfterReachesTheUser: when the provider refuses for too
+// many requests, the wait it asks for in Retry-After (RFC 9110 §10.2.3:
+// delay-seconds or an HTTP-date) is the API's 429 Retry-After and the
+// seconds of the pt-BR message; without one, a minute.
+func TestTheProvidersRetryAfterReachesTheUser(t *testing.T) {
+	e := setup(t)
+	e.sim.Fail(http.StatusTooManyRequests)
+	for i, c := range []struct {
+		retryAfter, header, seconds string
+	}{
+		{"42", "42", "42 segundos"},
+		{"1", "1", "1 segundo"},
+		{"", "60", "60 segundos"}, // the provider did not say
+	} {
+		e.sim.SetRetryAfter(c.retryAfter)
+		a := e.get(t, "11222333000181", "Authorization", e.token(t, fmt.Sprintf("u-%d", i)))
+		wantMessage(t, a, http.StatusTooManyRequests, "O serviço de consulta de CNPJ está recebendo muitas consultas. Tente novamente em "+c.seconds+".")
+		if got := a.header.Get("Retry-After"); got != c.header {
+			t.Errorf("provider Retry-After %q: API Retry-After %q, want %q", c.retryAfter, got, c.header)
+		}
+	}
+
+	// An HTTP-date, counted from the provider's Date.
+	date := time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)
+	provider := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Date", date.Format(http.TimeFormat))
+		w.Header().Set("Retry-After", date.Add(75*time.Second).Format(http.TimeFormat))
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTooManyRequests)
+		fmt.Fprint(w, `{"message":"Too Many Requests"}`)
+	}))
+	t.Cleanup(provider.Close)
+	dated := newLookupAPI(t, e.db, provider.URL, nil, newClock())
+	a := dated.get(t, "11222333000181")
+	wantMessage(t, a, http.StatusTooManyRequests, "O serviço de consulta de CNPJ está recebendo muitas consultas. Tente novamente em 75 segundos.")
+	if got := a.header.Get("Retry-After"); got != "75" {
+		t.Errorf("HTTP-date Retry-After: API Retry-After %q, want 75", got)
+	}
 }

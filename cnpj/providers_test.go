@@ -75,8 +75,10 @@ func TestBrasilAPIClientAgainstTheStandIn(t *testing.T) {
 		t.Errorf("outage: %v, want ErrUnavailable", err)
 	}
 	sim.Fail(http.StatusTooManyRequests)
-	if _, err := p.Fetch(ctx, "11222333000181"); !errors.Is(err, cnpj.ErrRateLimited) {
-		t.Errorf("429: %v, want ErrRateLimited", err)
+	_, err := p.Fetch(ctx, "11222333000181")
+	var rl *cnpj.RateLimitError
+	if !errors.Is(err, cnpj.ErrRateLimited) || !errors.As(err, &rl) || rl.RetryAfter != time.Minute {
+		t.Errorf("429: %v, want ErrRateLimited with the stand-in's Retry-After (60 s)", err)
 	}
 	sim.Fail(0)
 	if _, err := p.Fetch(ctx, "11222333000181"); err != nil {
@@ -151,8 +153,11 @@ func TestReceitaWSClientAgainstTheStandIn(t *testing.T) {
 		t.Errorf("invalid (200 + ERROR): %v", err)
 	}
 	sim.Fail(http.StatusTooManyRequests)
-	if _, err := p.Fetch(ctx, "11222333000181"); !errors.Is(err, cnpj.ErrRateLimited) {
-		t.Errorf("429: %v", err)
+	sim.SetRetryAfter("17")
+	_, err = p.Fetch(ctx, "11222333000181")
+	var rl *cnpj.RateLimitError
+	if !errors.Is(err, cnpj.ErrRateLimited) || !errors.As(err, &rl) || rl.RetryAfter != 17*time.Second {
+		t.Errorf("429: %v, want ErrRateLimited after 17 s", err)
 	}
 	sim.Fail(http.StatusGatewayTimeout)
 	if _, err := p.Fetch(ctx, "11222333000181"); !errors.Is(err, cnpj.ErrUnavailable) {
@@ -311,6 +316,39 @@ func TestConfigFromEnv(t *testing.T) {
 	for k, v := range map[string]string{"CNPJ_PROVIDER": "serpro", "CNPJ_CACHE_TTL": "0", "CNPJ_TIMEOUT": "soon", "CNPJ_NOT_FOUND_TTL": "-1h"} {
 		if _, err := cnpj.ConfigFromEnv(env(map[string]string{k: v})); err == nil || !strings.Contains(err.Error(), k) {
 			t.Errorf("%s=%s accepted (%v)", k, v, err)
+		}
+	}
+}
+
+// TestParseRetryAfter: RFC 9110 §10.2.3 (Retry-After = HTTP-date /
+// delay-seconds) with the three HTTP-date forms of §5.6.7, counted from the
+// answer's Date when there is one.
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(1994, 11, 6, 8, 48, 7, 0, time.UTC)
+	for _, c := range []struct {
+		v, date string
+		want    time.Duration
+		ok      bool
+	}{
+		{"120", "", 2 * time.Minute, true},
+		{" 7 ", "", 7 * time.Second, true},
+		{"0", "", time.Second, true},
+		{"Sun, 06 Nov 1994 08:49:37 GMT", "", 90 * time.Second, true},                              // IMF-fixdate
+		{"Sunday, 06-Nov-94 08:49:37 GMT", "", 90 * time.Second, true},                             // RFC 850
+		{"Sun Nov  6 08:49:37 1994", "", 90 * time.Second, true},                                   // asctime
+		{"Sun, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:00 GMT", 37 * time.Second, true}, // the provider's clock
+		{"Sun, 06 Nov 1994 08:00:00 GMT", "", time.Second, true},                                   // already past
+		{"Mon, 07 Nov 1994 08:49:37 GMT", "", cnpj.MaxProviderWait, true},                          // a day: capped
+		{"99999999999999999999999", "", cnpj.MaxProviderWait, true},
+		{"", "", 0, false},
+		{"-5", "", 0, false},
+		{"1.5", "", 0, false},
+		{"soon", "", 0, false},
+		{"2026-03-02T12:00:00Z", "", 0, false},
+	} {
+		got, ok := cnpj.ParseRetryAfter(c.v, c.date, now)
+		if got != c.want || ok != c.ok {
+			t.Errorf("ParseRetryAfter(%q, %q) = %v %v, want %v %v", c.v, c.date, got, ok, c.want, c.ok)
 		}
 	}
 }

@@ -15,7 +15,8 @@ import (
 //
 // ReceitaWS answers most errors with HTTP 200 and {"status":"ERROR","message":...}:
 // a message about too many requests → ErrRateLimited, any other → ErrNotFound
-// ("CNPJ inválido", "CNPJ rejeitado pela Receita Federal"). HTTP 429 → ErrRateLimited;
+// ("CNPJ inválido", "CNPJ rejeitado pela Receita Federal"). HTTP 429 → ErrRateLimited
+// (both a *RateLimitError with the answer's Retry-After);
 // 404 and 400 → ErrNotFound; 401 and 403 (token refused), 5xx (504 when it gives
 // up waiting for the registry), a timeout or an unreadable body → ErrUnavailable.
 type ReceitaWS struct {
@@ -55,7 +56,7 @@ func (c *ReceitaWS) Fetch(ctx context.Context, cnpj string) (Company, error) {
 			return Company{}, fmt.Errorf("%w: receitaws: unreadable answer for %s", ErrUnavailable, cnpj)
 		}
 	case http.StatusTooManyRequests:
-		return Company{}, fmt.Errorf("%w: receitaws", ErrRateLimited)
+		return Company{}, rateLimited("receitaws", res, "")
 	case http.StatusNotFound, http.StatusBadRequest:
 		_ = json.Unmarshal(body, &a)
 		return Company{}, fmt.Errorf("%w: receitaws %d: %s", ErrNotFound, res.StatusCode, a.Message)
@@ -64,7 +65,7 @@ func (c *ReceitaWS) Fetch(ctx context.Context, cnpj string) (Company, error) {
 	}
 	if strings.EqualFold(a.Status, "ERROR") {
 		if saysTooMany(a.Message) {
-			return Company{}, fmt.Errorf("%w: receitaws: %s", ErrRateLimited, a.Message)
+			return Company{}, rateLimited("receitaws", res, a.Message)
 		}
 		return Company{}, fmt.Errorf("%w: receitaws: %s", ErrNotFound, a.Message)
 	}

@@ -31,6 +31,12 @@ const (
 	DefaultJWTAudience        = "https://login.salesforce.com"
 	SandboxJWTAudience        = "https://test.salesforce.com"
 	DefaultGenericProductCode = "OPORTUNA-ITEM"
+	// DefaultBackgroundCeiling: background syncs pause while the org's API
+	// usage is at or above 90 % of its limit.
+	DefaultBackgroundCeiling = 0.9
+	// DefaultBackgroundPause: how long a reading of that usage holds them back
+	// before one call goes through and reads it anew.
+	DefaultBackgroundPause = 10 * time.Minute
 )
 
 // ErrNotConfigured: CRM_URL is empty (development runs the stand-in instead).
@@ -90,6 +96,10 @@ type SalesforceConfig struct {
 	// whose part number is not in the price book (SALESFORCE_GENERIC_PRODUCT_CODE).
 	GenericProductCode string
 	Stages             map[opportunity.Status]string // SALESFORCE_STAGE_MAP
+	// BackgroundCeiling (share of the org's API limit, default 0.9) and
+	// BackgroundPause (default 10 min) pace the background syncs (BackgroundWait).
+	BackgroundCeiling float64
+	BackgroundPause   time.Duration
 }
 
 var (
@@ -237,6 +247,12 @@ func (c *SalesforceConfig) Validate() error {
 	}
 	if c.Stages == nil {
 		c.Stages = DefaultStages()
+	}
+	if c.BackgroundCeiling <= 0 {
+		c.BackgroundCeiling = DefaultBackgroundCeiling
+	}
+	if c.BackgroundPause <= 0 {
+		c.BackgroundPause = DefaultBackgroundPause
 	}
 	if c.JWTAudience == "" {
 		c.JWTAudience = DefaultJWTAudience

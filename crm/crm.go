@@ -147,6 +147,18 @@ type Client interface {
 	Sellers(ctx context.Context, brand string) ([]Seller, error)
 }
 
+// Pacer is a Client that knows the org's API usage (Salesforce): a sync no
+// person waits for asks it first and, when BackgroundWait answers a wait,
+// leaves the org alone that long (docs/integrations-crm.md, "API usage").
+type Pacer interface {
+	BackgroundWait() (wait time.Duration, why string)
+}
+
+// CodeDuplicateValue is the errorCode Salesforce answers when two writes of
+// one unique value overlap; on the upsert by our external id it is retried
+// (the other write is still running inside the org, see UpsertOpportunity).
+const CodeDuplicateValue = "DUPLICATE_VALUE"
+
 // Local is a CRM without a server, for unit tests: it accepts every upsert and
 // answers a stable record id derived from ours; its sellers are the portal's
 // active sellers of the brand. Development and integration tests use

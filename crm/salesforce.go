@@ -247,7 +247,12 @@ func (s *Salesforce) call(ctx context.Context, method, path string, body, out an
 			continue
 		}
 		if status < 200 || status > 299 {
-			return status, apiError(status, data)
+			err := apiError(status, data)
+			var e *APIError
+			if errors.As(err, &e) && e.Code == codeRequestLimitExceeded {
+				s.usage.refused() // the org is past its limit, whatever the header said
+			}
+			return status, err
 		}
 		if out != nil && len(bytes.TrimSpace(data)) > 0 {
 			if err := json.Unmarshal(data, out); err != nil {
@@ -273,9 +278,13 @@ func (e sfError) code() string {
 	return e.StatusCode
 }
 
+// codeRequestLimitExceeded: the org's API requests of the last 24 hours are
+// past its limit (HTTP 403).
+const codeRequestLimitExceeded = "REQUEST_LIMIT_EXCEEDED"
+
 // transientCodes are refusals that a later try may not meet.
 var transientCodes = map[string]bool{
-	"REQUEST_LIMIT_EXCEEDED": true, "SERVER_UNAVAILABLE": true, "UNABLE_TO_LOCK_ROW": true,
+	codeRequestLimitExceeded: true, "SERVER_UNAVAILABLE": true, "UNABLE_TO_LOCK_ROW": true,
 	"QUERY_TIMEOUT": true, "CONCURRENT_REQUESTS_LIMIT_EXCEEDED": true,
 }
 

@@ -225,3 +225,96 @@ func TestSimAndClientShareTheFieldNamesFromTheEnvironment(t *testing.T) {
 		t.Errorf("token flow %q", flow)
 	}
 }
+
+// TestSimAdminSwitchesForChaos drives, over the admin API, the switches a
+// chaos run uses: down/up (no answer at all), duplicate-value, slow-writes,
+// commit_then_503, expire-tokens, page-size and the Sforce-Limit-Info form.
+func TestSimAdminSwitchesForChaos(t *testing.T) {
+	e := newSimEnv(t, crmsim.Options{})
+	c := e.client()
+	o := sampleOpportunity("0f5b7a52-5555-4000-8000-0000000000c5", validCNPJ("121110090001"))
+	var st crmsim.State
+
+	if code := e.admin("POST", "/__sim/down", "", &st); code != 200 || !st.Down {
+		t.Fatalf("down: %d %+v", code, st)
+	}
+	_, err := c.Sellers(e.ctx, "yep")
+	var apiErr *crm.APIError
+	if !errors.Is(err, crm.ErrUnavailable) || errors.As(err, &apiErr) {
+		t.Fatalf("down: %v, want a network failure (ErrUnavailable, no HTTP answer)", err)
+	}
+	if code := e.admin("POST", "/__sim/up", "", &st); code != 200 || st.Down {
+		t.Fatalf("up: %d %+v", code, st)
+	}
+	if _, err := c.Sellers(e.ctx, "yep"); err != nil {
+		t.Fatalf("up: %v", err)
+	}
+
+	if code := e.admin("POST", "/__sim/duplicate-value", `{"upserts": 1}`, &st); code != 200 || st.DuplicateValues != 1 {
+		t.Fatalf("duplicate-value: %d %+v", code, st)
+	}
+	if _, err := c.UpsertOpportunity(e.ctx, o); !errors.As(err, &apiErr) || apiErr.Code != crm.CodeDuplicateValue {
+		t.Fatalf("duplicate-value: %v", err)
+	}
+	if _, err := c.UpsertOpportunity(e.ctx, o); err != nil {
+		t.Fatalf("after duplicate-value: %v", err)
+	}
+
+	if code := e.admin("POST", "/__sim/outage", `{"kind": "commit_then_503", "calls": 1}`, &st); code != 200 || st.Outage != crmsim.KindLostResponse {
+		t.Fatalf("commit_then_503: %d %+v", code, st)
+	}
+	o.Name = "Gravado, resposta perdida"
+	if _, err := c.UpsertOpportunity(e.ctx, o); !errors.As(err, &apiErr) || apiErr.Status != 503 {
+		t.Fatalf("commit_then_503: %v, want HTTP 503", err)
+	}
+	if list, _ := e.sim.Opportunities(e.ctx, o.ID); len(list) != 1 || list[0].Name != o.Name {
+		t.Fatalf("commit_then_503 did not commit: %+v", list)
+	}
+
+	if code := e.admin("POST", "/__sim/slow-writes", `{"delay": "1s", "upserts": 1}`, &st); code != 200 || st.SlowWrites != "1s" || st.SlowWritesLeft != 1 {
+		t.Fatalf("slow-writes: %d %+v", code, st)
+	}
+	if code := e.admin("DELETE", "/__sim/slow-writes", "", &st); code != 200 || st.SlowWritesLeft != 0 {
+		t.Fatalf("slow-writes cleared: %d %+v", code, st)
+	}
+
+	var expired map[string]int
+	if e.admin("POST", "/__sim/expire-tokens", "", &expired); expired["expired"] != 1 {
+		t.Errorf("expire-tokens: %v", expired)
+	}
+	if _, err := c.Sellers(e.ctx, "yep"); err != nil {
+		t.Errorf("after expire-tokens: %v", err)
+	}
+
+	if code := e.admin("POST", "/__sim/page-size", `{"size": 1}`, &st); code != 200 || st.PageSize != 1 {
+		t.Fatalf("page-size: %d %+v", code, st)
+	}
+	before := e.requests(func(r crmsim.Request) bool { return strings.Contains(r.Path, "/query/") })
+	if list, err := c.Sellers(e.ctx, "yep"); err != nil || len(list) != 3 {
+		t.Fatalf("sellers in pages of 1: %v (%v)", list, err)
+	}
+	if n := e.requests(func(r crmsim.Request) bool { return strings.Contains(r.Path, "/query/") }) - before; n != 2 {
+		t.Errorf("pages of 1: %d nextRecordsUrl calls, want 2", n)
+	}
+
+	var stats crmsim.StatsAnswer
+	if code := e.admin("POST", "/__sim/api-usage", `{"used": 100, "limit": 1000, "form": "per_app", "appUsed": 5, "appLimit": 50}`, &stats); code != 200 ||
+		stats.LimitInfo != "api-usage=100/1000; per-app-api-usage=5/50(appName=oportuna)" {
+		t.Fatalf("api-usage per_app: %d %+v", code, stats)
+	}
+
+	var msg map[string]string
+	for _, bad := range []struct{ method, path, body string }{
+		{"POST", "/__sim/duplicate-value", `{"upserts": 0}`},
+		{"POST", "/__sim/slow-writes", `{"delay": "0s"}`},
+		{"POST", "/__sim/page-size", `{"size": 0}`},
+		{"POST", "/__sim/api-usage", `{"used": 1, "form": "other"}`},
+	} {
+		if code := e.admin(bad.method, bad.path, bad.body, &msg); code != 400 || msg["message"] == "" {
+			t.Errorf("%s %s %s: %d %v", bad.method, bad.path, bad.body, code, msg)
+		}
+	}
+	if code := e.admin("POST", "/__sim/reset", "", &st); code != 200 || st.Down || st.DuplicateValues != 0 || st.PageSize != crmsim.DefaultPageSize {
+		t.Errorf("reset: %d %+v", code, st)
+	}
+}

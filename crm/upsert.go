@@ -3,6 +3,7 @@ package crm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -204,7 +205,7 @@ func (s *Salesforce) UpsertOpportunity(ctx context.Context, o Opportunity) (stri
 			return "", err
 		}
 		if err := compositeError(batch, res); err != nil {
-			return "", err
+			return "", overlapping(err, ext)
 		}
 		if first {
 			var up struct {
@@ -223,6 +224,36 @@ func (s *Salesforce) UpsertOpportunity(ctx context.Context, o Opportunity) (stri
 	}
 	slog.InfoContext(ctx, "crm: opportunity upserted", "opportunity", o.ID, "crm_id", id, "created", prev == nil, "lines", len(lines))
 	return id, nil
+}
+
+// overlapping makes a DUPLICATE_VALUE on our external id retryable
+// (ErrUnavailable): Salesforce answers it when two upserts of one external id
+// overlap, typically an attempt that timed out here while its write still ran
+// inside the org, and the retry that followed. The remedy is to try again: the
+// next attempt reads the record the other write made and updates it. A
+// DUPLICATE_VALUE that names another unique field stays permanent.
+func overlapping(err error, ext string) error {
+	var e *APIError
+	if errors.As(err, &e) && e.Code == CodeDuplicateValue && e.kind == nil {
+		if f := duplicateField(e.Message); f == "" || strings.EqualFold(f, ext) {
+			e.kind = ErrUnavailable
+		}
+	}
+	return err
+}
+
+// duplicateField is the field a DUPLICATE_VALUE message names ("duplicate
+// value found: Oportuna_Id__c duplicates value on record with id: 006…"), or "".
+func duplicateField(msg string) string {
+	_, rest, ok := strings.Cut(msg, "duplicate value found:")
+	if !ok {
+		return ""
+	}
+	f, _, ok := strings.Cut(strings.TrimSpace(rest), " ")
+	if !ok {
+		return ""
+	}
+	return f
 }
 
 // accountSOQL finds the Accounts holding the CNPJ, masked or not.

@@ -441,3 +441,157 @@ func TestTheCRMFollowsExpiryRenewalAndEdits(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestAnApprovalWhoseFirstUpsertMeetsDuplicateValueSucceeds: Salesforce
+// refuses the approval's first upsert with DUPLICATE_VALUE (it overlapped
+// another write of the same external id). The retry reads the record again
+// and writes it: the approval succeeds, with one CRM record, after the
+// DUPLICATE_VALUE back-off.
+func TestAnApprovalWhoseFirstUpsertMeetsDuplicateValueSucceeds(t *testing.T) {
+	w := newWorkflowEnv(t)
+	id := opportunity.NewID() // a fresh workflow id: the test may run again on the same Temporal server
+	w.stopAtEnd(id)
+	w.register(id, validCNPJ("443332220001"))
+	w.sim.DuplicateValues(1)
+	st, err := w.approve(id)
+	if err != nil || st.Status != opportunity.Approved {
+		t.Fatalf("approve: %+v (%v), want approved", st, err)
+	}
+	if n := w.requests(func(r crmsim.Request) bool { return r.Composite == "opp" && r.Status == 400 }); n != 1 {
+		t.Errorf("upserts refused = %d, want the one DUPLICATE_VALUE", n)
+	}
+	got := w.synced(id)
+	if got.ID != st.Register || got.Stage != "Qualification" || len(got.Lines) != 1 {
+		t.Errorf("CRM record %+v, opportunity register %q", got, st.Register)
+	}
+
+	// The activity's error: retryable, after DuplicateValueBackoff.
+	w.sim.DuplicateValues(1)
+	_, err = w.acts.SyncCRM(w.ctx, activities.CRMSyncInput{CRMInput: activities.CRMInput{OpportunityID: id, Brand: "yep"}, Status: opportunity.Approved})
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || app.NonRetryable() || app.Type() != activities.ErrTypeCRMUnavailable || app.NextRetryDelay() != activities.DuplicateValueBackoff {
+		t.Errorf("SyncCRM meeting DUPLICATE_VALUE: %v, want a retryable %s after %v", err, activities.ErrTypeCRMUnavailable, activities.DuplicateValueBackoff)
+	}
+}
+
+// TestBackgroundSyncsPauseNearTheOrgsLimit: a background sync (nobody waits
+// for it) leaves the CRM alone while the org's API usage last seen is at or
+// above 90 % of its limit, or the org refused a call with
+// REQUEST_LIMIT_EXCEEDED: a retryable CRMPaused error whose next attempt
+// comes when that reading is BackgroundPause old; an older reading lets one
+// call through, whose answer reads the usage anew. Syncs people wait for are
+// never paused.
+func TestBackgroundSyncsPauseNearTheOrgsLimit(t *testing.T) {
+	p := newPortalEnv(t)
+	const pause = 2 * time.Second
+	c := p.client(func(cfg *crm.SalesforceConfig) { cfg.BackgroundPause = pause })
+	p.acts.CRM = c
+	id := "0f5b7a52-eeee-4000-8000-00000000000e"
+	if _, err := p.acts.Register(p.ctx, activities.RegisterInput{ID: id, Brand: "yep", Actor: p.seller, Record: p.record(validCNPJ("332221110001")), At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	in := activities.CRMSyncInput{CRMInput: activities.CRMInput{OpportunityID: id, Brand: "yep"}, Status: opportunity.Approved}
+	bg := in
+	bg.Background = true
+	writes := func() int { return p.requests(func(r crmsim.Request) bool { return r.Composite == "opp" }) }
+	seen := func(used int64) {
+		t.Helper()
+		p.sim.SetAPIUsage(used, 100000)
+		if _, err := c.Sellers(p.ctx, "yep"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	paused := func(name string) {
+		t.Helper()
+		before := writes()
+		_, err := p.acts.SyncCRM(p.ctx, bg)
+		var app *temporal.ApplicationError
+		if !errors.As(err, &app) || app.NonRetryable() || app.Type() != activities.ErrTypeCRMPaused ||
+			app.NextRetryDelay() <= 0 || app.NextRetryDelay() > pause {
+			t.Errorf("%s: %v, want a retryable %s within %v", name, err, activities.ErrTypeCRMPaused, pause)
+		}
+		if writes() != before {
+			t.Errorf("%s: the paused sync wrote to the CRM", name)
+		}
+	}
+	synced := func(name string, in activities.CRMSyncInput) {
+		t.Helper()
+		before := writes()
+		if _, err := p.acts.SyncCRM(p.ctx, in); err != nil || writes() != before+1 {
+			t.Errorf("%s: %v, %d writes; want it written", name, err, writes()-before)
+		}
+	}
+
+	seen(89000)
+	synced("background sync at 89 %", bg)
+	seen(90000)
+	paused("background sync at 90 %")
+	synced("approval at 90 %", in)
+	paused("background sync after the approval's answer at 90 %")
+	seen(10)
+	synced("background sync after usage fell", bg)
+
+	// An old reading lets one background call through (its answer reads the usage).
+	seen(95000)
+	paused("background sync at 95 %")
+	waitFor(t, "the reading to age", func() bool { wait, _ := c.BackgroundWait(); return wait == 0 })
+	synced("background sync after the pause", bg)
+	paused("background sync after the probe read 95 % again")
+
+	// REQUEST_LIMIT_EXCEEDED on a background sync's own call: paused.
+	waitFor(t, "the reading to age", func() bool { wait, _ := c.BackgroundWait(); return wait == 0 })
+	p.sim.SetAPIUsage(100000, 100000)
+	_, err := p.acts.SyncCRM(p.ctx, bg)
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || app.NonRetryable() || app.Type() != activities.ErrTypeCRMPaused || app.NextRetryDelay() <= 0 ||
+		!strings.Contains(err.Error(), "REQUEST_LIMIT_EXCEEDED") {
+		t.Errorf("background sync refused REQUEST_LIMIT_EXCEEDED: %v, want %s with a pause", err, activities.ErrTypeCRMPaused)
+	}
+	_, err = p.acts.SyncCRM(p.ctx, in)
+	if !errors.As(err, &app) || app.NonRetryable() || app.Type() != activities.ErrTypeCRMUnavailable || app.NextRetryDelay() != 0 {
+		t.Errorf("approval refused REQUEST_LIMIT_EXCEEDED: %v, want a plain retryable %s", err, activities.ErrTypeCRMUnavailable)
+	}
+}
+
+// TestAnExpiryWaitsWhileTheOrgIsNearItsLimit: the workflow's background sync
+// of an expiry is paced: with the org at 95 % of its limit the expiry's write
+// pauses (CRMPaused) instead of calling, and lands once the reading is old
+// enough for one call to go through.
+func TestAnExpiryWaitsWhileTheOrgIsNearItsLimit(t *testing.T) {
+	var c *crm.Salesforce
+	w := newWorkflowEnv(t, func(p *portalEnv) {
+		p.acts.Durations = activities.Durations{Validity: 3 * time.Second, RenewalWindow: time.Second, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}
+		c = p.client(func(cfg *crm.SalesforceConfig) { cfg.BackgroundPause = 8 * time.Second })
+		p.acts.CRM = c
+	})
+	id := opportunity.NewID() // a fresh workflow id: the test may run again on the same Temporal server
+	w.stopAtEnd(id)
+	w.register(id, validCNPJ("221110000001"))
+	if _, err := w.approve(id); err != nil {
+		t.Fatal(err)
+	}
+	w.sim.SetAPIUsage(95000, 100000)
+	if _, err := c.Sellers(w.ctx, "yep"); err != nil {
+		t.Fatal(err)
+	}
+	pausedSync := func() bool {
+		d, err := w.tc.DescribeWorkflowExecution(w.ctx, workflows.OpportunityWorkflowID(id), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range d.GetPendingActivities() {
+			if f := a.GetLastFailure(); a.GetActivityType().GetName() == "SyncCRM" && f.GetApplicationFailureInfo().GetType() == activities.ErrTypeCRMPaused {
+				return true
+			}
+		}
+		return false
+	}
+	waitFor(t, "the expiry's sync to pause", pausedSync)
+	if s := w.synced(id).Stage; s != "Qualification" {
+		t.Fatalf("the CRM record is %q while the expiry's sync pauses, want it untouched", s)
+	}
+	if s := w.status(id); s != opportunity.Expired {
+		t.Errorf("status %s: the expiry waited for the CRM", s)
+	}
+	waitFor(t, "the expiry to reach the CRM after the pause", func() bool { return w.synced(id).Stage == "Closed Lost" })
+}

@@ -654,11 +654,13 @@ func (wf *opportunityWorkflow) syncCRM(ctx workflow.Context, received, deadline 
 
 // syncCRMLater writes a status the CRM must show without holding anything up
 // (timers, refusals): it retries in the background for a day, like the
-// notifications, and logs a failure. A later sync supersedes it.
+// notifications, and logs a failure. A later sync supersedes it. It is a
+// background sync: it pauses while the org's API usage is near its limit
+// (activities.CRMSyncInput.Background).
 func (wf *opportunityWorkflow) syncCRMLater(ctx workflow.Context, status opportunity.Status) {
 	wf.stopCRMLater(ctx)
 	in := activities.CRMSyncInput{CRMInput: activities.CRMInput{OpportunityID: wf.st.ID, Brand: wf.st.Brand,
-		Name: wf.st.Name, Probability: wf.st.Probability}, Status: status}
+		Name: wf.st.Name, Probability: wf.st.Probability}, Status: status, Background: true}
 	cctx, cancel := workflow.WithCancel(ctx)
 	actx := workflow.WithActivityOptions(cctx, workflow.ActivityOptions{
 		TaskQueue:              CRMQueue(ctx),

@@ -148,17 +148,23 @@ func (r *rnd) next() uint64 {
 
 func (r *rnd) intn(n int) int { return int(r.next() % uint64(n)) }
 
+// DefaultRetryAfter is the Retry-After of the stand-in's 429 answers: the
+// providers' free tiers count requests per minute.
+const DefaultRetryAfter = "60"
+
 // Server is the stand-in's HTTP handler.
 type Server struct {
-	router   chi.Router
-	failure  atomic.Int32
-	requests atomic.Int64
+	router     chi.Router
+	failure    atomic.Int32
+	requests   atomic.Int64
+	retryAfter atomic.Value // string
 }
 
 // New builds the stand-in. Mount it anywhere (chi Mount or http.StripPrefix) and
 // point CNPJ_URL at that base: it routes on /api/cnpj/v1/{cnpj} and /v1/cnpj/{cnpj}.
 func New() *Server {
 	s := &Server{}
+	s.retryAfter.Store(DefaultRetryAfter)
 	r := chi.NewRouter()
 	r.Get("/api/cnpj/v1/{cnpj}", s.brasilAPI)
 	r.Get("/v1/cnpj/{cnpj}", s.receitaWS)
@@ -173,8 +179,26 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // Fail makes every lookup answer the HTTP status (503 an outage, 429 a rate
-// limit, 504 a registry timeout); 0 restores normal answers.
+// limit with Retry-After, 504 a registry timeout); 0 restores normal answers.
 func (s *Server) Fail(status int) { s.failure.Store(int32(status)) }
+
+// SetRetryAfter sets the Retry-After header of the 429 answers (Fail(429)):
+// delay-seconds ("42") or an HTTP-date, as RFC 9110 §10.2.3 allows; "" leaves
+// the header out. The default is DefaultRetryAfter.
+func (s *Server) SetRetryAfter(v string) { s.retryAfter.Store(v) }
+
+// fail answers the failure status, if one is set (a 429 with Retry-After, as
+// the providers send it); false when there is none.
+func (s *Server) fail(w http.ResponseWriter, f int, body map[string]string) bool {
+	if f == 0 {
+		return false
+	}
+	if v := s.retryAfter.Load().(string); f == http.StatusTooManyRequests && v != "" {
+		w.Header().Set("Retry-After", v)
+	}
+	writeJSON(w, f, body)
+	return true
+}
 
 // Requests counts the requests served so far.
 func (s *Server) Requests() int64 { return s.requests.Load() }
@@ -200,8 +224,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 func (s *Server) brasilAPI(w http.ResponseWriter, r *http.Request) {
 	param := chi.URLParam(r, "cnpj")
-	if f := int(s.failure.Load()); f != 0 {
-		writeJSON(w, f, map[string]string{"message": http.StatusText(f), "type": "service_error", "name": "ServiceError"})
+	f := int(s.failure.Load())
+	if s.fail(w, f, map[string]string{"message": http.StatusText(f), "type": "service_error", "name": "ServiceError"}) {
 		return
 	}
 	rec, err := Company(param)
@@ -240,8 +264,8 @@ func (s *Server) brasilAPI(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) receitaWS(w http.ResponseWriter, r *http.Request) {
-	if f := int(s.failure.Load()); f != 0 {
-		writeJSON(w, f, map[string]string{"status": "ERROR", "message": http.StatusText(f)})
+	f := int(s.failure.Load())
+	if s.fail(w, f, map[string]string{"status": "ERROR", "message": http.StatusText(f)}) {
 		return
 	}
 	rec, err := Company(chi.URLParam(r, "cnpj"))

@@ -112,3 +112,38 @@ func TestReservedRuleIsTheRootPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestRateLimitAnswersCarryRetryAfter: like the providers, a 429 says when to
+// come back (Retry-After, RFC 9110 §10.2.3), in both shapes.
+func TestRateLimitAnswersCarryRetryAfter(t *testing.T) {
+	sim := New()
+	srv := httptest.NewServer(sim)
+	defer srv.Close()
+	header := func(path string) (int, string) {
+		res, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode, res.Header.Get("Retry-After")
+	}
+	sim.Fail(http.StatusTooManyRequests)
+	for _, p := range []string{"/api/cnpj/v1/11222333000181", "/v1/cnpj/11222333000181"} {
+		if status, v := header(p); status != 429 || v != DefaultRetryAfter {
+			t.Errorf("%s: %d Retry-After %q, want 429 %q", p, status, v, DefaultRetryAfter)
+		}
+	}
+	sim.SetRetryAfter("Wed, 21 Oct 2026 07:28:00 GMT")
+	if _, v := header("/api/cnpj/v1/11222333000181"); v != "Wed, 21 Oct 2026 07:28:00 GMT" {
+		t.Errorf("HTTP-date Retry-After %q", v)
+	}
+	sim.SetRetryAfter("")
+	if _, v := header("/api/cnpj/v1/11222333000181"); v != "" {
+		t.Errorf("Retry-After %q, want none", v)
+	}
+	sim.Fail(http.StatusServiceUnavailable)
+	sim.SetRetryAfter("5")
+	if status, v := header("/api/cnpj/v1/11222333000181"); status != 503 || v != "" {
+		t.Errorf("503: Retry-After %q, want none", v)
+	}
+}

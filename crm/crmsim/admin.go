@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sort"
 	"strings"
 	"time"
 
@@ -56,6 +57,125 @@ func (s *Sim) setOutage(kind string, calls int) {
 		return
 	}
 	s.out = outage{kind: kind, remaining: calls}
+}
+
+// Down makes the stand-in drop every API and token call's connection without
+// an answer (a network failure, not an HTTP error) until Up; the admin API
+// keeps answering.
+func (s *Sim) Down() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.down = true
+}
+
+// Up ends Down.
+func (s *Sim) Up() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.down = false
+}
+
+// DuplicateValues makes the next n upserts by external id answer 400
+// DUPLICATE_VALUE without writing, as Salesforce answers an upsert that
+// overlaps another of the same external id (n <= 0 clears it). The overlap
+// itself needs no switch: an upsert that meets another one of its external
+// id still creating the record answers DUPLICATE_VALUE (see SlowWrites).
+func (s *Sim) DuplicateValues(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dupValues = max(n, 0)
+}
+
+func (s *Sim) takeDuplicateValue() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dupValues <= 0 {
+		return false
+	}
+	s.dupValues--
+	return true
+}
+
+// SlowWrites makes the next n upserts by external id (0: every one, until
+// cleared with d 0) hold their write for d before their transaction ends and
+// the call answers: a write still running inside the org after the client
+// gave up waiting for it. Another upsert of the same external id meanwhile
+// answers DUPLICATE_VALUE when the held write creates the record, or waits
+// for it when it updates one.
+func (s *Sim) SlowWrites(d time.Duration, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.writeDelay, s.slowWrites = max(d, 0), n
+	if n <= 0 {
+		s.slowWrites = -1
+	}
+	if d <= 0 {
+		s.slowWrites = 0
+	}
+}
+
+func (s *Sim) takeWriteDelay() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.writeDelay <= 0 || s.slowWrites == 0 {
+		return 0
+	}
+	if s.slowWrites > 0 {
+		s.slowWrites--
+	}
+	return s.writeDelay
+}
+
+// SetPageSize sets the query batch size from now on (Salesforce: 2000 by
+// default, 200 at least; any positive size is accepted here for tests).
+func (s *Sim) SetPageSize(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n <= 0 {
+		n = s.opts.PageSize
+	}
+	s.pageSize = n
+}
+
+func (s *Sim) currentPageSize() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pageSize
+}
+
+// writeScope is the upserts of one HTTP call whose transaction has not ended
+// (a Composite call's subrequests share their call's).
+type writeScope struct{ extIDs []string }
+
+type writeScopeKey struct{}
+
+// startWrite notes that the call of ctx writes the record id of our external
+// id (until its transaction ends).
+func (s *Sim) startWrite(ctx context.Context, extID, id string) {
+	sc, _ := ctx.Value(writeScopeKey{}).(*writeScope)
+	if sc == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.writing[extID] = id
+	sc.extIDs = append(sc.extIDs, extID)
+}
+
+// endWrites forgets the writes of a call that ended.
+func (s *Sim) endWrites(sc *writeScope) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, id := range sc.extIDs {
+		delete(s.writing, id)
+	}
+}
+
+// writingID is the record id an upsert still running writes for our external id.
+func (s *Sim) writingID(extID string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.writing[extID]
 }
 
 // SetDelay makes every API call wait d before it is handled (0: no delay).
@@ -154,6 +274,14 @@ func (s *Sim) DuplicateOpportunity(ctx context.Context, id string) error {
 	return err
 }
 
+// ExpireTokens makes every access token issued expired, as after the org's
+// session timeout (the next call meets INVALID_SESSION_ID), and returns how many.
+func (s *Sim) ExpireTokens(ctx context.Context) (int64, error) {
+	// -infinity: unused since forever, whatever the session timeout.
+	tag, err := s.db.Exec(ctx, `UPDATE crm_sim.tokens SET last_used_at = '-infinity' WHERE revoked_at IS NULL`)
+	return tag.RowsAffected(), err
+}
+
 // RevokeTokens revokes every access token issued (the next call meets
 // INVALID_SESSION_ID) and returns how many.
 func (s *Sim) RevokeTokens(ctx context.Context) (int64, error) {
@@ -161,11 +289,14 @@ func (s *Sim) RevokeTokens(ctx context.Context) (int64, error) {
 	return tag.RowsAffected(), err
 }
 
-// Reset clears the failure controls and every synced record, account and token
-// (the sellers and the catalogue stay).
+// Reset clears the failure controls (the Sforce-Limit-Info form included; the
+// usage stays) and every synced record, account and token (the sellers and
+// the catalogue stay).
 func (s *Sim) Reset(ctx context.Context) error {
 	s.mu.Lock()
 	s.out, s.delay, s.cursors, s.requests, s.stats = outage{}, 0, map[string]*cursor{}, nil, map[string]int{}
+	s.down, s.dupValues, s.writeDelay, s.slowWrites, s.pageSize = false, 0, 0, 0, s.opts.PageSize
+	s.limit.form = s.opts.LimitInfoForm
 	s.mu.Unlock()
 	_, err := s.db.Exec(ctx, `TRUNCATE crm_sim.line_items, crm_sim.opportunities, crm_sim.accounts, crm_sim.missing_customers,
 		crm_sim.locked_opportunities, crm_sim.tokens`)
@@ -178,6 +309,13 @@ type State struct {
 	OutageAfter     int      `json:"outageAfter"`     // calls that pass first
 	OutageRemaining int      `json:"outageRemaining"` // -1: until cleared
 	Delay           string   `json:"delay"`
+	Down            bool     `json:"down"`            // connections dropped without an answer
+	DuplicateValues int      `json:"duplicateValues"` // upserts left to answer DUPLICATE_VALUE
+	SlowWrites      string   `json:"slowWrites"`      // how long an upsert holds its write
+	SlowWritesLeft  int      `json:"slowWritesLeft"`  // -1: until cleared
+	Writing         []string `json:"writing"`         // external ids of upserts still running
+	LimitInfo       string   `json:"limitInfo"`       // the Sforce-Limit-Info of the next answer
+	PageSize        int      `json:"pageSize"`
 	MissingCNPJs    []string `json:"missingCustomers"`
 	Locked          []string `json:"lockedOpportunities"`
 	Requests        int      `json:"requests"`
@@ -186,7 +324,13 @@ type State struct {
 // State reports the failure controls.
 func (s *Sim) State(ctx context.Context) (State, error) {
 	s.mu.Lock()
-	st := State{Outage: s.out.kind, OutageAfter: s.out.skip, OutageRemaining: s.out.remaining, Delay: s.delay.String(), Requests: len(s.requests)}
+	st := State{Outage: s.out.kind, OutageAfter: s.out.skip, OutageRemaining: s.out.remaining, Delay: s.delay.String(), Requests: len(s.requests),
+		Down: s.down, DuplicateValues: s.dupValues, SlowWrites: s.writeDelay.String(), SlowWritesLeft: s.slowWrites,
+		Writing: []string{}, LimitInfo: s.limitInfoLocked(), PageSize: s.pageSize}
+	for id := range s.writing {
+		st.Writing = append(st.Writing, id)
+	}
+	sort.Strings(st.Writing)
 	s.mu.Unlock()
 	rows, _ := s.db.Query(ctx, `SELECT cnpj FROM crm_sim.missing_customers ORDER BY cnpj`)
 	var err error
@@ -269,6 +413,8 @@ type StatsAnswer struct {
 	Requests map[string]int `json:"requests"` // HTTP requests by PathClass
 	APIUsage int64          `json:"apiUsage"` // as reported in Sforce-Limit-Info
 	APILimit int64          `json:"apiLimit"`
+	// LimitInfo is the Sforce-Limit-Info header the next answer carries.
+	LimitInfo string `json:"limitInfo"`
 }
 
 // --- admin HTTP API -----------------------------------------------------------------
@@ -306,11 +452,20 @@ func (s *Sim) adminResult(w http.ResponseWriter, err error) {
 
 const adminHelp = `Salesforce stand-in: admin API (JSON)
 GET    /__sim/                              state of the failure controls
-POST   /__sim/outage                        {"calls": N, "kind": "unavailable"|"rate_limit"|"lost_response", "after": M}
-                                            calls 0 = until cleared; lost_response: writes done, answered 503, after M writes pass
+POST   /__sim/outage                        {"calls": N, "kind": "unavailable"|"rate_limit"|"lost_response"|"commit_then_503", "after": M}
+                                            calls 0 = until cleared; lost_response (= commit_then_503): writes committed,
+                                            then answered 503, after M writes pass
 DELETE /__sim/outage                        end the outage
-POST   /__sim/slowness                      {"delay": "2s"}
+POST   /__sim/down                          connections dropped without an answer (network failure) until /__sim/up
+POST   /__sim/up                            answer again
+POST   /__sim/slowness                      {"delay": "2s"}  every call waits before it is handled
 DELETE /__sim/slowness
+POST   /__sim/duplicate-value               {"upserts": N}  the next N upserts answer 400 DUPLICATE_VALUE (default 1)
+DELETE /__sim/duplicate-value
+POST   /__sim/slow-writes                   {"delay": "12s", "upserts": N}  the next N upserts (0: all) hold their write
+                                            that long inside the org; an overlapping upsert of the id gets DUPLICATE_VALUE
+DELETE /__sim/slow-writes
+POST   /__sim/expire-tokens                 every session expires (INVALID_SESSION_ID, as after the session timeout)
 POST   /__sim/missing-customers             {"cnpj": "..."}  the customer is not in the CRM
 DELETE /__sim/missing-customers/{cnpj}
 POST   /__sim/duplicate-customers           {"cnpj": "..."}  a second account with this CNPJ
@@ -323,7 +478,10 @@ POST   /__sim/reset                         clear the controls and the synced da
 GET    /__sim/opportunities[?id=...]        what was synced, with line items
 GET    /__sim/requests                      the last calls answered (subrequests of Composite calls named by "composite")
 GET    /__sim/stats                         HTTP requests by kind (token, query, composite, collections, sobject, other), API usage
-POST   /__sim/api-usage                     {"used": N, "limit": M}  the usage reported in Sforce-Limit-Info
+POST   /__sim/api-usage                     {"used": N, "limit": M, "form": "plain"|"per_app"|"bursts", "appUsed": A, "appLimit": B}
+                                            the usage reported in Sforce-Limit-Info (at the limit: REQUEST_LIMIT_EXCEEDED,
+                                            except in the bursts form)
+POST   /__sim/page-size                     {"size": N}  query batch size (Salesforce: 2000)
 `
 
 func (s *Sim) adminRoutes() *http.ServeMux {
@@ -352,16 +510,88 @@ func (s *Sim) adminRoutes() *http.ServeMux {
 			s.Outage(in.Calls)
 		case KindRateLimit:
 			s.RateLimit(in.Calls)
-		case KindLostResponse:
+		case KindLostResponse, KindCommitThen503:
 			s.LoseResponsesAfter(in.After, in.Calls)
 		default:
-			adminError(w, http.StatusBadRequest, "kind deve ser unavailable, rate_limit ou lost_response.")
+			adminError(w, http.StatusBadRequest, "kind deve ser unavailable, rate_limit, lost_response ou commit_then_503.")
 			return
 		}
 		s.adminResult(w, nil)
 	})
 	m.HandleFunc("DELETE /__sim/outage", func(w http.ResponseWriter, r *http.Request) {
 		s.ClearOutage()
+		s.adminResult(w, nil)
+	})
+	m.HandleFunc("POST /__sim/down", func(w http.ResponseWriter, r *http.Request) {
+		s.Down()
+		s.adminResult(w, nil)
+	})
+	m.HandleFunc("POST /__sim/up", func(w http.ResponseWriter, r *http.Request) {
+		s.Up()
+		s.adminResult(w, nil)
+	})
+	m.HandleFunc("POST /__sim/duplicate-value", func(w http.ResponseWriter, r *http.Request) {
+		var in struct {
+			Upserts *int `json:"upserts"`
+		}
+		if !decodeAdmin(w, r, &in) {
+			return
+		}
+		n := 1
+		if in.Upserts != nil {
+			n = *in.Upserts
+		}
+		if n < 1 {
+			adminError(w, http.StatusBadRequest, "upserts deve ser um inteiro positivo.")
+			return
+		}
+		s.DuplicateValues(n)
+		s.adminResult(w, nil)
+	})
+	m.HandleFunc("DELETE /__sim/duplicate-value", func(w http.ResponseWriter, r *http.Request) {
+		s.DuplicateValues(0)
+		s.adminResult(w, nil)
+	})
+	m.HandleFunc("POST /__sim/slow-writes", func(w http.ResponseWriter, r *http.Request) {
+		var in struct {
+			Delay   string `json:"delay"`
+			Upserts int    `json:"upserts"`
+		}
+		if !decodeAdmin(w, r, &in) {
+			return
+		}
+		d, err := time.ParseDuration(in.Delay)
+		if err != nil || d <= 0 || in.Upserts < 0 {
+			adminError(w, http.StatusBadRequest, "delay deve ser uma duração positiva, por exemplo \"12s\"; upserts, um inteiro não negativo.")
+			return
+		}
+		s.SlowWrites(d, in.Upserts)
+		s.adminResult(w, nil)
+	})
+	m.HandleFunc("DELETE /__sim/slow-writes", func(w http.ResponseWriter, r *http.Request) {
+		s.SlowWrites(0, 0)
+		s.adminResult(w, nil)
+	})
+	m.HandleFunc("POST /__sim/expire-tokens", func(w http.ResponseWriter, r *http.Request) {
+		n, err := s.ExpireTokens(r.Context())
+		if err != nil {
+			adminError(w, http.StatusInternalServerError, err.Error())
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]int64{"expired": n})
+	})
+	m.HandleFunc("POST /__sim/page-size", func(w http.ResponseWriter, r *http.Request) {
+		var in struct {
+			Size int `json:"size"`
+		}
+		if !decodeAdmin(w, r, &in) {
+			return
+		}
+		if in.Size <= 0 {
+			adminError(w, http.StatusBadRequest, "size deve ser um inteiro positivo.")
+			return
+		}
+		s.SetPageSize(in.Size)
 		s.adminResult(w, nil)
 	})
 	m.HandleFunc("POST /__sim/slowness", func(w http.ResponseWriter, r *http.Request) {
@@ -437,23 +667,32 @@ func (s *Sim) adminRoutes() *http.ServeMux {
 	})
 	m.HandleFunc("GET /__sim/stats", func(w http.ResponseWriter, r *http.Request) {
 		used, limit := s.APIUsage()
-		writeJSON(w, http.StatusOK, StatsAnswer{Requests: s.Stats(), APIUsage: used, APILimit: limit})
+		writeJSON(w, http.StatusOK, StatsAnswer{Requests: s.Stats(), APIUsage: used, APILimit: limit, LimitInfo: s.LimitInfoValue()})
 	})
 	m.HandleFunc("POST /__sim/api-usage", func(w http.ResponseWriter, r *http.Request) {
 		var in struct {
-			Used  *int64 `json:"used"`
-			Limit int64  `json:"limit"`
+			Used     *int64 `json:"used"`
+			Limit    int64  `json:"limit"`
+			Form     string `json:"form"`
+			AppUsed  int64  `json:"appUsed"`
+			AppLimit int64  `json:"appLimit"`
 		}
 		if !decodeAdmin(w, r, &in) {
 			return
 		}
-		if in.Used == nil || *in.Used < 0 || in.Limit < 0 {
-			adminError(w, http.StatusBadRequest, "Informe \"used\" (e \"limit\", opcional) como inteiros não negativos.")
+		if in.Used == nil || *in.Used < 0 || in.Limit < 0 || in.AppUsed < 0 || in.AppLimit < 0 {
+			adminError(w, http.StatusBadRequest, "Informe \"used\" (e \"limit\", \"appUsed\", \"appLimit\", opcionais) como inteiros não negativos.")
 			return
+		}
+		if in.Form != "" {
+			if err := s.LimitInfo(in.Form, in.AppUsed, in.AppLimit); err != nil {
+				adminError(w, http.StatusBadRequest, err.Error())
+				return
+			}
 		}
 		s.SetAPIUsage(*in.Used, in.Limit)
 		used, limit := s.APIUsage()
-		writeJSON(w, http.StatusOK, StatsAnswer{Requests: s.Stats(), APIUsage: used, APILimit: limit})
+		writeJSON(w, http.StatusOK, StatsAnswer{Requests: s.Stats(), APIUsage: used, APILimit: limit, LimitInfo: s.LimitInfoValue()})
 	})
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		adminError(w, http.StatusNotFound, "Rota desconhecida do simulador; veja GET /__sim/.")

@@ -78,7 +78,7 @@ func (s *Sim) runQuery(ctx context.Context, soql string) ([]*record, []string, e
 // page answers records[from:] one page at a time; locator names a cursor already stored.
 func (s *Sim) page(version string, records []ordered, from int, locator string) queryResult {
 	res := queryResult{TotalSize: len(records), Done: true, Records: []ordered{}}
-	end := min(from+s.opts.PageSize, len(records))
+	end := min(from+s.currentPageSize(), len(records))
 	if from < end {
 		res.Records = records[from:end]
 	}
@@ -342,18 +342,51 @@ func (s *Sim) handleUpsert(w http.ResponseWriter, r *http.Request, version strin
 		return
 	}
 	ctx := r.Context()
+	if s.takeDuplicateValue() {
+		id := s.writingID(extID)
+		if recs, err := s.opportunitiesByExternalID(ctx, extID); err == nil && len(recs) > 0 {
+			id = recs[0].id
+		}
+		writeErrors(w, s.duplicateValue(ctx, id))
+		return
+	}
+	hold := s.takeWriteDelay()
 	var id string
 	var created bool
 	var several []*record
 	err := pgx.BeginFunc(ctx, s.q(ctx), func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('crm_sim.opportunity/' || $1))`, extID); err != nil {
+		// The external id's lock, held until the transaction ends (the
+		// Composite call's, under allOrNone).
+		var free bool
+		if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock(hashtext('crm_sim.opportunity/' || $1))`, extID).Scan(&free); err != nil {
 			return err
+		}
+		if !free {
+			// Another upsert of this external id is running. When it is
+			// creating the record, this one would create a second: Salesforce
+			// answers DUPLICATE_VALUE (the unique external id). When it
+			// updates a record, this one waits for it, as for a row lock.
+			var exists bool
+			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM crm_sim.opportunities WHERE external_id = $1)`, extID).Scan(&exists); err != nil {
+				return err
+			}
+			if !exists {
+				return s.duplicateValue(ctx, s.writingID(extID))
+			}
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('crm_sim.opportunity/' || $1))`, extID); err != nil {
+				return err
+			}
 		}
 		rows, _ := tx.Query(ctx, `SELECT id FROM crm_sim.opportunities WHERE external_id = $1 ORDER BY created_at, id`, extID)
 		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
 		if err != nil {
 			return err
 		}
+		defer func() {
+			if hold > 0 {
+				time.Sleep(hold) // the write still runs inside the org
+			}
+		}()
 		if len(ids) > 1 {
 			for _, i := range ids {
 				several = append(several, newRecord(objOpportunity, i))
@@ -382,6 +415,7 @@ func (s *Sim) handleUpsert(w http.ResponseWriter, r *http.Request, version strin
 				return fieldErr("REQUIRED_FIELD_MISSING", "Required fields are missing: ["+strings.Join(missing, ", ")+"]")
 			}
 			id, created = s.nextID(ctx, tx, prefixOpportunity), true
+			s.startWrite(ctx, extID, id)
 			_, err := tx.Exec(ctx, `INSERT INTO crm_sim.opportunities (id, external_id, account_id, name, stage_name, close_date, amount,
 					probability, owner_id, brand, reseller, description, pricebook_id, fields)
 				VALUES ($1, $2, NULLIF($3, ''), $4, $5, $6, $7, $8, NULLIF($9, ''), NULLIF($10, ''), NULLIF($11, ''), $12, NULLIF($13, ''), $14)`,
@@ -389,6 +423,7 @@ func (s *Sim) handleUpsert(w http.ResponseWriter, r *http.Request, version strin
 			return err
 		}
 		id = ids[0]
+		s.startWrite(ctx, extID, id)
 		_, err = tx.Exec(ctx, `UPDATE crm_sim.opportunities SET
 				account_id = CASE WHEN $2 THEN NULLIF($3, '') ELSE account_id END,
 				name = CASE WHEN $4 THEN $5 ELSE name END,
@@ -421,6 +456,15 @@ func (s *Sim) handleUpsert(w http.ResponseWriter, r *http.Request, version strin
 	default:
 		w.WriteHeader(http.StatusNoContent)
 	}
+}
+
+// duplicateValue is Salesforce's refusal of an insert whose unique external id
+// another record (id, possibly not committed yet) already holds.
+func (s *Sim) duplicateValue(ctx context.Context, id string) *sfError {
+	if id == "" {
+		id = s.nextID(ctx, s.db, prefixOpportunity)
+	}
+	return &sfError{400, "DUPLICATE_VALUE", "duplicate value found: " + s.opts.Fields.OpportunityExternalID + " duplicates value on record with id: " + id}
 }
 
 func (s *Sim) setFold(ch *oppChanges, field string) bool {

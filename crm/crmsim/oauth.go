@@ -117,11 +117,20 @@ func (s *Sim) handleToken(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// validToken reports a token issued, not revoked, and used within the
+// session timeout (Salesforce ends a session after that much inactivity); the
+// use is noted (at most once a minute, to spare writes).
 func (s *Sim) validToken(ctx context.Context, token string) bool {
 	if token == "" {
 		return false
 	}
 	var ok bool
-	err := s.q(ctx).QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM crm_sim.tokens WHERE token_hash = $1 AND revoked_at IS NULL)`, hashToken(token)).Scan(&ok)
+	err := s.q(ctx).QueryRow(ctx, `WITH t AS (
+			SELECT token_hash, COALESCE(last_used_at, issued_at) AS seen FROM crm_sim.tokens
+			WHERE token_hash = $1 AND revoked_at IS NULL AND COALESCE(last_used_at, issued_at) > now() - make_interval(secs => $2)),
+		touched AS (
+			UPDATE crm_sim.tokens k SET last_used_at = now() FROM t
+			WHERE k.token_hash = t.token_hash AND t.seen < now() - interval '1 minute')
+		SELECT EXISTS (SELECT 1 FROM t)`, hashToken(token), s.opts.SessionTimeout.Seconds()).Scan(&ok)
 	return err == nil && ok
 }

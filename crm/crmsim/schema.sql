@@ -97,3 +97,6 @@ CREATE TABLE IF NOT EXISTS crm_sim.tokens (
     issued_at  timestamptz NOT NULL DEFAULT now(),
     revoked_at timestamptz
 );
+-- Last use of a token (at most a minute old): a session unused for the
+-- stand-in's session timeout expires. Added after the table existed.
+ALTER TABLE crm_sim.tokens ADD COLUMN IF NOT EXISTS last_used_at timestamptz;

@@ -72,10 +72,35 @@ type Options struct {
 	Stages         map[opportunity.Status]string
 	GenericProduct string // product code of the generic catalogue item (default crm.DefaultGenericProductCode)
 	// APILimit is the org's daily API request limit reported in
-	// Sforce-Limit-Info (default DefaultAPILimit).
+	// Sforce-Limit-Info (default DefaultAPILimit). Past it every API call
+	// answers 403 REQUEST_LIMIT_EXCEEDED, unless LimitInfoForm is
+	// LimitInfoBursts (the org runs on its burst allowance).
 	APILimit int64
-	Logger   *slog.Logger
+	// LimitInfoForm is the form of the Sforce-Limit-Info header (default
+	// LimitInfoPlain); AppName and AppLimit are the connected app's quota of
+	// the LimitInfoPerApp form (defaults "oportuna" and DefaultAppLimit).
+	LimitInfoForm string
+	AppName       string
+	AppLimit      int64
+	// SessionTimeout: an access token unused this long answers
+	// INVALID_SESSION_ID (default DefaultSessionTimeout, Salesforce's default).
+	SessionTimeout time.Duration
+	Logger         *slog.Logger
 }
+
+// Forms of the Sforce-Limit-Info header (REST API Developer Guide, "Limit Info Header").
+const (
+	LimitInfoPlain  = "plain"   // api-usage=18/100000
+	LimitInfoPerApp = "per_app" // api-usage=25/100000; per-app-api-usage=17/250(appName=oportuna)
+	LimitInfoBursts = "bursts"  // api-usage=110018/100000; api-bursts=1/750
+)
+
+// Defaults of the limit header and the sessions.
+const (
+	DefaultAppLimit       = 25000
+	DefaultBurstsLimit    = 750
+	DefaultSessionTimeout = 2 * time.Hour
+)
 
 // Request is one call the stand-in answered (the admin API's excluded), or
 // one subrequest of a Composite call (Composite names it).
@@ -95,6 +120,8 @@ const (
 	KindUnavailable  = "unavailable"   // 503 SERVER_UNAVAILABLE before anything happens
 	KindRateLimit    = "rate_limit"    // 403 REQUEST_LIMIT_EXCEEDED
 	KindLostResponse = "lost_response" // writes are done, then answered 503 (a timeout after commit)
+	// KindCommitThen503 is KindLostResponse by the name the chaos runs use.
+	KindCommitThen503 = "commit_then_503"
 )
 
 type outage struct {
@@ -124,6 +151,22 @@ type Sim struct {
 	stats    map[string]int // HTTP requests by path class (PathClass)
 	apiUsed  int64          // API requests of the "last 24 hours" (Sforce-Limit-Info)
 	apiLimit int64
+	limit    limitState // the rest of Sforce-Limit-Info
+	pageSize int
+
+	down       bool              // connections are dropped without an answer
+	dupValues  int               // upserts left to answer DUPLICATE_VALUE
+	writeDelay time.Duration     // an upsert holds its write this long before its transaction ends
+	slowWrites int               // upserts left to hold (-1: until cleared)
+	writing    map[string]string // external id → record id, of upserts whose transaction has not ended
+}
+
+// limitState is what Sforce-Limit-Info reports besides api-usage.
+type limitState struct {
+	form                    string
+	app                     string
+	appUsed, appLimit       int64
+	burstsUsed, burstsLimit int64
 }
 
 // DefaultAPILimit is the daily API request limit the stand-in reports in
@@ -189,8 +232,21 @@ func New(db *pgxpool.Pool, opts Options) *Sim {
 	if opts.APILimit <= 0 {
 		opts.APILimit = DefaultAPILimit
 	}
+	if opts.LimitInfoForm == "" {
+		opts.LimitInfoForm = LimitInfoPlain
+	}
+	if opts.AppName == "" {
+		opts.AppName = "oportuna"
+	}
+	if opts.AppLimit <= 0 {
+		opts.AppLimit = DefaultAppLimit
+	}
+	if opts.SessionTimeout <= 0 {
+		opts.SessionTimeout = DefaultSessionTimeout
+	}
 	s := &Sim{db: db, log: opts.Logger.With("component", "crm-sim"), cursors: map[string]*cursor{}, stages: map[string]bool{},
-		stats: map[string]int{}, apiLimit: opts.APILimit}
+		stats: map[string]int{}, apiLimit: opts.APILimit, pageSize: opts.PageSize, writing: map[string]string{},
+		limit: limitState{form: opts.LimitInfoForm, app: opts.AppName, appLimit: opts.AppLimit, burstsLimit: DefaultBurstsLimit}}
 	if opts.Stages == nil {
 		opts.Stages = crm.DefaultStages()
 	}
@@ -382,10 +438,18 @@ func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	sw := &statusWriter{ResponseWriter: w}
 	defer func() { s.record(r, sw.status, "") }()
-	s.count(w, r)
 	s.mu.Lock()
-	delay := s.delay
+	delay, down := s.delay, s.down
 	s.mu.Unlock()
+	if down {
+		// Down: the connection drops without an answer (net/http closes it
+		// quietly for this panic); the client meets a network error.
+		panic(http.ErrAbortHandler)
+	}
+	if !s.count(w, r) {
+		writeErrors(sw, &sfError{403, "REQUEST_LIMIT_EXCEEDED", "TotalRequests Limit exceeded."})
+		return
+	}
 	if delay > 0 {
 		// Read the body first: until it is read, net/http cannot notice that
 		// the client gave up, and the call would hold its connection (and
@@ -399,6 +463,12 @@ func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	// Once handled, a call runs to its end like in Salesforce, even when the
+	// client gives up waiting (a timed-out write may still commit). The
+	// scope lets the upserts say which writes are still running.
+	scope := &writeScope{}
+	r = r.WithContext(context.WithValue(context.WithoutCancel(r.Context()), writeScopeKey{}, scope))
+	defer s.endWrites(scope)
 	switch s.takeOutage(isWrite(r)) {
 	case KindUnavailable:
 		writeErrors(sw, &sfError{503, "SERVER_UNAVAILABLE", "The server is temporarily unable to service your request. Please try again later."})
@@ -491,19 +561,39 @@ func PathClass(path string) string {
 }
 
 // count adds the call to the statistics and, for an API call, to the org's
-// usage, reported in Sforce-Limit-Info as Salesforce does on every answer.
-func (s *Sim) count(w http.ResponseWriter, r *http.Request) {
+// usage (and the connected app's), reported in Sforce-Limit-Info as
+// Salesforce does on every answer. It answers false for an API call past the
+// org's limit (not counted; the caller answers REQUEST_LIMIT_EXCEEDED), unless
+// the org runs on its burst allowance (LimitInfoBursts).
+func (s *Sim) count(w http.ResponseWriter, r *http.Request) bool {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.stats[PathClass(r.URL.Path)]++
-	api := strings.HasPrefix(r.URL.Path, "/services/data/")
-	if api {
+	if !strings.HasPrefix(r.URL.Path, "/services/data/") {
+		return true
+	}
+	allowed := s.apiUsed < s.apiLimit || s.limit.form == LimitInfoBursts
+	if allowed {
 		s.apiUsed++
+		s.limit.appUsed++
+		if s.apiUsed > s.apiLimit && s.limit.burstsUsed == 0 {
+			s.limit.burstsUsed = 1 // the first day past the limit draws on the allowance
+		}
 	}
-	used, limit := s.apiUsed, s.apiLimit
-	s.mu.Unlock()
-	if api {
-		w.Header().Set(crm.LimitInfoHeader, fmt.Sprintf("api-usage=%d/%d", used, limit))
+	w.Header().Set(crm.LimitInfoHeader, s.limitInfoLocked())
+	return allowed
+}
+
+// limitInfoLocked is the Sforce-Limit-Info value in the configured form.
+func (s *Sim) limitInfoLocked() string {
+	v := fmt.Sprintf("api-usage=%d/%d", s.apiUsed, s.apiLimit)
+	switch s.limit.form {
+	case LimitInfoPerApp:
+		v += fmt.Sprintf("; per-app-api-usage=%d/%d(appName=%s)", s.limit.appUsed, s.limit.appLimit, s.limit.app)
+	case LimitInfoBursts:
+		v += fmt.Sprintf("; api-bursts=%d/%d", s.limit.burstsUsed, s.limit.burstsLimit)
 	}
+	return v
 }
 
 // Stats counts the HTTP requests answered since the start (or Reset) by
@@ -520,7 +610,8 @@ func (s *Sim) Stats() map[string]int {
 }
 
 // SetAPIUsage sets the org's API usage reported from now on (used requests of
-// the limit; limit 0 keeps the limit).
+// the limit; limit 0 keeps the limit). A usage at the limit makes the next
+// calls answer REQUEST_LIMIT_EXCEEDED (except in the bursts form).
 func (s *Sim) SetAPIUsage(used, limit int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -528,6 +619,35 @@ func (s *Sim) SetAPIUsage(used, limit int64) {
 	if limit > 0 {
 		s.apiLimit = limit
 	}
+}
+
+// LimitInfo sets the form of Sforce-Limit-Info (LimitInfoPlain,
+// LimitInfoPerApp, LimitInfoBursts) and, for the per-app form, the app's
+// usage and quota (0 keeps them).
+func (s *Sim) LimitInfo(form string, appUsed, appLimit int64) error {
+	switch form {
+	case LimitInfoPlain, LimitInfoPerApp, LimitInfoBursts:
+	default:
+		return fmt.Errorf("form deve ser %s, %s ou %s", LimitInfoPlain, LimitInfoPerApp, LimitInfoBursts)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.limit.form = form
+	if appUsed > 0 {
+		s.limit.appUsed = appUsed
+	}
+	if appLimit > 0 {
+		s.limit.appLimit = appLimit
+	}
+	return nil
+}
+
+// LimitInfoValue is the Sforce-Limit-Info the next answer would carry, before
+// counting itself.
+func (s *Sim) LimitInfoValue() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.limitInfoLocked()
 }
 
 // APIUsage is the usage the next answer reports before counting itself.

@@ -12,7 +12,17 @@ type SalesforceUsage interface {
 	APIUsage() (used, limit int64, at time.Time, ok bool)
 }
 
+// SalesforceAppUsage is a SalesforceUsage that also reports the connected
+// app's own quota (Sforce-Limit-Info per-app-api-usage, when the org sets one).
+type SalesforceAppUsage interface {
+	AppAPIUsage() (app string, used, limit int64, ok bool)
+}
+
 var (
+	sfAppUsageDesc = prometheus.NewDesc("oportuna_salesforce_app_api_usage",
+		"API requests the connected app used of its own quota, as the last Salesforce answer reported (Sforce-Limit-Info per-app-api-usage).", []string{"app"}, nil)
+	sfAppLimitDesc = prometheus.NewDesc("oportuna_salesforce_app_api_limit",
+		"The connected app's API request quota, as the last Salesforce answer reported (Sforce-Limit-Info per-app-api-usage).", []string{"app"}, nil)
 	sfUsageDesc = prometheus.NewDesc("oportuna_salesforce_api_usage",
 		"API requests the Salesforce org used in the last 24 hours, as its last answer reported (Sforce-Limit-Info api-usage).", nil, nil)
 	sfLimitDesc = prometheus.NewDesc("oportuna_salesforce_api_limit",
@@ -25,9 +35,11 @@ var (
 //
 //	oportuna_salesforce_api_usage, oportuna_salesforce_api_limit,
 //	oportuna_salesforce_api_usage_read_timestamp_seconds
+//	oportuna_salesforce_app_api_usage{app}, oportuna_salesforce_app_api_limit{app}
 //
 // read at scrape time from the client; nothing is exposed before an answer
-// carried the header. Register it where the process talks to Salesforce.
+// carried the header, and the app's gauges only while the last one carried
+// per-app-api-usage. Register it where the process talks to Salesforce.
 type Salesforce struct {
 	src SalesforceUsage
 }
@@ -39,6 +51,8 @@ func (c *Salesforce) Describe(ch chan<- *prometheus.Desc) {
 	ch <- sfUsageDesc
 	ch <- sfLimitDesc
 	ch <- sfReadDesc
+	ch <- sfAppUsageDesc
+	ch <- sfAppLimitDesc
 }
 
 func (c *Salesforce) Collect(ch chan<- prometheus.Metric) {
@@ -49,4 +63,10 @@ func (c *Salesforce) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(sfUsageDesc, prometheus.GaugeValue, float64(used))
 	ch <- prometheus.MustNewConstMetric(sfLimitDesc, prometheus.GaugeValue, float64(limit))
 	ch <- prometheus.MustNewConstMetric(sfReadDesc, prometheus.GaugeValue, float64(at.UnixNano())/1e9)
+	if a, ok := c.src.(SalesforceAppUsage); ok {
+		if app, used, limit, ok := a.AppAPIUsage(); ok {
+			ch <- prometheus.MustNewConstMetric(sfAppUsageDesc, prometheus.GaugeValue, float64(used), app)
+			ch <- prometheus.MustNewConstMetric(sfAppLimitDesc, prometheus.GaugeValue, float64(limit), app)
+		}
+	}
 }

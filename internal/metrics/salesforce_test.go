@@ -54,9 +54,34 @@ func TestSalesforceUsageFollowsTheLimitInfoHeader(t *testing.T) {
 	if ts, ok := value(body, "oportuna_salesforce_api_usage_read_timestamp_seconds", nil); !ok || ts <= 0 {
 		t.Errorf("read timestamp %v %v", ts, ok)
 	}
+	if _, ok := value(body, "oportuna_salesforce_app_api_usage", map[string]string{"app": "sample-connected-app"}); ok {
+		t.Error("per-app usage exposed before an answer carried it")
+	}
+	// The guide's other two forms (REST API Developer Guide, "Limit Info
+	// Header", https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/headers_api_usage.htm):
+	// the gauges follow them too, so an alert on usage/limit fires.
+	header.Store("api-usage=25/5000; per-app-api-usage=17/250(appName=sample-connected-app)")
+	if _, err := c.Sellers(ctx, "yep"); err != nil {
+		t.Fatal(err)
+	}
+	body = scrape(t, reg)
+	mustValue(t, body, "oportuna_salesforce_api_usage", nil, 25)
+	mustValue(t, body, "oportuna_salesforce_api_limit", nil, 5000)
+	mustValue(t, body, "oportuna_salesforce_app_api_usage", map[string]string{"app": "sample-connected-app"}, 17)
+	mustValue(t, body, "oportuna_salesforce_app_api_limit", map[string]string{"app": "sample-connected-app"}, 250)
+	header.Store("api-usage=110018/100000; api-bursts=1/750")
+	if _, err := c.Sellers(ctx, "yep"); err != nil {
+		t.Fatal(err)
+	}
+	body = scrape(t, reg)
+	mustValue(t, body, "oportuna_salesforce_api_usage", nil, 110018)
+	mustValue(t, body, "oportuna_salesforce_api_limit", nil, 100000)
+	if _, ok := value(body, "oportuna_salesforce_app_api_usage", map[string]string{"app": "sample-connected-app"}); ok {
+		t.Error("per-app usage still exposed after an answer without it")
+	}
 	header.Store("garbage") // an unreadable header leaves the last usage
 	if _, err := c.Sellers(ctx, "yep"); err != nil {
 		t.Fatal(err)
 	}
-	mustValue(t, scrape(t, reg), "oportuna_salesforce_api_usage", nil, 14999)
+	mustValue(t, scrape(t, reg), "oportuna_salesforce_api_usage", nil, 110018)
 }
