@@ -31,6 +31,7 @@ import (
 	"oportuna/internal/health"
 	"oportuna/internal/metrics"
 	"oportuna/internal/respond"
+	"oportuna/internal/tracing"
 	"oportuna/mailer"
 )
 
@@ -65,6 +66,8 @@ type Server struct {
 	// HSTSMaxAge is the Strict-Transport-Security max-age (HSTS_MAX_AGE);
 	// 0: no such header (the portal is not served over https).
 	HSTSMaxAge time.Duration
+	// Tracing starts a span per request (internal/tracing); nil: untraced.
+	Tracing *tracing.Provider
 
 	index      map[string][]byte // index.html per brand slug, brand injected
 	lgpd       []byte
@@ -85,6 +88,7 @@ func (s *Server) Handler() (http.Handler, error) {
 		return nil, err
 	}
 	r := chi.NewRouter()
+	r.Use(s.Tracing.Middleware(health.LivePath, health.ReadyPath)) // first: the span covers the whole request
 	r.Use(clientaddr.Trust(s.TrustedProxies), middleware.RequestID)
 	if s.Metrics != nil {
 		r.Use(s.Metrics.Middleware)

@@ -43,6 +43,7 @@ import (
 	"oportuna/internal/logging"
 	"oportuna/internal/metrics"
 	"oportuna/internal/temporalclient"
+	"oportuna/internal/tracing"
 	"oportuna/mailer"
 	"oportuna/migrations"
 	"oportuna/reconcile"
@@ -128,8 +129,14 @@ func main() {
 	}
 }
 
-func openDB(ctx context.Context, cfg config.Config) (*pgxpool.Pool, error) {
-	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
+// openDB opens the pool, its statements traced by tp (nil: untraced).
+func openDB(ctx context.Context, cfg config.Config, tp *tracing.Provider) (*pgxpool.Pool, error) {
+	pcfg, err := pgxpool.ParseConfig(cfg.DatabaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("database: %w", err)
+	}
+	tp.ConfigurePool(pcfg)
+	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
 	if err != nil {
 		return nil, fmt.Errorf("database: %w", err)
 	}
@@ -149,7 +156,7 @@ func openDB(ctx context.Context, cfg config.Config) (*pgxpool.Pool, error) {
 }
 
 func migrate(ctx context.Context, cfg config.Config) error {
-	db, err := openDB(ctx, cfg)
+	db, err := openDB(ctx, cfg, nil)
 	if err != nil {
 		return err
 	}
@@ -160,7 +167,7 @@ func migrate(ctx context.Context, cfg config.Config) error {
 }
 
 func seedDemo(ctx context.Context, cfg config.Config) error {
-	db, err := openDB(ctx, cfg)
+	db, err := openDB(ctx, cfg, nil)
 	if err != nil {
 		return err
 	}
@@ -172,14 +179,14 @@ func seedDemo(ctx context.Context, cfg config.Config) error {
 		return err
 	}
 	// Opportunities go through their workflows: run a worker while seeding.
-	tc, err := dialTemporal(ctx, cfg, nil)
+	tc, err := dialTemporal(ctx, cfg, nil, nil)
 	if err != nil {
 		return err
 	}
 	defer tc.Close()
 	wctx, stopWorker := context.WithCancel(ctx)
 	done := make(chan error, 1)
-	crmClient, err := newCRM(wctx, db, brands, true)
+	crmClient, err := newCRM(wctx, db, brands, true, nil)
 	if err != nil {
 		stopWorker()
 		return err
@@ -212,8 +219,9 @@ func newActivities(db *pgxpool.Pool, brands *brand.Registry, cfg config.Config, 
 // schema; not in a binary built with -tags nostandin, the production image's)
 // for the life of ctx when CRM_SIM=on or, CRM_SIM unset, when standIn (`dev`
 // and `seed`). Otherwise it refuses: an api or worker whose CRM_URL was
-// forgotten must not start syncing opportunities to a fake CRM.
-func newCRM(ctx context.Context, db *pgxpool.Pool, brands *brand.Registry, standIn bool) (crm.Client, error) {
+// forgotten must not start syncing opportunities to a fake CRM. Its requests
+// are traced by tp (nil: untraced).
+func newCRM(ctx context.Context, db *pgxpool.Pool, brands *brand.Registry, standIn bool, tp *tracing.Provider) (crm.Client, error) {
 	sim := strings.ToLower(strings.TrimSpace(os.Getenv("CRM_SIM")))
 	switch sim {
 	case "":
@@ -229,14 +237,14 @@ func newCRM(ctx context.Context, db *pgxpool.Pool, brands *brand.Registry, stand
 	case err == nil && sim == "on":
 		return nil, errors.New("CRM_SIM=on and CRM_URL are both set: unset CRM_URL to use the Salesforce stand-in, or CRM_SIM to use the Salesforce org")
 	case err == nil:
-		return crm.NewSalesforce(cfg, nil)
+		return crm.NewSalesforce(cfg, tp.HTTPClient())
 	case !errors.Is(err, crm.ErrNotConfigured):
 		return nil, fmt.Errorf("crm: %w", err)
 	case !standIn:
 		return nil, errors.New("CRM_URL is not set: set CRM_URL and SALESFORCE_* to the Salesforce org " +
 			"(docs/integrations-crm.md), or CRM_SIM=on to run the Salesforce stand-in (a demo: nothing reaches a real CRM)")
 	}
-	return startStandIn(ctx, db, brands) // standin.go; an error in a build without it (standin_off.go)
+	return startStandIn(ctx, db, brands, tp.HTTPClient()) // standin.go; an error in a build without it (standin_off.go)
 }
 
 // newCNPJLookup builds the company lookup. In `dev` without CNPJ_URL it
@@ -260,8 +268,9 @@ func newCNPJLookup(ctx context.Context, g *errgroup.Group, db *pgxpool.Pool, dev
 
 // dialTemporal waits up to a minute for the Temporal frontend; the SDK's metrics
 // go to mh (nil: nowhere). The client encrypts payloads (PAYLOAD_KEYS) and
-// uses TLS and an API key when configured (internal/temporalclient).
-func dialTemporal(ctx context.Context, cfg config.Config, mh client.MetricsHandler) (client.Client, error) {
+// uses TLS and an API key when configured (internal/temporalclient). With tp
+// (nil: untraced) its calls, and the workers built on it, carry the trace.
+func dialTemporal(ctx context.Context, cfg config.Config, mh client.MetricsHandler, tp *tracing.Provider) (client.Client, error) {
 	opts, err := temporalclient.Options(cfg)
 	if err != nil {
 		return nil, err
@@ -272,6 +281,7 @@ func dialTemporal(ctx context.Context, cfg config.Config, mh client.MetricsHandl
 		slog.Warn("PAYLOAD_ACCEPT_PLAINTEXT=on: unencrypted payloads are accepted (a migration setting: forged plaintext updates get through)")
 	}
 	opts.Logger, opts.MetricsHandler = logging.Temporal(slog.Default()), mh
+	opts.Interceptors = append(opts.Interceptors, tp.TemporalInterceptors()...)
 	deadline := time.Now().Add(time.Minute)
 	for {
 		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -296,7 +306,18 @@ func dialTemporal(ctx context.Context, cfg config.Config, mh client.MetricsHandl
 // the worker stops polling and lets running activities finish
 // (worker.StopTimeout), then the stand-ins and the metrics listener stop.
 func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker bool) error {
-	db, err := openDB(ctx, cfg)
+	tp, err := startTracing(ctx, withAPI, withWorker)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		// The spans still buffered, last; 2 s at most (a collector that is
+		// down) within the margin of compose's stop_grace_period.
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = tp.Shutdown(sctx)
+	}()
+	db, err := openDB(ctx, cfg, tp)
 	if err != nil {
 		return err
 	}
@@ -319,7 +340,7 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 		slog.Warn("SMTP_HOST is not set and the dev mailbox is off: e-mails are recorded in the outbox but never delivered")
 	}
 	mail := &mailer.Mailer{DB: db, Brands: brands, Config: mailCfg}
-	crmClient, err := newCRM(bgCtx, db, brands, withAPI && withWorker)
+	crmClient, err := newCRM(bgCtx, db, brands, withAPI && withWorker, tp)
 	if err != nil {
 		return err
 	}
@@ -329,7 +350,7 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 	if sf, ok := crmClient.(*crm.Salesforce); ok {
 		reg.MustRegister(metrics.NewSalesforce(sf)) // the org's API usage, from Sforce-Limit-Info
 	}
-	tc, err := dialTemporal(ctx, cfg, reg.TemporalHandler())
+	tc, err := dialTemporal(ctx, cfg, reg.TemporalHandler(), tp)
 	if err != nil {
 		return err
 	}
@@ -426,6 +447,7 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 			Mailbox:        mailCfg.Mailbox,
 			TrustedProxies: cfg.TrustedProxies,
 			HSTSMaxAge:     cfg.HSTSMaxAge,
+			Tracing:        tp,
 		}
 		h, err := srv.Handler()
 		if err != nil {
@@ -458,4 +480,30 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 		})
 	}
 	return g.Wait()
+}
+
+// startTracing starts the OpenTelemetry tracing (internal/tracing): off unless
+// OTEL_EXPORTER_OTLP_ENDPOINT is set. The service is oportuna-api,
+// oportuna-worker or, both in one process (dev), oportuna; OTEL_SERVICE_NAME
+// overrides it.
+func startTracing(ctx context.Context, withAPI, withWorker bool) (*tracing.Provider, error) {
+	tcfg, err := tracing.ConfigFromEnv(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	service := "oportuna"
+	switch {
+	case withAPI && !withWorker:
+		service = "oportuna-api"
+	case withWorker && !withAPI:
+		service = "oportuna-worker"
+	}
+	tp, err := tracing.Start(ctx, tcfg, service, oportuna.Version())
+	if err != nil {
+		return nil, err
+	}
+	if tp.Enabled() {
+		slog.Info("tracing: exporting spans over OTLP", "endpoint", tcfg.Endpoint, "protocol", tcfg.Protocol, "service", service)
+	}
+	return tp, nil
 }

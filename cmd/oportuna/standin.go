@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -23,8 +24,9 @@ import (
 )
 
 // startStandIn starts the stand-in in-process for the life of ctx (it creates
-// its schema crm_sim first) and returns a client pointed at it.
-func startStandIn(ctx context.Context, db *pgxpool.Pool, brands *brand.Registry) (crm.Client, error) {
+// its schema crm_sim first) and returns a client pointed at it, sending its
+// requests with hc (nil: the default client).
+func startStandIn(ctx context.Context, db *pgxpool.Pool, brands *brand.Registry, hc *http.Client) (crm.Client, error) {
 	opts, err := crmsim.OptionsFromEnv(os.Getenv, brands)
 	if err != nil {
 		return nil, fmt.Errorf("crm-sim: %w", err)
@@ -39,12 +41,12 @@ func startStandIn(ctx context.Context, db *pgxpool.Pool, brands *brand.Registry)
 		return nil, err
 	}
 	slog.Warn("CRM_URL not set: using the Salesforce stand-in", "url", url, "admin", url+"/__sim/")
-	return crm.NewSalesforce(stand.ClientConfig(url), nil)
+	return crm.NewSalesforce(stand.ClientConfig(url), hc)
 }
 
 // runCRMSim serves the Salesforce stand-in on its own (oportuna crm-sim).
 func runCRMSim(ctx context.Context, cfg config.Config) error {
-	db, err := openDB(ctx, cfg)
+	db, err := openDB(ctx, cfg, nil)
 	if err != nil {
 		return err
 	}

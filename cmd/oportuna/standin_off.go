@@ -10,6 +10,7 @@ package main
 import (
 	"context"
 	"errors"
+	"net/http"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -22,7 +23,7 @@ var errNoStandIn = errors.New("this oportuna is a production build (-tags nostan
 	"set CRM_URL and SALESFORCE_* to the Salesforce org (docs/integrations-crm.md), " +
 	"or use a development build (make build, make run) for the stand-in")
 
-func startStandIn(context.Context, *pgxpool.Pool, *brand.Registry) (crm.Client, error) {
+func startStandIn(context.Context, *pgxpool.Pool, *brand.Registry, *http.Client) (crm.Client, error) {
 	return nil, errNoStandIn
 }
 

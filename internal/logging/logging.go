@@ -1,6 +1,7 @@
 // Package logging builds the process logger: JSON lines on stderr (log/slog)
 // where every line logged with a request's context carries its request_id, and
-// every line of a workflow or an activity its workflow_id and run_id.
+// every line of a workflow or an activity its workflow_id and run_id, and
+// every line logged under a traced context its trace_id (internal/tracing).
 //
 //   - HTTP handlers: slog.InfoContext(r.Context(), …) — request_id comes from
 //     chi's middleware.RequestID.
@@ -20,6 +21,7 @@ import (
 	"log/slog"
 
 	"github.com/go-chi/chi/v5/middleware"
+	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/activity"
 	tlog "go.temporal.io/sdk/log"
 )
@@ -32,6 +34,7 @@ const (
 	WorkflowType = "workflow_type"
 	ActivityType = "activity_type"
 	Attempt      = "attempt"
+	TraceID      = "trace_id"
 )
 
 // sdkKeys renames the Temporal SDK's logging tags to the project's field names.
@@ -47,6 +50,8 @@ var sdkKeys = map[string]string{
 	"UpdateID":     "update_id",
 	"UpdateName":   "update_name",
 	"Error":        "err",
+	"TraceID":      TraceID, // the tracing interceptor's (internal/tracing)
+	"SpanID":       "span_id",
 }
 
 // New returns a JSON logger at level writing to w.
@@ -90,6 +95,9 @@ func (h contextHandler) Handle(ctx context.Context, r slog.Record) error {
 	}
 	if id := middleware.GetReqID(ctx); id != "" {
 		add(RequestID, id)
+	}
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		add(TraceID, sc.TraceID().String())
 	}
 	if activity.IsActivity(ctx) {
 		info := activity.GetInfo(ctx)

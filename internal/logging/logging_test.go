@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
+	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
@@ -91,6 +92,26 @@ func TestRequestLinesCarryTheRequestID(t *testing.T) {
 		if strings.Contains(l, `"explicit"`) && strings.Count(l, `"request_id"`) != 1 {
 			t.Errorf("request_id twice: %s", l)
 		}
+	}
+}
+
+// TestTracedLinesCarryTheTraceID: a line logged under a traced context (a
+// request, an activity) names its trace, to go from a slow request's line to
+// its trace.
+func TestTracedLinesCarryTheTraceID(t *testing.T) {
+	buf := &syncBuffer{}
+	log := logging.New(buf, slog.LevelInfo)
+	tid, _ := trace.TraceIDFromHex("4bf92f3577b34da6a3ce929d0e0e4736")
+	sid, _ := trace.SpanIDFromHex("00f067aa0ba902b7")
+	ctx := trace.ContextWithSpanContext(context.Background(), trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid}))
+	log.InfoContext(ctx, "traced")
+	log.InfoContext(context.Background(), "untraced")
+	lines := buf.lines(t)
+	if l := find(lines, "traced"); l == nil || l[logging.TraceID] != tid.String() {
+		t.Errorf("traced: %v", l)
+	}
+	if l := find(lines, "untraced"); l == nil || l[logging.TraceID] != nil {
+		t.Errorf("untraced: %v", l)
 	}
 }
 
