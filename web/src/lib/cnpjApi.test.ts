@@ -40,7 +40,7 @@ describe('cnpjApi', () => {
 
   it('gives the spec messages for 429, 404/400 and other failures', async () => {
     for (const [status, reason, message] of [
-      [429, 'rate-limit', MSG_CNPJ_RATE_LIMIT],
+      [429, 'rate-limit', 'x'],
       [404, 'invalid', MSG_CNPJ_INVALID],
       [400, 'invalid', MSG_CNPJ_INVALID],
       [500, 'failed', MSG_CNPJ_FAILED],
@@ -49,6 +49,14 @@ describe('cnpjApi', () => {
       mockFetch(() => json(status, { message: 'x' }));
       expect(await lookupCnpj('11222333000181'), String(status)).toEqual({ ok: false, reason, message });
     }
+  });
+
+  it("shows the provider's wait on a 429, and the spec's text when the server sends none", async () => {
+    const busy = 'O serviço de consulta de CNPJ está recebendo muitas consultas. Tente novamente em 120 segundos.';
+    mockFetch(() => json(429, { message: busy }));
+    expect(await lookupCnpj('11222333000181')).toEqual({ ok: false, reason: 'rate-limit', message: busy });
+    mockFetch(() => json(429, {}));
+    expect(await lookupCnpj('11222333000181')).toEqual({ ok: false, reason: 'rate-limit', message: MSG_CNPJ_RATE_LIMIT });
   });
 
   it('works without a session and never refreshes on a 401', async () => {

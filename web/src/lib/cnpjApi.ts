@@ -47,10 +47,14 @@ export function toCompanyData(r: CnpjLookupResult): CompanyData {
   };
 }
 
-/** The outcome of a lookup response: 429, 404/400 and other failures have their own messages. */
+/**
+ * The outcome of a lookup response: 429, 404/400 and other failures have their own messages.
+ * A 429 shows the server's message when it sends one: the caller's own limit is the spec's
+ * text, and a registry provider that asked to wait is named with the seconds of its Retry-After.
+ */
 export function lookupOutcome(res: HttpResponse<CnpjLookupResult>): CnpjLookup {
   if (res.ok && res.data) return { ok: true, company: toCompanyData(res.data) };
-  if (res.status === 429) return { ok: false, reason: 'rate-limit', message: MSG_CNPJ_RATE_LIMIT };
+  if (res.status === 429) return { ok: false, reason: 'rate-limit', message: res.message || MSG_CNPJ_RATE_LIMIT };
   if (res.status === 404 || res.status === 400) return { ok: false, reason: 'invalid', message: MSG_CNPJ_INVALID };
   return { ok: false, reason: 'failed', message: MSG_CNPJ_FAILED };
 }
