@@ -32,6 +32,10 @@ func PayloadCodec() *payloadcodec.Codec { return mustCodec(payloadcodec.Options{
 // the worker's: every payload encrypted with PayloadKeys.
 func DataConverter() converter.DataConverter { return PayloadCodec().DataConverter() }
 
+// FailureConverter is the failure converter of the tests' clients, as the
+// api's and the worker's: failures' messages encrypted with PayloadKeys.
+func FailureConverter() converter.FailureConverter { return PayloadCodec().FailureConverter() }
+
 // ReplayDataConverter reads both the recorded plaintext histories and histories
 // recorded with DataConverter (for a WorkflowReplayer).
 func ReplayDataConverter() converter.DataConverter {
@@ -117,7 +121,7 @@ func TemporalAddress(t testing.TB) string {
 // It encrypts payloads as the api's and the worker's do (DataConverter).
 func TemporalClient(t testing.TB) client.Client {
 	t.Helper()
-	return dialTemporal(t, TemporalAddress(t), DataConverter())
+	return dialTemporal(t, TemporalAddress(t), PayloadCodec())
 }
 
 // PlainTemporalClient is a client of the test server without the payload
@@ -151,14 +155,19 @@ func TemporalClientWith(t testing.TB, flags ...string) client.Client {
 		tOthers[key] = addr
 	}
 	tMu.Unlock()
-	return dialTemporal(t, addr, DataConverter())
+	return dialTemporal(t, addr, PayloadCodec())
 }
 
-// dialTemporal dials addr; dc nil is the SDK's default converter (plaintext).
-func dialTemporal(t testing.TB, addr string, dc converter.DataConverter) client.Client {
+// dialTemporal dials addr with the codec's data and failure converters, as
+// temporalclient.Options does; codec nil: the SDK's defaults (plaintext).
+func dialTemporal(t testing.TB, addr string, codec *payloadcodec.Codec) client.Client {
 	t.Helper()
 	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	c, err := client.Dial(client.Options{HostPort: addr, Namespace: "default", Logger: tlog.NewStructuredLogger(quiet), DataConverter: dc})
+	opts := client.Options{HostPort: addr, Namespace: "default", Logger: tlog.NewStructuredLogger(quiet)}
+	if codec != nil {
+		opts.DataConverter, opts.FailureConverter = codec.DataConverter(), codec.FailureConverter()
+	}
+	c, err := client.Dial(opts)
 	if err != nil {
 		fatalf(t, "dial temporal: %v", err)
 	}
