@@ -57,6 +57,12 @@ const (
 const (
 	MsgDuplicateResale = "Email ou Doc já existente"
 	MsgResaleEmailUsed = "O email da revenda já pertence a outro usuário."
+	// MsgResaleEmailTaken refuses a sign-up whose e-mail a user or a company
+	// has (the spec's server message; the screen goes back to the e-mail's step).
+	MsgResaleEmailTaken = "Email já está sendo utilizado"
+	// MsgResaleCNPJTaken refuses a sign-up whose CNPJ is already registered at
+	// the brand (the screen stays on the CNPJ's step).
+	MsgResaleCNPJTaken = "Já existe uma revenda registrada com este CNPJ."
 )
 
 // ErrEmailTaken is an e-mail some user or company already has.
@@ -208,8 +214,9 @@ func isUniqueViolation(err error) bool {
 	return errors.As(err, &pg) && pg.Code == "23505"
 }
 
-func duplicateResale() error {
-	return temporal.NewNonRetryableApplicationError(MsgDuplicateResale, ErrTypeDuplicate, nil)
+// duplicateResale refuses a sign-up: msg is MsgResaleCNPJTaken or MsgResaleEmailTaken.
+func duplicateResale(msg string) error {
+	return temporal.NewNonRetryableApplicationError(msg, ErrTypeDuplicate, nil)
 }
 
 // RegisterResale stores a company's sign-up in analysis with the history row of
@@ -229,18 +236,22 @@ func (a *Activities) RegisterResale(ctx context.Context, in RegisterResaleInput)
 		if err := LockEmail(ctx, tx, r.Email); err != nil {
 			return err
 		}
-		taken, err := EmailTaken(ctx, tx, r.Email, "")
+		// The CNPJ first: a company already registered is told so whatever
+		// e-mail it tries.
+		var cnpjTaken bool
+		err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM resales WHERE brand = $1 AND cnpj = $2)`, in.Brand, r.CNPJ).Scan(&cnpjTaken)
 		if err != nil {
 			return err
 		}
-		if !taken {
-			err = tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM resales WHERE brand = $1 AND cnpj = $2)`, in.Brand, r.CNPJ).Scan(&taken)
-			if err != nil {
-				return err
-			}
+		if cnpjTaken {
+			return duplicateResale(MsgResaleCNPJTaken)
 		}
-		if taken {
-			return duplicateResale()
+		emailTaken, err := EmailTaken(ctx, tx, r.Email, "")
+		if err != nil {
+			return err
+		}
+		if emailTaken {
+			return duplicateResale(MsgResaleEmailTaken)
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO resales (id, brand, status, corporate_name, fantasy_name, cnpj, phone, contact_name,
 				email, cep, street, city, state, country, created_at, updated_at)
@@ -248,7 +259,12 @@ func (a *Activities) RegisterResale(ctx context.Context, in RegisterResaleInput)
 			in.ID, in.Brand, r.CorporateName, r.FantasyName, r.CNPJ, r.Phone, r.ContactName, auth.NormalizeEmail(r.Email),
 			r.CEP, r.Street, r.City, r.State, r.Country, in.At)
 		if isUniqueViolation(err) {
-			return duplicateResale()
+			// A sign-up of the same company or e-mail committed meanwhile.
+			var pg *pgconn.PgError
+			if errors.As(err, &pg) && strings.Contains(pg.ConstraintName, "cnpj") {
+				return duplicateResale(MsgResaleCNPJTaken)
+			}
+			return duplicateResale(MsgResaleEmailTaken)
 		}
 		if err != nil {
 			return err

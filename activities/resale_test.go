@@ -76,13 +76,21 @@ func TestRegisterResaleIsIdempotentAndRefusesDuplicates(t *testing.T) {
 	if n := rows(t, a, `SELECT count(*) FROM history WHERE type_id = $1 AND type = 'resale'`, resaleID); n != 1 {
 		t.Errorf("history rows after a retry: %d", n)
 	}
-	for name, r := range map[string]activities.RegisterResaleInput{
-		"same e-mail, other brand": {ID: "aaaaaaaa-0000-4000-8000-000000000002", Brand: "codexa", Registration: registration, At: at},
-		"a user's e-mail":          {ID: "aaaaaaaa-0000-4000-8000-000000000003", Brand: "codexa", At: at, Registration: with(registration, "revenda@yep.demo", "11444777000242")},
-		"same CNPJ, same brand":    {ID: "aaaaaaaa-0000-4000-8000-000000000004", Brand: "yep", At: at, Registration: with(registration, "outro@nova.com.br", registration.CNPJ)},
+	// Which one is taken is told apart: the screen sends the user to the e-mail's
+	// step or keeps it on the CNPJ's.
+	for name, c := range map[string]struct {
+		in  activities.RegisterResaleInput
+		msg string
+	}{
+		"same e-mail, other brand": {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000002", Brand: "codexa", Registration: registration, At: at}, activities.MsgResaleEmailTaken},
+		"a user's e-mail":          {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000003", Brand: "codexa", At: at, Registration: with(registration, "revenda@yep.demo", "11444777000242")}, activities.MsgResaleEmailTaken},
+		"same CNPJ, same brand":    {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000004", Brand: "yep", At: at, Registration: with(registration, "outro@nova.com.br", registration.CNPJ)}, activities.MsgResaleCNPJTaken},
+		"same CNPJ and e-mail":     {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000006", Brand: "yep", At: at, Registration: registration}, activities.MsgResaleCNPJTaken},
 	} {
-		if _, err := a.RegisterResale(ctx, r); errType(err) != activities.ErrTypeDuplicate {
-			t.Errorf("%s: %v, want a duplicate", name, err)
+		_, err := a.RegisterResale(ctx, c.in)
+		var app *temporal.ApplicationError
+		if errType(err) != activities.ErrTypeDuplicate || !errors.As(err, &app) || app.Message() != c.msg {
+			t.Errorf("%s: %v, want a duplicate %q", name, err, c.msg)
 		}
 	}
 	if _, err := a.RegisterResale(ctx, activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000005", Brand: "codexa", At: at,
