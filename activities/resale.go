@@ -508,16 +508,13 @@ type resaleView struct {
 	ID, Status, CorporateName, FantasyName, CNPJ, Phone, ContactName, Email, CEP, City, Street, State, Reason string
 }
 
-// ResaleDetailsLink is the details screen of a company: the screen reads every
-// value from the query string (spec §2 "Resale details").
-func ResaleDetailsLink(r resaleView) string {
-	q := url.Values{}
-	for _, kv := range [][2]string{{"id", r.ID}, {"status", r.Status}, {"docNum", r.CNPJ}, {"corporateName", r.CorporateName},
-		{"fantasyName", r.FantasyName}, {"name", r.ContactName}, {"email", r.Email}, {"phone", r.Phone}, {"cep", r.CEP},
-		{"city", r.City}, {"state", r.State}, {"street", r.Street}, {"reason", r.Reason}} {
-		q.Set(kv[0], kv[1])
-	}
-	return "/Painel/Resales/details?" + q.Encode()
+// ResaleDetailsLink is the details screen of a company, by its id only: the
+// screen reads the company from GET /resale/{id}. The spec's screen reads
+// every value from the query string (§2 "Resale details"); here the contact's
+// e-mail, phone, CNPJ and address would end up in browser history, proxies'
+// and servers' logs (LGPD), so links never carry them (docs/partners.md).
+func ResaleDetailsLink(id string) string {
+	return "/Painel/Resales/details?" + url.Values{"id": {id}}.Encode()
 }
 
 // NotifyResale stores the in-app notification of every recipient (once per
@@ -539,7 +536,7 @@ func (a *Activities) NotifyResale(ctx context.Context, n ResaleNotice) error {
 	if !ok {
 		return temporal.NewNonRetryableApplicationError("unknown notice kind "+n.Kind, "Invalid", nil)
 	}
-	link := ResaleDetailsLink(r)
+	link := ResaleDetailsLink(r.ID)
 	if n.Kind == NoticeResaleApproved {
 		_, err = a.DB.Exec(ctx, `INSERT INTO notifications (notice_key, user_id, brand, kind, title, link, emailed_at)
 			SELECT $1, u.id, $2, $3, $4, '/Painel/Opportunities', now() FROM users u JOIN user_roles ur ON ur.user_id = u.id

@@ -194,8 +194,23 @@ func TestNotifyResaleReachesTheBrandRepresentativesOnce(t *testing.T) {
 	}
 	list, _ := mailer.List(ctx, a.DB, "representante@yep.demo", 10)
 	if len(list) != 1 || !strings.Contains(list[0].Text, "11.444.777/0001-61") || !strings.Contains(list[0].Text, "(11) 98765-4321") ||
-		!strings.Contains(strings.Join(list[0].Links, " "), "/Painel/Resales/details?") {
+		!strings.Contains(strings.Join(list[0].Links, " "), "/Painel/Resales/details?id="+resaleID) {
 		t.Errorf("new-reseller e-mail %+v", list)
+	}
+	// Links carry the id only: the company's data stays out of URLs (browser
+	// history, proxies' logs), in the e-mail as in the bell.
+	var links []string
+	for _, l := range list[0].Links {
+		if strings.Contains(l, "/Painel/Resales/details") {
+			links = append(links, l)
+		}
+	}
+	var inApp string
+	_ = a.DB.QueryRow(ctx, `SELECT link FROM notifications WHERE notice_key = $1 LIMIT 1`, n.Key).Scan(&inApp)
+	for _, l := range append(links, inApp) {
+		if !strings.HasSuffix(l, "/Painel/Resales/details?id="+resaleID) {
+			t.Errorf("link %q carries more than the company's id", l)
+		}
 	}
 	rem := activities.ResaleNotice{Key: "resale/" + resaleID + "/reminder/1", Brand: "yep", ResaleID: resaleID, Kind: activities.NoticeResaleReminder,
 		Reminder: 1, Since: time.Now().Add(-49 * time.Hour)}
