@@ -185,10 +185,9 @@ func seedDemo(ctx context.Context, cfg config.Config) error {
 		return err
 	}
 	// Seeding never e-mails the demo addresses: its notices are only logged.
-	go func() {
-		done <- worker.Run(wctx, tc, cfg.TemporalNamespace, newActivities(db, brands, cfg, crmClient, activities.LogMailer{}))
-	}()
-	n, err := seed.Opportunities(ctx, db, tc, brands)
+	acts := newActivities(db, brands, cfg, crmClient, activities.LogMailer{})
+	go func() { done <- worker.Run(wctx, tc, cfg.TemporalNamespace, acts) }()
+	n, err := seed.Opportunities(ctx, acts, tc, brands)
 	var signUps int
 	if err == nil {
 		signUps, err = seed.Resales(ctx, db, tc, brands)
