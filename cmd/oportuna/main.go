@@ -5,6 +5,7 @@
 //	oportuna dev       api and worker in one process (make run)
 //	oportuna migrate   apply database migrations
 //	oportuna seed      create the demo data (idempotent)
+//	oportuna adopt ID  start a run adopting a stored opportunity (the runbook's way back)
 //	oportuna crm-sim   the Salesforce stand-in on its own (not in a -tags nostandin build)
 //	oportuna codec-server   decrypts payloads for the Temporal UI (CODEC_ADDR)
 //	oportuna brands    list the brand slugs
@@ -60,6 +61,7 @@ commands:
   dev       run api and worker in one process
   migrate   apply the database migrations
   seed      create the demo data (idempotent)
+  adopt ID  start a workflow run that adopts the stored opportunity ID (docs/operations.md)
   crm-sim   run the Salesforce stand-in (CRM_SIM_ADDR, default 127.0.0.1:8091; development builds only)
   codec-server   decrypt payloads for the Temporal UI (CODEC_ADDR, default 127.0.0.1:8089)
   brands    list the brand slugs
@@ -114,6 +116,8 @@ func main() {
 		err = migrate(ctx, cfg)
 	case "seed":
 		err = seedDemo(ctx, cfg)
+	case "adopt":
+		err = adopt(ctx, cfg, os.Args[2:])
 	case "crm-sim":
 		err = runCRMSim(ctx, cfg)
 	case "codec-server":

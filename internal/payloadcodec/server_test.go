@@ -11,7 +11,10 @@ import (
 	"testing"
 
 	commonpb "go.temporal.io/api/common/v1"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
 	"oportuna/internal/payloadcodec"
 )
@@ -154,14 +157,37 @@ func TestFailuresAreEncodedAndTheCodecServerDecodesThemForTheUI(t *testing.T) {
 	if err := json.Unmarshal(decoded.Payloads[0].GetData(), &attrs); err != nil || !strings.Contains(attrs.Message, secret) {
 		t.Fatalf("the UI would show %s (%v)", decoded.Payloads[0].GetData(), err)
 	}
+	before := proto.Clone(f)
 	back := worker.FailureConverter().FailureToError(f)
 	// Reading it leaves the failure as it was (a local activity's marker
 	// command carries the very failure the workflow reads back).
-	if raw2, _ := f.Marshal(); f.GetMessage() != "Encoded failure" || !bytes.Equal(raw, raw2) {
+	if f.GetMessage() != "Encoded failure" || !proto.Equal(before, f) {
 		t.Errorf("FailureToError decoded the failure in place: message %q", f.GetMessage())
 	}
 	var app *temporal.ApplicationError
 	if !errors.As(back, &app) || !strings.Contains(app.Error(), secret) || app.Type() != "CRMCustomerNotFound" {
 		t.Fatalf("read back: %v", back)
+	}
+}
+
+// TestCodecServerEncodesNothingForTheCLIsQuery: `temporal workflow query
+// --codec-endpoint` asks /encode for the query's arguments even when there are
+// none ({}). Encoding nothing forges nothing, so that answer is given with
+// encode off; a request carrying any payload is still refused.
+func TestCodecServerEncodesNothingForTheCLIsQuery(t *testing.T) {
+	srv, _ := codecServer(t)
+	for _, body := range []string{`{}`, `{"payloads":[]}`} {
+		resp, out := post(t, srv.URL+"/encode", nil, []byte(body))
+		var ps commonpb.Payloads
+		if resp.StatusCode != http.StatusOK || protojson.Unmarshal([]byte(out), &ps) != nil || len(ps.GetPayloads()) != 0 {
+			t.Errorf("encode %s: %d %q, want 200 with no payload", body, resp.StatusCode, out)
+		}
+	}
+	plain, _ := converter.GetDefaultDataConverter().ToPayload(map[string]any{"approve": true})
+	forged, _ := protojson.Marshal(&commonpb.Payloads{Payloads: []*commonpb.Payload{plain}})
+	for name, body := range map[string][]byte{"a payload": forged, "not JSON": []byte(`{"payloads":`)} {
+		if resp, out := post(t, srv.URL+"/encode", nil, body); resp.StatusCode != http.StatusForbidden || strings.Contains(out, "binary/encrypted") {
+			t.Errorf("encode %s: %d %q, want 403", name, resp.StatusCode, out)
+		}
 	}
 }
