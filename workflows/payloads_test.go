@@ -234,7 +234,15 @@ func TestForgedPlaintextUpdateIsRefused(t *testing.T) {
 	s.settleRunning(t, wfID, run)
 	_, before := rawHistory(t, s.c, wfID)
 
-	plain := testenv.PlainTemporalClient(t)
+	// The forger sends in clear. The refusal it gets back is encrypted like
+	// every failure (it reads "Encoded failure"); the test reads it with the
+	// codec's failure converter, keeping the forger's plaintext arguments.
+	plain, err := client.Dial(client.Options{HostPort: testenv.TemporalAddress(t), Namespace: "default",
+		FailureConverter: testenv.FailureConverter()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
 	ctx, cancel := context.WithTimeout(s.ctx, 30*time.Second)
 	defer cancel()
 	h, err := plain.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: wfID, UpdateName: workflows.UpdateApprove,
