@@ -177,9 +177,9 @@ func (a *Activities) Register(ctx context.Context, in RegisterInput) (Registered
 	b.Queue(`WITH ins AS (
 			INSERT INTO opportunities (id, brand, status, name, cnpj, contact, phone, email, network,
 				fantasy_name, corporate_name, street, state, city, cep, country, probability_closing, seller,
-				seller_salesforce_id, estimated, accepted_term, user_id, resale_id, projects, products, created_at, conflicts)
+				seller_salesforce_id, estimated, accepted_term, user_id, resale_id, projects, products, created_at, updated_at, conflicts)
 			VALUES ($1, $2, 'analysis', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-				$19::numeric, $20, $21, NULLIF($22, '')::uuid, $23, $24, $25,
+				$19::numeric, $20, $21, NULLIF($22, '')::uuid, $23, $24, $25, $25,
 				ARRAY(SELECT id FROM opportunities WHERE brand = $2 AND cnpj = $4 AND id <> $1
 					AND status IN ('analysis', 'approved', 'renovation', 'awaiting_renovation') ORDER BY created_at))
 			ON CONFLICT (id) DO NOTHING

@@ -57,6 +57,12 @@ const (
 const (
 	MsgDuplicateResale = "Email ou Doc já existente"
 	MsgResaleEmailUsed = "O email da revenda já pertence a outro usuário."
+	// MsgResaleEmailTaken refuses a sign-up whose e-mail a user or a company
+	// has (the spec's server message; the screen goes back to the e-mail's step).
+	MsgResaleEmailTaken = "Email já está sendo utilizado"
+	// MsgResaleCNPJTaken refuses a sign-up whose CNPJ is already registered at
+	// the brand (the screen stays on the CNPJ's step).
+	MsgResaleCNPJTaken = "Já existe uma revenda registrada com este CNPJ."
 )
 
 // ErrEmailTaken is an e-mail some user or company already has.
@@ -208,8 +214,9 @@ func isUniqueViolation(err error) bool {
 	return errors.As(err, &pg) && pg.Code == "23505"
 }
 
-func duplicateResale() error {
-	return temporal.NewNonRetryableApplicationError(MsgDuplicateResale, ErrTypeDuplicate, nil)
+// duplicateResale refuses a sign-up: msg is MsgResaleCNPJTaken or MsgResaleEmailTaken.
+func duplicateResale(msg string) error {
+	return temporal.NewNonRetryableApplicationError(msg, ErrTypeDuplicate, nil)
 }
 
 // RegisterResale stores a company's sign-up in analysis with the history row of
@@ -229,18 +236,22 @@ func (a *Activities) RegisterResale(ctx context.Context, in RegisterResaleInput)
 		if err := LockEmail(ctx, tx, r.Email); err != nil {
 			return err
 		}
-		taken, err := EmailTaken(ctx, tx, r.Email, "")
+		// The CNPJ first: a company already registered is told so whatever
+		// e-mail it tries.
+		var cnpjTaken bool
+		err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM resales WHERE brand = $1 AND cnpj = $2)`, in.Brand, r.CNPJ).Scan(&cnpjTaken)
 		if err != nil {
 			return err
 		}
-		if !taken {
-			err = tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM resales WHERE brand = $1 AND cnpj = $2)`, in.Brand, r.CNPJ).Scan(&taken)
-			if err != nil {
-				return err
-			}
+		if cnpjTaken {
+			return duplicateResale(MsgResaleCNPJTaken)
 		}
-		if taken {
-			return duplicateResale()
+		emailTaken, err := EmailTaken(ctx, tx, r.Email, "")
+		if err != nil {
+			return err
+		}
+		if emailTaken {
+			return duplicateResale(MsgResaleEmailTaken)
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO resales (id, brand, status, corporate_name, fantasy_name, cnpj, phone, contact_name,
 				email, cep, street, city, state, country, created_at, updated_at)
@@ -248,7 +259,12 @@ func (a *Activities) RegisterResale(ctx context.Context, in RegisterResaleInput)
 			in.ID, in.Brand, r.CorporateName, r.FantasyName, r.CNPJ, r.Phone, r.ContactName, auth.NormalizeEmail(r.Email),
 			r.CEP, r.Street, r.City, r.State, r.Country, in.At)
 		if isUniqueViolation(err) {
-			return duplicateResale()
+			// A sign-up of the same company or e-mail committed meanwhile.
+			var pg *pgconn.PgError
+			if errors.As(err, &pg) && strings.Contains(pg.ConstraintName, "cnpj") {
+				return duplicateResale(MsgResaleCNPJTaken)
+			}
+			return duplicateResale(MsgResaleEmailTaken)
 		}
 		if err != nil {
 			return err
@@ -492,16 +508,13 @@ type resaleView struct {
 	ID, Status, CorporateName, FantasyName, CNPJ, Phone, ContactName, Email, CEP, City, Street, State, Reason string
 }
 
-// ResaleDetailsLink is the details screen of a company: the screen reads every
-// value from the query string (spec §2 "Resale details").
-func ResaleDetailsLink(r resaleView) string {
-	q := url.Values{}
-	for _, kv := range [][2]string{{"id", r.ID}, {"status", r.Status}, {"docNum", r.CNPJ}, {"corporateName", r.CorporateName},
-		{"fantasyName", r.FantasyName}, {"name", r.ContactName}, {"email", r.Email}, {"phone", r.Phone}, {"cep", r.CEP},
-		{"city", r.City}, {"state", r.State}, {"street", r.Street}, {"reason", r.Reason}} {
-		q.Set(kv[0], kv[1])
-	}
-	return "/Painel/Resales/details?" + q.Encode()
+// ResaleDetailsLink is the details screen of a company, by its id only: the
+// screen reads the company from GET /resale/{id}. The spec's screen reads
+// every value from the query string (§2 "Resale details"); here the contact's
+// e-mail, phone, CNPJ and address would end up in browser history, proxies'
+// and servers' logs (LGPD), so links never carry them (docs/partners.md).
+func ResaleDetailsLink(id string) string {
+	return "/Painel/Resales/details?" + url.Values{"id": {id}}.Encode()
 }
 
 // NotifyResale stores the in-app notification of every recipient (once per
@@ -523,7 +536,7 @@ func (a *Activities) NotifyResale(ctx context.Context, n ResaleNotice) error {
 	if !ok {
 		return temporal.NewNonRetryableApplicationError("unknown notice kind "+n.Kind, "Invalid", nil)
 	}
-	link := ResaleDetailsLink(r)
+	link := ResaleDetailsLink(r.ID)
 	if n.Kind == NoticeResaleApproved {
 		_, err = a.DB.Exec(ctx, `INSERT INTO notifications (notice_key, user_id, brand, kind, title, link, emailed_at)
 			SELECT $1, u.id, $2, $3, $4, '/Painel/Opportunities', now() FROM users u JOIN user_roles ur ON ur.user_id = u.id

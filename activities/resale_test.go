@@ -76,13 +76,21 @@ func TestRegisterResaleIsIdempotentAndRefusesDuplicates(t *testing.T) {
 	if n := rows(t, a, `SELECT count(*) FROM history WHERE type_id = $1 AND type = 'resale'`, resaleID); n != 1 {
 		t.Errorf("history rows after a retry: %d", n)
 	}
-	for name, r := range map[string]activities.RegisterResaleInput{
-		"same e-mail, other brand": {ID: "aaaaaaaa-0000-4000-8000-000000000002", Brand: "codexa", Registration: registration, At: at},
-		"a user's e-mail":          {ID: "aaaaaaaa-0000-4000-8000-000000000003", Brand: "codexa", At: at, Registration: with(registration, "revenda@yep.demo", "11444777000242")},
-		"same CNPJ, same brand":    {ID: "aaaaaaaa-0000-4000-8000-000000000004", Brand: "yep", At: at, Registration: with(registration, "outro@nova.com.br", registration.CNPJ)},
+	// Which one is taken is told apart: the screen sends the user to the e-mail's
+	// step or keeps it on the CNPJ's.
+	for name, c := range map[string]struct {
+		in  activities.RegisterResaleInput
+		msg string
+	}{
+		"same e-mail, other brand": {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000002", Brand: "codexa", Registration: registration, At: at}, activities.MsgResaleEmailTaken},
+		"a user's e-mail":          {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000003", Brand: "codexa", At: at, Registration: with(registration, "revenda@yep.demo", "11444777000242")}, activities.MsgResaleEmailTaken},
+		"same CNPJ, same brand":    {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000004", Brand: "yep", At: at, Registration: with(registration, "outro@nova.com.br", registration.CNPJ)}, activities.MsgResaleCNPJTaken},
+		"same CNPJ and e-mail":     {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000006", Brand: "yep", At: at, Registration: registration}, activities.MsgResaleCNPJTaken},
 	} {
-		if _, err := a.RegisterResale(ctx, r); errType(err) != activities.ErrTypeDuplicate {
-			t.Errorf("%s: %v, want a duplicate", name, err)
+		_, err := a.RegisterResale(ctx, c.in)
+		var app *temporal.ApplicationError
+		if errType(err) != activities.ErrTypeDuplicate || !errors.As(err, &app) || app.Message() != c.msg {
+			t.Errorf("%s: %v, want a duplicate %q", name, err, c.msg)
 		}
 	}
 	if _, err := a.RegisterResale(ctx, activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000005", Brand: "codexa", At: at,
@@ -186,8 +194,23 @@ func TestNotifyResaleReachesTheBrandRepresentativesOnce(t *testing.T) {
 	}
 	list, _ := mailer.List(ctx, a.DB, "representante@yep.demo", 10)
 	if len(list) != 1 || !strings.Contains(list[0].Text, "11.444.777/0001-61") || !strings.Contains(list[0].Text, "(11) 98765-4321") ||
-		!strings.Contains(strings.Join(list[0].Links, " "), "/Painel/Resales/details?") {
+		!strings.Contains(strings.Join(list[0].Links, " "), "/Painel/Resales/details?id="+resaleID) {
 		t.Errorf("new-reseller e-mail %+v", list)
+	}
+	// Links carry the id only: the company's data stays out of URLs (browser
+	// history, proxies' logs), in the e-mail as in the bell.
+	var links []string
+	for _, l := range list[0].Links {
+		if strings.Contains(l, "/Painel/Resales/details") {
+			links = append(links, l)
+		}
+	}
+	var inApp string
+	_ = a.DB.QueryRow(ctx, `SELECT link FROM notifications WHERE notice_key = $1 LIMIT 1`, n.Key).Scan(&inApp)
+	for _, l := range append(links, inApp) {
+		if !strings.HasSuffix(l, "/Painel/Resales/details?id="+resaleID) {
+			t.Errorf("link %q carries more than the company's id", l)
+		}
 	}
 	rem := activities.ResaleNotice{Key: "resale/" + resaleID + "/reminder/1", Brand: "yep", ResaleID: resaleID, Kind: activities.NoticeResaleReminder,
 		Reminder: 1, Since: time.Now().Add(-49 * time.Hour)}

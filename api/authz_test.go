@@ -121,6 +121,8 @@ var authzRows = []authzRow{
 	{route: "GET /brand-assets/lgpd.pdf", path: "/brand-assets/lgpd.pdf", public: true, want: everyone(200)},
 	{route: "GET /brand-assets/{slug}/guidelines.pdf", path: "/brand-assets/nordata/guidelines.pdf", public: true, want: everyone(200)},
 	{route: "GET /brand-assets/{slug}/{file}", path: "/brand-assets/nordata/logo.svg", public: true, want: everyone(200)},
+	// Any other depth under /brand-assets/ names nothing: a JSON 404, not the web app's index.
+	{route: "GET /brand-assets/*", path: "/brand-assets/nordata/a/b.svg", public: true, want: everyone(404)},
 	{route: "POST /mailer/", path: "/mailer/", public: true, want: everyone(200), form: true,
 		body: "subject=Contato+{n}&content=Ol%C3%A1&to=admin%40nordata.example&domain=nordata.localhost&contentType=text%2Fplain"},
 	// The dev mailbox: mounted only with MAILBOX=on (make run); off in every deployment (deploy/compose_test.go).

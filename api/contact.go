@@ -35,7 +35,12 @@ type contactBody struct {
 // handleContact is POST /contact (public): the brand of the company header
 // e-mails the request to its administrator, answerable to the requester.
 func (s *Server) handleContact(w http.ResponseWriter, r *http.Request) {
-	b, ok := s.Brands.BySlug(r.Header.Get(auth.CompanyHeader))
+	company := strings.TrimSpace(r.Header.Get(auth.CompanyHeader))
+	if company == "" {
+		respond.Error(w, http.StatusBadRequest, auth.MsgCompanyMissing)
+		return
+	}
+	b, ok := s.Brands.BySlug(company)
 	if !ok {
 		respond.Error(w, http.StatusBadRequest, auth.MsgUnknownBrand)
 		return

@@ -36,10 +36,6 @@ var exportColumns = []struct {
 // probabilityLabels are the bands of the probability of closing (spec §3).
 var probabilityLabels = map[int]string{25: "0% - 49%", 50: "50% - 70%", 75: "71% - 99%", 100: "100%"}
 
-// exportNoDate is what the list shows instead of an approval date for
-// anything not approved (spec §2).
-const exportNoDate = "Sem Data"
-
 // exportProbability is the band of a probability, or 'N/C' for any other
 // value, as the list shows it (spec §2).
 func exportProbability(p int) string {
@@ -172,18 +168,22 @@ func (s *Server) buildExport(ctx context.Context, oq opportunityQuery, distribut
 		row[11] = exportProbability(probability)
 		row[12] = excelize.Cell{StyleID: moneyStyle, Value: estimated}
 		row[13], row[14], row[15], row[16] = register, seller, resale, distributor
-		// The approval date only for an approved opportunity, as the list shows it.
-		if opportunity.Status(status) == opportunity.Approved && approved != nil {
-			row[17] = dateCell(approved)
-		} else {
-			row[17] = exportNoDate
-		}
+		// The approval date whatever the status (a renewal, an expired one was
+		// approved once): a column of dates only, empty where there is none, so
+		// that Excel sorts and filters it (not the list's text 'Sem Data').
+		row[17] = dateCell(approved)
 		row[18] = dateCell(validUntil)
 		err := sw.SetRow("A"+strconv.Itoa(n), row)
 		n++
 		return err
 	})
 	if err != nil {
+		return fail(err)
+	}
+	// A table over the header and the rows: Excel's filter and sort buttons on
+	// every column (the stream writer's way to an autofilter).
+	last, _ := excelize.CoordinatesToCellName(len(exportColumns), max(n-1, 2))
+	if err := sw.AddTable(&excelize.Table{Range: "A1:" + last, Name: exportSheet}); err != nil {
 		return fail(err)
 	}
 	if err := sw.Flush(); err != nil {

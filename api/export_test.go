@@ -3,8 +3,10 @@ package api
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -71,7 +73,7 @@ func TestExportFollowsTheListFiltersAndTheCallersScope(t *testing.T) {
 	}
 	for _, r := range rows[1:] {
 		if r[3] != "11.222.333/0001-81" || r[2] != "Em Análise" || r[11] != "0% - 49%" || !strings.HasPrefix(r[12], "R$") ||
-			r[8] != "(11) 98765-4321" || r[17] != "Sem Data" {
+			r[8] != "(11) 98765-4321" || len(r) > 17 && r[17] != "" {
 			t.Fatalf("row %v", r)
 		}
 	}
@@ -91,14 +93,15 @@ func TestExportFollowsTheListFiltersAndTheCallersScope(t *testing.T) {
 	}
 
 	// Cells read as the list shows them: a probability outside the four bands is
-	// 'N/C', a 10-digit phone is (00) 0000-0000, and the approval date shows only
-	// for an approved opportunity ('Sem Data' otherwise, even when a date is stored).
+	// 'N/C', a 10-digit phone is (00) 0000-0000. The approval date is a date cell
+	// whatever the status (an expired opportunity was approved once), empty where
+	// there is none: never the list's text 'Sem Data' in a column of dates.
 	ctx := context.Background()
 	for _, q := range []struct {
 		sql string
 		id  string
 	}{
-		{`UPDATE opportunities SET probability_closing = 30, phone = '1140002000', status = 'disapproved',
+		{`UPDATE opportunities SET probability_closing = 30, phone = '1140002000', status = 'expired',
 			approve_date = '2026-03-04T15:00:00Z' WHERE id = $1`, ids[0]},
 		{`UPDATE opportunities SET status = 'approved', approve_date = '2026-03-05T15:00:00Z' WHERE id = $1`, ids[2]},
 	} {
@@ -111,11 +114,41 @@ func TestExportFollowsTheListFiltersAndTheCallersScope(t *testing.T) {
 	for _, r := range readSheet(t, b)[1:] {
 		byStatus[r[2]] = r
 	}
-	if r := byStatus["Reprovado"]; len(r) < 18 || r[11] != "N/C" || r[8] != "(11) 4000-2000" || r[17] != "Sem Data" {
-		t.Fatalf("disapproved row %v", r)
+	if r := byStatus["Expirado"]; len(r) < 18 || r[11] != "N/C" || r[8] != "(11) 4000-2000" || r[17] != "04/03/2026" {
+		t.Fatalf("expired row %v", r)
 	}
 	if r := byStatus["Aprovado"]; len(r) < 18 || r[11] != "0% - 49%" || r[8] != "(11) 98765-4321" || r[17] != "05/03/2026" {
 		t.Fatalf("approved row %v", r)
+	}
+	f2, err := excelize.OpenReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f2.Close()
+	rows = readSheet(t, b)
+	for i, r := range rows[1:] {
+		cell := fmt.Sprintf("R%d", i+2)
+		raw, _ := f2.GetCellValue("Oportunidades", cell, excelize.Options{RawCellValue: true})
+		switch r[2] {
+		case "Em Análise":
+			if raw != "" {
+				t.Errorf("%s of an opportunity never approved: %q, want an empty cell", cell, raw)
+			}
+		default:
+			// A date cell holds Excel's serial day number, shown dd/mm/yyyy.
+			if _, err := strconv.ParseFloat(raw, 64); err != nil {
+				t.Errorf("%s (%s): raw %q is not a date serial", cell, r[2], raw)
+			}
+			if style, _ := f2.GetCellStyle("Oportunidades", cell); style == 0 {
+				t.Errorf("%s has no date format", cell)
+			}
+		}
+	}
+	// Every column can be filtered and sorted in Excel: a table with an
+	// autofilter over the header and every row.
+	tables, err := f2.GetTables("Oportunidades")
+	if err != nil || len(tables) != 1 || tables[0].Range != fmt.Sprintf("A1:S%d", len(rows)) {
+		t.Fatalf("tables %+v (%v), want one over A1:S%d", tables, err, len(rows))
 	}
 
 	// A seller exports only its own.

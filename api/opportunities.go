@@ -268,8 +268,34 @@ func (s *Server) handleGetOpportunity(w http.ResponseWriter, r *http.Request) {
 	if !auth.FromContext(r.Context()).Has(auth.Representative) {
 		rec.UserEmail = "" // the registering user's e-mail is for representatives (spec §2)
 		rec.Conflicts = nil
+	} else if len(rec.Conflicts) > 0 {
+		open, err := s.openConflicts(r.Context(), rec.Conflicts)
+		if err != nil {
+			respond.Internal(w, r, err)
+			return
+		}
+		rec.Conflicts = open
 	}
 	respond.JSON(w, http.StatusOK, map[string]any{"data": []opportunity.Record{rec}})
+}
+
+// openConflicts keeps, of the registrations of the same customer recorded at
+// registration (rec.Conflicts), those still open now (opportunity.Status.Open:
+// analysis, approved, renovation, awaiting renewal; not deleted): a refused or
+// expired one no longer competes for the customer (docs/api.md).
+func (s *Server) openConflicts(ctx context.Context, ids []string) ([]string, error) {
+	open := make([]string, 0, len(ids))
+	for _, st := range opportunity.Statuses {
+		if st.Open() {
+			open = append(open, string(st))
+		}
+	}
+	rows, err := s.DB.Query(ctx, `SELECT id::text FROM opportunities WHERE id = ANY($1::uuid[]) AND status = ANY($2)
+		AND NOT is_deleted ORDER BY created_at`, ids, open)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
 // decisionDeadline is the absolute deadline a decision carries into the

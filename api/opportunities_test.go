@@ -295,3 +295,34 @@ func TestOpportunityAPIEnforcesRolesOwnershipAndTransitions(t *testing.T) {
 		t.Errorf("another seller read the history: %d", code)
 	}
 }
+
+// TestConflictNoticeListsOnlyOpenRegistrations: the details' "outro registro
+// aberto para o mesmo CNPJ" lists the customer's other registrations that are
+// still open; one refused since is no longer there.
+func TestConflictNoticeListsOnlyOpenRegistrations(t *testing.T) {
+	st := newStack(t)
+	seller := st.login("vendedor1@nordata.demo", "nordata")
+	rep := st.login("representante@nordata.demo", "nordata")
+	var ids []string
+	for i := 0; i < 3; i++ {
+		code, body := seller.call("POST", "/api/opportunity/create", createBody("11222333000181"))
+		if code != 200 {
+			t.Fatalf("create %d: %d %v", i, code, body)
+		}
+		ids = append(ids, body["data"].(map[string]any)["id"].(string))
+	}
+	conflicts := func() []any {
+		t.Helper()
+		_, body := rep.call("GET", "/api/opportunity/id/"+ids[2], nil)
+		return body["data"].([]any)[0].(map[string]any)["conflicts"].([]any)
+	}
+	if c := conflicts(); len(c) != 2 || c[0] != ids[0] || c[1] != ids[1] {
+		t.Fatalf("conflicts before the refusal: %v, want %v", c, ids[:2])
+	}
+	if code, body := rep.call("PATCH", "/api/opportunity/"+ids[0], map[string]any{"status": "disapproved", "reason": "Cliente de outra revenda."}); code != 200 {
+		t.Fatalf("disapprove: %d %v", code, body)
+	}
+	if c := conflicts(); len(c) != 1 || c[0] != ids[1] {
+		t.Errorf("conflicts after refusing %s: %v, want only %s", ids[0], c, ids[1])
+	}
+}

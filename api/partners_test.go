@@ -309,7 +309,8 @@ func TestNotificationsAreTheCallersOwn(t *testing.T) {
 	n := list[0].(map[string]any)
 	link, _ := n["link"].(string)
 	if n["kind"] != activities.NoticeResaleRegistered || !strings.Contains(n["title"].(string), "Revenda Nova Ltda") ||
-		!strings.HasPrefix(link, "/Painel/Resales/details?") || !strings.Contains(link, "docNum=11444777000161") || n["readAt"] != nil {
+		!strings.HasPrefix(link, "/Painel/Resales/details?id=") || strings.ContainsAny(strings.TrimPrefix(link, "/Painel/Resales/details?id="), "&=@") ||
+		strings.Contains(link, "11444777000161") || strings.Contains(link, "avisos") || n["readAt"] != nil {
 		t.Errorf("notice %v", n)
 	}
 	if _, body := yepRep.call("GET", "/api/notifications", nil); body["unread"] != 0.0 {

@@ -168,15 +168,19 @@ func (s *Server) handleRegisterResale(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The common case answers here; the workflow's activity checks again under a lock.
-	var dup bool
-	if err := s.DB.QueryRow(r.Context(), `SELECT EXISTS (SELECT 1 FROM users WHERE lower(email) = $1)
-		OR EXISTS (SELECT 1 FROM resales WHERE lower(email) = $1 OR (brand = $2 AND cnpj = $3))`,
-		reg.Email, b.Slug, reg.CNPJ).Scan(&dup); err != nil {
+	var cnpjTaken, emailTaken bool
+	if err := s.DB.QueryRow(r.Context(), `SELECT EXISTS (SELECT 1 FROM resales WHERE brand = $2 AND cnpj = $3),
+		EXISTS (SELECT 1 FROM users WHERE lower(email) = $1) OR EXISTS (SELECT 1 FROM resales WHERE lower(email) = $1)`,
+		reg.Email, b.Slug, reg.CNPJ).Scan(&cnpjTaken, &emailTaken); err != nil {
 		respond.Internal(w, r, err)
 		return
 	}
-	if dup {
-		respond.Error(w, http.StatusBadRequest, activities.MsgDuplicateResale)
+	switch {
+	case cnpjTaken:
+		duplicateSignUp(w, activities.MsgResaleCNPJTaken)
+		return
+	case emailTaken:
+		duplicateSignUp(w, activities.MsgResaleEmailTaken)
 		return
 	}
 	id := opportunity.NewID()
@@ -199,8 +203,27 @@ func (s *Server) handleRegisterResale(w http.ResponseWriter, r *http.Request) {
 	case err == nil:
 		respond.JSON(w, http.StatusCreated, map[string]any{"message": MsgResaleRegistered, "id": id})
 	case errors.As(err, &app) && app.Type() == activities.ErrTypeDuplicate:
-		respond.Error(w, http.StatusBadRequest, activities.MsgDuplicateResale)
+		duplicateSignUp(w, app.Message())
 	default:
 		s.updateError(w, r, err)
 	}
+}
+
+// Codes of a refused sign-up, beside the message: which step's field to fix.
+const (
+	CodeResaleCNPJTaken  = "CNPJ_TAKEN"
+	CodeResaleEmailTaken = "EMAIL_TAKEN"
+)
+
+// duplicateSignUp answers 400 for a sign-up of a CNPJ already registered at the
+// brand (the screen stays on step 2) or of an e-mail in use (back to step 1),
+// each with its message and code (docs/partners.md).
+func duplicateSignUp(w http.ResponseWriter, msg string) {
+	body := map[string]string{"message": msg, "code": CodeResaleEmailTaken, "field": "email"}
+	if msg == activities.MsgResaleCNPJTaken {
+		body["code"], body["field"] = CodeResaleCNPJTaken, "cnpj"
+	} else {
+		body["message"] = activities.MsgResaleEmailTaken
+	}
+	respond.JSON(w, http.StatusBadRequest, body)
 }

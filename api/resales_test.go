@@ -38,16 +38,22 @@ func TestResaleSignUpValidationAndDuplicates(t *testing.T) {
 	if code, body := post(map[string]any{"brand": 7}); code != 400 || !strings.HasPrefix(body["message"].(string), "Dados inválidos") {
 		t.Errorf("bad JSON: %d %v", code, body)
 	}
-	// A user's e-mail, a company's e-mail (any case), the brand's CNPJ: "Email ou Doc já existente".
+	// A user's e-mail, a company's e-mail (any case): "Email já está sendo
+	// utilizado" (code EMAIL_TAKEN); the brand's CNPJ, whatever the e-mail:
+	// "Já existe uma revenda registrada com este CNPJ." (code CNPJ_TAKEN).
 	seeded := ps.resaleID("nordata")
 	var seededCNPJ string
 	_ = ps.db.QueryRow(context.Background(), `SELECT cnpj FROM resales WHERE id = $1`, seeded).Scan(&seededCNPJ)
-	for name, b := range map[string]map[string]any{
-		"user e-mail":  signupBody("VENDEDOR1@nordata.demo", "11444777000161", "nordata"),
-		"brand's cnpj": signupBody("outra@revenda.com.br", seededCNPJ, "nordata"),
+	for name, c := range map[string]struct {
+		body      map[string]any
+		msg, code string
+	}{
+		"user e-mail":              {signupBody("VENDEDOR1@nordata.demo", "11444777000161", "nordata"), activities.MsgResaleEmailTaken, CodeResaleEmailTaken},
+		"brand's cnpj":             {signupBody("outra@revenda.com.br", seededCNPJ, "nordata"), activities.MsgResaleCNPJTaken, CodeResaleCNPJTaken},
+		"brand's cnpj, used email": {signupBody("revenda@nordata.demo", seededCNPJ, "nordata"), activities.MsgResaleCNPJTaken, CodeResaleCNPJTaken},
 	} {
-		if code, body := post(b); code != 400 || body["message"] != activities.MsgDuplicateResale {
-			t.Errorf("%s: %d %v", name, code, body)
+		if code, body := post(c.body); code != 400 || body["message"] != c.msg || body["code"] != c.code {
+			t.Errorf("%s: %d %v, want 400 %q %s", name, code, body, c.msg, c.code)
 		}
 	}
 	code, body = post(signupBody("Nova@Revenda.com.br", "11.444.777/0001-61", "nordata"))
@@ -55,7 +61,7 @@ func TestResaleSignUpValidationAndDuplicates(t *testing.T) {
 		t.Fatalf("sign-up: %d %v", code, body)
 	}
 	id := body["id"].(string)
-	if code, body := post(signupBody("nova@revenda.com.br", "11444777000242", "yep")); code != 400 || body["message"] != activities.MsgDuplicateResale {
+	if code, body := post(signupBody("nova@revenda.com.br", "11444777000242", "yep")); code != 400 || body["message"] != activities.MsgResaleEmailTaken {
 		t.Errorf("the same company e-mail at another brand: %d %v", code, body)
 	}
 	// The same CNPJ at another brand, with another e-mail, is another company.

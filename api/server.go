@@ -99,8 +99,9 @@ func (s *Server) Handler() (http.Handler, error) {
 		r.Get(health.ReadyPath, s.Health.Ready)
 	}
 
-	r.Mount("/authenticator", s.Auth.Routes())
+	r.With(respond.LimitBody).Mount("/authenticator", s.Auth.Routes())
 	r.Route("/api", func(r chi.Router) {
+		r.Use(respond.LimitBody) // a body over 1 MB: 413
 		r.Get("/brand", s.handleBrand)
 		r.Get("/version", s.handleVersion)
 		r.Get("/image", s.handleImages)
@@ -130,9 +131,7 @@ func (s *Server) Handler() (http.Handler, error) {
 			r.With(auth.Require(auth.Resale, auth.Seller, auth.Representative)).Get("/opportunity/getSellersOnSalesforce", s.handleCRMSellers)
 			r.With(auth.Require(auth.Representative, auth.Support)).Get("/dashboard/status", s.handleDashboard)
 		})
-		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-			respond.Error(w, http.StatusNotFound, "Recurso não encontrado.")
-		})
+		r.NotFound(notFound)
 		r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 			respond.Error(w, http.StatusMethodNotAllowed, "Método não permitido.")
 		})
@@ -146,9 +145,19 @@ func (s *Server) Handler() (http.Handler, error) {
 	r.With(framableBySelf(pdfPolicy)).Get("/brand-assets/lgpd.pdf", s.servePDF(func(string) []byte { return s.lgpd }))
 	r.With(framableBySelf(pdfPolicy)).Get("/brand-assets/{slug}/guidelines.pdf", s.servePDF(func(slug string) []byte { return s.guidelines[slug] }))
 	r.Get("/brand-assets/{slug}/{file}", s.handleBrandAsset)
+	r.Get("/brand-assets/*", notFound) // any other depth: not the web app's index
 	r.NotFound(s.handleWeb)
 	return r, nil
 }
+
+// notFound answers 404 with the API's JSON message: unknown API paths, brand
+// assets and the web app's missing files alike.
+func notFound(w http.ResponseWriter, _ *http.Request) {
+	respond.Error(w, http.StatusNotFound, MsgResourceNotFound)
+}
+
+// MsgResourceNotFound answers a path that names nothing.
+const MsgResourceNotFound = "Recurso não encontrado."
 
 var (
 	titleRE = regexp.MustCompile(`(?s)<title>.*?</title>`)
@@ -208,7 +217,7 @@ var carouselFile = regexp.MustCompile(`^carousel-(\d+)\.svg$`)
 func (s *Server) handleBrandAsset(w http.ResponseWriter, r *http.Request) {
 	b, ok := s.Brands.BySlug(chi.URLParam(r, "slug"))
 	if !ok {
-		http.NotFound(w, r)
+		notFound(w, r)
 		return
 	}
 	var body []byte
@@ -220,11 +229,11 @@ func (s *Server) handleBrandAsset(w http.ResponseWriter, r *http.Request) {
 	case carouselFile.MatchString(file):
 		n, _ := strconv.Atoi(carouselFile.FindStringSubmatch(file)[1])
 		if body, ok = carouselSVG(b, n); !ok {
-			http.NotFound(w, r)
+			notFound(w, r)
 			return
 		}
 	default:
-		http.NotFound(w, r)
+		notFound(w, r)
 		return
 	}
 	w.Header().Set("Content-Type", "image/svg+xml")
@@ -237,7 +246,7 @@ func (s *Server) servePDF(doc func(slug string) []byte) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		body := doc(chi.URLParam(r, "slug"))
 		if body == nil {
-			http.NotFound(w, r)
+			notFound(w, r)
 			return
 		}
 		w.Header().Set("Content-Type", "application/pdf")
@@ -267,7 +276,7 @@ func (s *Server) handleWeb(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if strings.HasPrefix(name, "assets/") {
-			http.NotFound(w, r)
+			notFound(w, r)
 			return
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"oportuna/auth"
 	"oportuna/brand"
+	"oportuna/internal/respond"
 	"oportuna/internal/testenv"
 )
 
@@ -162,5 +163,36 @@ func TestPanicsBecomeAGenericPortugueseError(t *testing.T) {
 	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/x", nil))
 	if rec.Code != 500 || !strings.Contains(rec.Body.String(), "Houve um erro. Tente mais tarde!") {
 		t.Errorf("%d %s", rec.Code, rec.Body.String())
+	}
+}
+
+// TestEveryRouteAnswersJSONForTooLargeBodiesAndMisses: a 2 MB body to the API
+// or the authenticator is a 413 with the pt-BR message (it was cut at 1 MiB and
+// answered 400 "não é um JSON válido"); a miss under /brand-assets/ is a JSON
+// 404 like the API's, not a text one or the web app's index.
+func TestEveryRouteAnswersJSONForTooLargeBodiesAndMisses(t *testing.T) {
+	srv := newTestServer(t)
+	big := `{"email":"` + strings.Repeat("a", 2<<20) + `"}`
+	for _, path := range []string{"/api/register/resale", "/api/contact", "/authenticator/auth/reset_password"} {
+		res, err := http.Post(srv.URL+path, "application/json", strings.NewReader(big))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		_ = json.NewDecoder(res.Body).Decode(&m)
+		res.Body.Close()
+		if res.StatusCode != http.StatusRequestEntityTooLarge || m["message"] != respond.MsgTooLarge {
+			t.Errorf("POST %s with 2 MB: %d %v, want 413 %q", path, res.StatusCode, m, respond.MsgTooLarge)
+		}
+	}
+	for _, path := range []string{"/brand-assets/yep/nada.svg", "/brand-assets/marca-nenhuma/logo.svg",
+		"/brand-assets/marca-nenhuma/guidelines.pdf", "/brand-assets/yep/carousel-99.svg", "/brand-assets/yep",
+		"/brand-assets/yep/a/b.svg", "/assets/missing.js"} {
+		res, body := get(t, srv, "yep.localhost", path)
+		var m map[string]any
+		if res.StatusCode != 404 || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") ||
+			json.Unmarshal([]byte(body), &m) != nil || m["message"] != MsgResourceNotFound {
+			t.Errorf("GET %s: %d %s %q, want a JSON 404", path, res.StatusCode, res.Header.Get("Content-Type"), body)
+		}
 	}
 }

@@ -267,11 +267,21 @@ func TestExpiredTokensAreRefused(t *testing.T) {
 func TestCompanyHeaderMustMatchTheTokensBrand(t *testing.T) {
 	e := newEnv(t)
 	access, _ := e.login("representante@yep.demo", "yep")
-	for _, company := range []string{"nordata", ""} {
-		r := e.do("GET", "/auth/payload", bearer(access, company), nil)
-		if r.Status != 403 || r.Body["message"] != auth.MsgCompanyMismatch {
-			t.Errorf("company %q: %d %v", company, r.Status, r.Body)
+	r := e.do("GET", "/auth/payload", bearer(access, "nordata"), nil)
+	if r.Status != 403 || r.Body["message"] != auth.MsgCompanyMismatch {
+		t.Errorf("another brand's company: %d %v", r.Status, r.Body)
+	}
+	// Without the header the answer says so, naming it (it was "does not match").
+	for _, h := range []map[string]string{bearer(access, ""), {"Authorization": "Bearer " + access, "company": "  "}} {
+		r := e.do("GET", "/auth/payload", h, nil)
+		if r.Status != 400 || r.Body["message"] != auth.MsgCompanyMissing || !strings.Contains(auth.MsgCompanyMissing, "company") {
+			t.Errorf("no company header: %d %v", r.Status, r.Body)
 		}
+	}
+	// The password change (its own check) answers the same.
+	r = e.do("POST", "/auth/update_password", bearer(access, ""), map[string]any{"password": "Nova@Senha1"})
+	if r.Status != 400 || r.Body["message"] != auth.MsgCompanyMissing {
+		t.Errorf("password change without company: %d %v", r.Status, r.Body)
 	}
 }
 

@@ -24,6 +24,8 @@ const (
 	MsgInvalidLogin    = "Usuário ou senha inválidos"
 	MsgSessionRequired = "Sua sessão encerrou"
 	MsgCompanyMismatch = "A empresa informada não corresponde à sessão."
+	// MsgCompanyMissing answers an authenticated call without the company header (400).
+	MsgCompanyMissing  = "O cabeçalho company é obrigatório: informe a empresa (marca) da sessão."
 	MsgForbidden       = "Você não tem permissão para acessar este recurso."
 	MsgUserNotFound    = "Falha ao recuperar o usuário"
 	MsgUnknownBrand    = "Empresa inválida"
@@ -61,12 +63,27 @@ func (s *Signer) Authenticate(next http.Handler) http.Handler {
 			respond.Error(w, http.StatusUnauthorized, MsgSessionRequired)
 			return
 		}
-		if !strings.EqualFold(strings.TrimSpace(r.Header.Get(CompanyHeader)), c.Brand) {
-			respond.Error(w, http.StatusForbidden, MsgCompanyMismatch)
+		if !companyMatches(w, r, c) {
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(WithClaims(r.Context(), c)))
 	})
+}
+
+// companyMatches checks the company header against the token's brand and
+// answers otherwise: 400 MsgCompanyMissing without the header, 403
+// MsgCompanyMismatch with another brand's.
+func companyMatches(w http.ResponseWriter, r *http.Request, c *Claims) bool {
+	company := strings.TrimSpace(r.Header.Get(CompanyHeader))
+	switch {
+	case company == "":
+		respond.Error(w, http.StatusBadRequest, MsgCompanyMissing)
+		return false
+	case !strings.EqualFold(company, c.Brand):
+		respond.Error(w, http.StatusForbidden, MsgCompanyMismatch)
+		return false
+	}
+	return true
 }
 
 // RequireActive (after Authenticate) answers 401 MsgSessionRequired when the
@@ -399,8 +416,7 @@ func (s *Service) handleUpdatePassword(w http.ResponseWriter, r *http.Request) {
 			respond.Error(w, http.StatusUnauthorized, MsgSessionRequired)
 			return
 		}
-		if !strings.EqualFold(strings.TrimSpace(r.Header.Get(CompanyHeader)), c.Brand) {
-			respond.Error(w, http.StatusForbidden, MsgCompanyMismatch)
+		if !companyMatches(w, r, c) {
 			return
 		}
 		var active bool

@@ -1,7 +1,11 @@
 package migrations_test
 
 import (
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 
 	"oportuna/internal/testenv"
 	"oportuna/migrations"
@@ -47,5 +51,38 @@ func TestMigrationsLeaveTheStandInSchemaAlone(t *testing.T) {
 	var recorded bool
 	if err := db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE name = '0004_crm_sim.sql')`).Scan(&recorded); err != nil || !recorded {
 		t.Errorf("0004 not recorded (%v): a database that applied it and one that did not must agree", err)
+	}
+}
+
+// TestOldNoticeLinksKeepTheCompanysIDOnly: 0012 rewrites the in-app notices
+// stored with a company's data in their link's query string to the id alone;
+// other links are left as they are.
+func TestOldNoticeLinksKeepTheCompanysIDOnly(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := testenv.Context(t)
+	const id = "0b7c2f4e-9d1a-4c3b-8e5f-6a7b8c9d0e1f"
+	old := "/Painel/Resales/details?cep=80010000&city=Curitiba&docNum=55666700000140&email=paula%40cadastro.demo&id=" + id +
+		"&name=Paula+Ribeiro&phone=41998760000&status=analysis"
+	var user string
+	if err := db.QueryRow(ctx, `INSERT INTO users (name, email) VALUES ('Rep', 'rep@links.demo') RETURNING id::text`).Scan(&user); err != nil {
+		t.Fatal(err)
+	}
+	for i, link := range []string{old, "/Painel/Opportunities/" + id + "?renovation=true", "/Painel/Resales/details?id=" + id} {
+		if _, err := db.Exec(ctx, `INSERT INTO notifications (notice_key, user_id, brand, kind, title, link) VALUES ($1, $2, 'yep', 'k', 't', $3)`,
+			"key-"+strconv.Itoa(i), user, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec(ctx, `DELETE FROM schema_migrations WHERE name = '0013_notice_links_id_only.sql'`); err != nil {
+		t.Fatal(err)
+	}
+	if ran, err := migrations.Apply(ctx, db); err != nil || len(ran) != 1 {
+		t.Fatalf("ran %v, %v", ran, err)
+	}
+	rows, _ := db.Query(ctx, `SELECT link FROM notifications ORDER BY notice_key`)
+	links, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	want := []string{"/Painel/Resales/details?id=" + id, "/Painel/Opportunities/" + id + "?renovation=true", "/Painel/Resales/details?id=" + id}
+	if err != nil || strings.Join(links, " ") != strings.Join(want, " ") {
+		t.Fatalf("links %v (%v), want %v", links, err, want)
 	}
 }

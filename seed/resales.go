@@ -17,9 +17,9 @@ import (
 
 // demoSignUps are the companies every brand has waiting in analysis, signed up
 // through their onboarding workflow (so a representative can approve one in the demo).
-var demoSignUps = []struct{ corporate, fantasy, contact, local, city, state string }{
-	{"Distribuidora Alfa Automação Ltda", "Alfa Automação", "Paula Ribeiro", "paula", "Curitiba", "PR"},
-	{"Beta Etiquetas e Coletores Ltda", "", "Fábio Nunes", "fabio", "Salvador", "BA"},
+var demoSignUps = []struct{ corporate, fantasy, contact, local, street, cep, city, state string }{
+	{"Distribuidora Alfa Automação Ltda", "Alfa Automação", "Paula Ribeiro", "paula", "Rua das Indústrias, 500", "80010000", "Curitiba", "PR"},
+	{"Beta Etiquetas e Coletores Ltda", "", "Fábio Nunes", "fabio", "Avenida Sete de Setembro, 700", "40060001", "Salvador", "BA"},
 }
 
 // SignUpCNPJ is the CNPJ of the i-th brand's n-th demo sign-up (valid check digits).
@@ -53,7 +53,7 @@ func Resales(ctx context.Context, db *pgxpool.Pool, c client.Client, brands *bra
 			}
 			reg := activities.ResaleRegistration{Email: SignUpEmail(s.local, b.Slug), Phone: fmt.Sprintf("4199876%04d", i*10+n),
 				ContactName: s.contact, CNPJ: SignUpCNPJ(i, n), FantasyName: fantasy, CorporateName: s.corporate,
-				Street: "Rua das Indústrias, 500", State: s.state, CEP: "80010000", City: s.city, Country: "Brasil"}
+				Street: s.street, State: s.state, CEP: s.cep, City: s.city, Country: "Brasil"}
 			start := workflows.ResaleStart(id, b.Slug)
 			start.WorkflowIDConflictPolicy = enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING
 			op := c.NewWithStartWorkflowOperation(start, workflows.Resale, workflows.ResaleInput{ID: id, Brand: b.Slug})

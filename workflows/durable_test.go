@@ -44,6 +44,12 @@ func newStack(t *testing.T, d activities.Durations, mail activities.Mailer) *sta
 
 func newStackOn(t *testing.T, db *pgxpool.Pool, d activities.Durations, mail activities.Mailer) *stack {
 	t.Helper()
+	return newStackWith(t, db, d, mail, crm.Local{DB: db})
+}
+
+// newStackWith is newStackOn with the worker's CRM.
+func newStackWith(t *testing.T, db *pgxpool.Pool, d activities.Durations, mail activities.Mailer, c crm.Client) *stack {
+	t.Helper()
 	s := &stack{c: testenv.TemporalClient(t), db: db, ctx: testenv.Context(t)}
 	s.brand, _ = brand.Parse([]byte(`[{"slug":"yep","name":"Yep"}]`))
 	if _, err := seed.Run(s.ctx, s.db, s.brand, "Oportuna@2026"); err != nil {
@@ -53,7 +59,7 @@ func newStackOn(t *testing.T, db *pgxpool.Pool, d activities.Durations, mail act
 	if mail == nil {
 		mail = activities.LogMailer{}
 	}
-	s.acts = &activities.Activities{DB: s.db, Brands: s.brand, CRM: crm.Local{DB: s.db}, Mailer: mail, Durations: d}
+	s.acts = &activities.Activities{DB: s.db, Brands: s.brand, CRM: c, Mailer: mail, Durations: d}
 	wctx, stop := context.WithCancel(s.ctx)
 	done := make(chan error, 1)
 	go func() { done <- worker.Run(wctx, s.c, "default", s.acts) }()

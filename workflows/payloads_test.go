@@ -7,6 +7,8 @@ package workflows_test
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -14,9 +16,12 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 	"google.golang.org/protobuf/proto"
 
 	"oportuna/activities"
+	"oportuna/cnpj"
+	"oportuna/crm"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/seed"
@@ -86,8 +91,26 @@ func assertNoneInClear(t *testing.T, c client.Client, what, wfID string, secrets
 	}
 }
 
+// missingCustomerCRM is the local CRM without an Account for one customer: it
+// refuses the opportunity with Salesforce's client's error (crm/upsert.go), whose
+// text quotes the customer's CNPJ.
+type missingCustomerCRM struct {
+	crm.Local
+	missing string
+}
+
+func (m missingCustomerCRM) UpsertOpportunity(ctx context.Context, o crm.Opportunity) (string, error) {
+	if o.CustomerDoc == m.missing {
+		return "", fmt.Errorf("%w: no Account with CNPJ__c %s", crm.ErrCustomerNotFound, cnpj.Format(o.CustomerDoc))
+	}
+	return m.Local.UpsertOpportunity(ctx, o)
+}
+
 func TestRawHistoryHoldsNoCustomerData(t *testing.T) {
-	s := newStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
+	const unknownCustomer = "44555666999952" // no Account in the CRM
+	db := testenv.DB(t)
+	s := newStackWith(t, db, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil,
+		missingCustomerCRM{Local: crm.Local{DB: db}, missing: unknownCustomer})
 	seller, rep := people(t, s)
 	plain := testenv.PlainTemporalClient(t)
 
@@ -134,6 +157,45 @@ func TestRawHistoryHoldsNoCustomerData(t *testing.T) {
 		t.Errorf("%d registrations decoded from the history, want 1", decoded)
 	}
 
+	// A failed decision: the CRM has no Account for the customer. The failure's
+	// message quotes the CNPJ; the history holds it encrypted, and the client
+	// (the API) reads it, and its type, back through the codec.
+	failedID := opportunity.NewID()
+	failedWF := workflows.OpportunityWorkflowID(failedID)
+	terminateOnCleanup(t, s, failedWF)
+	s.explainOnFailure(t, failedWF)
+	unknown := customer
+	unknown.CNPJ = unknownCustomer
+	if _, err := workflows.RegisterOpportunity(s.ctx, s.c, failedID, "yep", workflows.RegisterRequest{Actor: seller,
+		ResaleCNPJ: seed.ResaleCNPJ(0), Record: unknown}); err != nil {
+		t.Fatal(err)
+	}
+	err := s.decide(failedWF, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Sigiloso", Probability: 50,
+		Deadline: time.Now().Add(workflows.DecisionWait)})
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || app.Type() != activities.ErrTypeCRMNotFound || !strings.Contains(err.Error(), "44.555.666/9999-52") {
+		t.Fatalf("approval of an unknown customer: %v, want %s quoting the CNPJ", err, activities.ErrTypeCRMNotFound)
+	}
+	s.settleRunning(t, failedWF, s.runID(t, failedWF))
+	failedRaw, _, failedEvents := rawHistoryParts(t, plain, failedWF)
+	var failures int
+	for _, ev := range failedEvents {
+		if f := ev.GetWorkflowExecutionUpdateCompletedEventAttributes().GetOutcome().GetFailure(); f != nil {
+			failures++
+			if f.GetMessage() != "Encoded failure" || f.GetEncodedAttributes() == nil {
+				t.Errorf("the update's failure in clear: %q", f.GetMessage())
+			}
+		}
+	}
+	if failures != 1 {
+		t.Errorf("%d failed updates in the history, want 1", failures)
+	}
+	for _, secret := range []string{unknownCustomer, "44.555.666/9999-52", "no Account", "CNPJ__c"} {
+		if bytes.Contains(failedRaw, []byte(secret)) {
+			t.Errorf("failed approval: the raw history holds %q in clear", secret)
+		}
+	}
+
 	// A reseller's sign-up.
 	rid := opportunity.NewID()
 	rwf := workflows.ResaleWorkflowID(rid)
@@ -172,7 +234,15 @@ func TestForgedPlaintextUpdateIsRefused(t *testing.T) {
 	s.settleRunning(t, wfID, run)
 	_, before := rawHistory(t, s.c, wfID)
 
-	plain := testenv.PlainTemporalClient(t)
+	// The forger sends in clear. The refusal it gets back is encrypted like
+	// every failure (it reads "Encoded failure"); the test reads it with the
+	// codec's failure converter, keeping the forger's plaintext arguments.
+	plain, err := client.Dial(client.Options{HostPort: testenv.TemporalAddress(t), Namespace: "default",
+		FailureConverter: testenv.FailureConverter()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
 	ctx, cancel := context.WithTimeout(s.ctx, 30*time.Second)
 	defer cancel()
 	h, err := plain.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: wfID, UpdateName: workflows.UpdateApprove,

@@ -19,6 +19,7 @@ import (
 	"go.temporal.io/sdk/converter"
 
 	"oportuna/crm"
+	"oportuna/internal/testenv"
 	"oportuna/mailer"
 	"oportuna/opportunity"
 	"oportuna/workflows"
@@ -349,8 +350,12 @@ func (h *harness) check(ctx context.Context, ops []*op, users map[string]string)
 				rep.add(chkWorkflowEnded, o, "", "%s is %s", wid, s)
 			}
 			for _, pa := range d.PendingActivities {
+				last := ""
+				if f := pa.GetLastFailure(); f != nil { // encoded: read through the codec
+					last = testenv.FailureConverter().FailureToError(f).Error()
+				}
 				rep.add(chkPendingActivity, o, "", "%s: %s (id %s) %s, attempt %d, last failure %q", wid, pa.GetActivityType().GetName(),
-					pa.GetActivityId(), pa.GetState(), pa.GetAttempt(), pa.GetLastFailure().GetMessage())
+					pa.GetActivityId(), pa.GetState(), pa.GetAttempt(), last)
 			}
 			if t := d.PendingWorkflowTask; t != nil {
 				rep.add(chkPendingTask, o, "", "%s: workflow task %s, attempt %d", wid, t.GetState(), t.GetAttempt())

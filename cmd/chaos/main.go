@@ -243,7 +243,7 @@ func run(ctx context.Context, o options) (int, error) {
 	defer h.api.Stop(30 * time.Second)
 	h.event("api at %s and worker running", h.api.Base())
 	if h.tc, err = client.Dial(client.Options{HostPort: temporal.Addr, Namespace: "default", Logger: stack.QuietTemporalLogger(),
-		DataConverter: testenv.DataConverter()}); err != nil {
+		DataConverter: testenv.DataConverter(), FailureConverter: testenv.FailureConverter()}); err != nil {
 		return 0, err
 	}
 	defer h.tc.Close()

@@ -5,6 +5,7 @@
 //	oportuna dev       api and worker in one process (make run)
 //	oportuna migrate   apply database migrations
 //	oportuna seed      create the demo data (idempotent)
+//	oportuna adopt ID  start a run adopting a stored opportunity (the runbook's way back)
 //	oportuna crm-sim   the Salesforce stand-in on its own (not in a -tags nostandin build)
 //	oportuna codec-server   decrypts payloads for the Temporal UI (CODEC_ADDR)
 //	oportuna brands    list the brand slugs
@@ -61,6 +62,7 @@ commands:
   dev       run api and worker in one process
   migrate   apply the database migrations
   seed      create the demo data (idempotent)
+  adopt ID  start a workflow run that adopts the stored opportunity ID (docs/operations.md)
   crm-sim   run the Salesforce stand-in (CRM_SIM_ADDR, default 127.0.0.1:8091; development builds only)
   codec-server   decrypt payloads for the Temporal UI (CODEC_ADDR, default 127.0.0.1:8089)
   brands    list the brand slugs
@@ -115,6 +117,8 @@ func main() {
 		err = migrate(ctx, cfg)
 	case "seed":
 		err = seedDemo(ctx, cfg)
+	case "adopt":
+		err = adopt(ctx, cfg, os.Args[2:])
 	case "crm-sim":
 		err = runCRMSim(ctx, cfg)
 	case "codec-server":
@@ -192,10 +196,9 @@ func seedDemo(ctx context.Context, cfg config.Config) error {
 		return err
 	}
 	// Seeding never e-mails the demo addresses: its notices are only logged.
-	go func() {
-		done <- worker.Run(wctx, tc, cfg.TemporalNamespace, newActivities(db, brands, cfg, crmClient, activities.LogMailer{}))
-	}()
-	n, err := seed.Opportunities(ctx, db, tc, brands)
+	acts := newActivities(db, brands, cfg, crmClient, activities.LogMailer{})
+	go func() { done <- worker.Run(wctx, tc, cfg.TemporalNamespace, acts) }()
+	n, err := seed.Opportunities(ctx, acts, tc, brands)
 	var signUps int
 	if err == nil {
 		signUps, err = seed.Resales(ctx, db, tc, brands)

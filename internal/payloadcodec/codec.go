@@ -21,7 +21,10 @@ import (
 	"strings"
 
 	commonpb "go.temporal.io/api/common/v1"
+	failurepb "go.temporal.io/api/failure/v1"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
+	"google.golang.org/protobuf/proto"
 )
 
 // Metadata of an encrypted payload.
@@ -157,6 +160,32 @@ func (c *Codec) NewestKeyID() string { return c.newest }
 // client.Options.DataConverter.
 func (c *Codec) DataConverter() converter.DataConverter {
 	return converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), c)
+}
+
+// FailureConverter is the SDK's default failure converter encoding each
+// failure's message and stack trace (and its causes') as a payload of this
+// codec, for client.Options.FailureConverter: an error's text, which may quote
+// customer data ("no Account with CNPJ__c 44.555.666/9999-52"), is encrypted in
+// the history like every payload. Every client and worker of the namespace
+// needs it: one without it reads "Encoded failure".
+func (c *Codec) FailureConverter() converter.FailureConverter {
+	return failureConverter{temporal.NewDefaultFailureConverter(temporal.DefaultFailureConverterOptions{
+		DataConverter: c.DataConverter(), EncodeCommonAttributes: true})}
+}
+
+// failureConverter decodes a copy of the failure it reads. The SDK's default
+// decodes the message back into the failure it is given, and for a local
+// activity that failure is the one its MarkerRecorded command then carries
+// (go.temporal.io/sdk v1.50.0, internal_event_handlers.go: the marker's failure
+// is read back with FailureToError before the command is sent): the message
+// reached the history in clear beside its encrypted copy.
+type failureConverter struct{ converter.FailureConverter }
+
+func (f failureConverter) FailureToError(failure *failurepb.Failure) error {
+	if failure == nil {
+		return nil
+	}
+	return f.FailureConverter.FailureToError(proto.Clone(failure).(*failurepb.Failure))
 }
 
 // Encode encrypts each payload (its metadata and data, serialized) with the newest key.

@@ -1,11 +1,14 @@
 package payloadcodec
 
 import (
+	"io"
 	"net/http"
 	"slices"
 	"strings"
 
+	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/sdk/converter"
+	"google.golang.org/protobuf/encoding/protojson"
 )
 
 // MaxRequestBytes bounds a codec-server request (the UI sends a page of
@@ -25,6 +28,8 @@ type ServerOptions struct {
 	// AllowEncode serves /encode too. Off: whoever reaches the codec server
 	// could otherwise encrypt a forged update argument, which the workers
 	// would then accept; the Temporal UI only needs /decode to show payloads.
+	// Off, an encode request with no payload (the CLI's, for a query without
+	// arguments) is still answered, with no payload: nothing is encrypted.
 	AllowEncode bool
 }
 
@@ -87,6 +92,14 @@ func Handler(c converter.PayloadCodec, opts ServerOptions) http.Handler {
 		case "decode":
 		case "encode":
 			if !opts.AllowEncode {
+				// Encoding nothing forges nothing: the CLI asks to encode a
+				// query's arguments even when there are none (`temporal
+				// workflow query --name state --codec-endpoint …` sends {}).
+				if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") && noPayloads(w, r) {
+					w.Header().Set("Content-Type", "application/json")
+					_, _ = w.Write([]byte("{}"))
+					return
+				}
 				http.Error(w, "encode is off on this codec server", http.StatusForbidden)
 				return
 			}
@@ -102,4 +115,15 @@ func Handler(c converter.PayloadCodec, opts ServerOptions) http.Handler {
 		r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBytes)
 		inner.ServeHTTP(w, r)
 	})
+}
+
+// noPayloads reads an encode request's body (bounded) and reports whether it
+// holds no payload at all: {} or {"payloads": []}.
+func noPayloads(w http.ResponseWriter, r *http.Request) bool {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
+	if err != nil {
+		return false
+	}
+	var ps commonpb.Payloads
+	return protojson.Unmarshal(body, &ps) == nil && len(ps.GetPayloads()) == 0
 }

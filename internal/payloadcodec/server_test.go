@@ -3,6 +3,7 @@ package payloadcodec_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +11,10 @@ import (
 	"testing"
 
 	commonpb "go.temporal.io/api/common/v1"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
 	"oportuna/internal/payloadcodec"
 )
@@ -116,6 +121,73 @@ func TestCodecServerPreflight(t *testing.T) {
 		if want == http.StatusNoContent && (!strings.Contains(strings.ToLower(resp.Header.Get("Access-Control-Allow-Headers")), "x-namespace") ||
 			resp.Header.Get("Access-Control-Allow-Origin") != uiOrigin) {
 			t.Errorf("preflight headers %v", resp.Header)
+		}
+	}
+}
+
+// TestFailuresAreEncodedAndTheCodecServerDecodesThemForTheUI: an error's
+// message and stack trace (and its cause's), which may quote a customer's
+// CNPJ, leave the converter encrypted ("Encoded failure" in clear); the
+// Temporal UI shows them through the codec server's /decode, and a client with
+// the converter reads the error back whole.
+func TestFailuresAreEncodedAndTheCodecServerDecodesThemForTheUI(t *testing.T) {
+	srv, worker := codecServer(t)
+	const secret = "no Account with CNPJ__c 44.555.666/9999-52"
+	err := temporal.NewNonRetryableApplicationError("crm: customer not found: "+secret, "CRMCustomerNotFound", errors.New(secret))
+	f := worker.FailureConverter().ErrorToFailure(err)
+	raw, _ := f.Marshal()
+	if bytes.Contains(raw, []byte("44.555.666")) || f.GetMessage() != "Encoded failure" || f.GetCause().GetMessage() != "Encoded failure" {
+		t.Fatalf("failure in clear: message %q, cause %q", f.GetMessage(), f.GetCause().GetMessage())
+	}
+	if f.GetApplicationFailureInfo().GetType() != "CRMCustomerNotFound" {
+		t.Errorf("type %q: the API maps errors by type, it must stay readable", f.GetApplicationFailureInfo().GetType())
+	}
+	body, _ := json.Marshal(commonpb.Payloads{Payloads: []*commonpb.Payload{f.GetEncodedAttributes()}})
+	resp, out := post(t, srv.URL+"/decode", map[string]string{"Origin": uiOrigin, "X-Namespace": "oportuna"}, body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("decode: %d %s", resp.StatusCode, out)
+	}
+	var decoded commonpb.Payloads
+	if err := json.Unmarshal([]byte(out), &decoded); err != nil || len(decoded.Payloads) != 1 {
+		t.Fatalf("decoded %s: %v", out, err)
+	}
+	var attrs struct {
+		Message string `json:"message"`
+	}
+	if err := json.Unmarshal(decoded.Payloads[0].GetData(), &attrs); err != nil || !strings.Contains(attrs.Message, secret) {
+		t.Fatalf("the UI would show %s (%v)", decoded.Payloads[0].GetData(), err)
+	}
+	before := proto.Clone(f)
+	back := worker.FailureConverter().FailureToError(f)
+	// Reading it leaves the failure as it was (a local activity's marker
+	// command carries the very failure the workflow reads back).
+	if f.GetMessage() != "Encoded failure" || !proto.Equal(before, f) {
+		t.Errorf("FailureToError decoded the failure in place: message %q", f.GetMessage())
+	}
+	var app *temporal.ApplicationError
+	if !errors.As(back, &app) || !strings.Contains(app.Error(), secret) || app.Type() != "CRMCustomerNotFound" {
+		t.Fatalf("read back: %v", back)
+	}
+}
+
+// TestCodecServerEncodesNothingForTheCLIsQuery: `temporal workflow query
+// --codec-endpoint` asks /encode for the query's arguments even when there are
+// none ({}). Encoding nothing forges nothing, so that answer is given with
+// encode off; a request carrying any payload is still refused.
+func TestCodecServerEncodesNothingForTheCLIsQuery(t *testing.T) {
+	srv, _ := codecServer(t)
+	for _, body := range []string{`{}`, `{"payloads":[]}`} {
+		resp, out := post(t, srv.URL+"/encode", nil, []byte(body))
+		var ps commonpb.Payloads
+		if resp.StatusCode != http.StatusOK || protojson.Unmarshal([]byte(out), &ps) != nil || len(ps.GetPayloads()) != 0 {
+			t.Errorf("encode %s: %d %q, want 200 with no payload", body, resp.StatusCode, out)
+		}
+	}
+	plain, _ := converter.GetDefaultDataConverter().ToPayload(map[string]any{"approve": true})
+	forged, _ := protojson.Marshal(&commonpb.Payloads{Payloads: []*commonpb.Payload{plain}})
+	for name, body := range map[string][]byte{"a payload": forged, "not JSON": []byte(`{"payloads":`)} {
+		if resp, out := post(t, srv.URL+"/encode", nil, body); resp.StatusCode != http.StatusForbidden || strings.Contains(out, "binary/encrypted") {
+			t.Errorf("encode %s: %d %q, want 403", name, resp.StatusCode, out)
 		}
 	}
 }

@@ -2,6 +2,7 @@
 package respond
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -63,6 +64,35 @@ func Decode(r *http.Request, v any) error {
 		return ErrBadBody
 	}
 	return nil
+}
+
+// MsgTooLarge answers a request body over MaxBody (413).
+const MsgTooLarge = "A requisição é grande demais: o corpo pode ter até 1 MB."
+
+// LimitBody answers 413 with MsgTooLarge for a body over MaxBody before the
+// handler runs: by its Content-Length, or, for a body of unknown length
+// (chunked), by reading at most MaxBody+1 bytes of it. Without it a longer body
+// was cut at MaxBody by Decode and answered as invalid JSON.
+func LimitBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.ContentLength > MaxBody:
+			Error(w, http.StatusRequestEntityTooLarge, MsgTooLarge)
+			return
+		case r.ContentLength < 0 && r.Body != nil && r.Body != http.NoBody:
+			b, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+			if err != nil {
+				BadBody(w)
+				return
+			}
+			if len(b) > MaxBody {
+				Error(w, http.StatusRequestEntityTooLarge, MsgTooLarge)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(b))
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // BadBody answers 400 for an unreadable body.

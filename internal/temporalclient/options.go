@@ -1,6 +1,6 @@
 // Package temporalclient builds the options of the portal's Temporal clients
 // from config.Config: address and namespace, the payload codec (every payload
-// encrypted, plaintext refused), TLS or mTLS, and an API key.
+// and every failure's message encrypted, plaintext refused), TLS or mTLS, and an API key.
 package temporalclient
 
 import (
@@ -26,6 +26,7 @@ func Options(cfg config.Config) (client.Options, error) {
 	}
 	if codec != nil {
 		opts.DataConverter = codec.DataConverter()
+		opts.FailureConverter = codec.FailureConverter() // failures' messages and stack traces too
 	}
 	if opts.ConnectionOptions.TLS, err = TLSConfig(cfg); err != nil {
 		return opts, err

@@ -9,6 +9,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/base64"
 	"encoding/pem"
+	"errors"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -94,6 +95,14 @@ func TestPlainDefaultsNeedAKeyOrAnExplicitOff(t *testing.T) {
 	p, err := o.DataConverter.ToPayload("ana@cliente.com.br")
 	if err != nil || string(p.Metadata[converter.MetadataEncoding]) != payloadcodec.Encoding || string(p.Metadata[payloadcodec.MetadataKeyID]) != "k2" {
 		t.Fatalf("the client's converter: %v %v", p, err)
+	}
+	// Failures' messages are encrypted too (a CRM refusal quotes the customer's CNPJ).
+	if o.FailureConverter == nil {
+		t.Fatal("with keys: no failure converter: failure messages would be stored in clear")
+	}
+	f := o.FailureConverter.ErrorToFailure(errors.New("no Account with CNPJ__c 44.555.666/9999-52"))
+	if f.GetMessage() != "Encoded failure" || string(f.GetEncodedAttributes().GetMetadata()[converter.MetadataEncoding]) != payloadcodec.Encoding {
+		t.Fatalf("the client's failure converter leaves %q in clear", f.GetMessage())
 	}
 }
 

@@ -33,6 +33,10 @@ func PayloadCodec() *payloadcodec.Codec { return mustCodec(payloadcodec.Options{
 // the worker's: every payload encrypted with PayloadKeys.
 func DataConverter() converter.DataConverter { return PayloadCodec().DataConverter() }
 
+// FailureConverter is the failure converter of the tests' clients, as the
+// api's and the worker's: failures' messages encrypted with PayloadKeys.
+func FailureConverter() converter.FailureConverter { return PayloadCodec().FailureConverter() }
+
 // ReplayDataConverter reads both the recorded plaintext histories and histories
 // recorded with DataConverter (for a WorkflowReplayer).
 func ReplayDataConverter() converter.DataConverter {
@@ -142,7 +146,7 @@ func ownServer(addr string) bool {
 // It encrypts payloads as the api's and the worker's do (DataConverter).
 func TemporalClient(t testing.TB) client.Client {
 	t.Helper()
-	return dialTemporal(t, temporalAddress(t), DataConverter())
+	return dialTemporal(t, temporalAddress(t), PayloadCodec())
 }
 
 // PlainTemporalClient is a client of the test server without the payload
@@ -176,16 +180,21 @@ func TemporalClientWith(t testing.TB, flags ...string) client.Client {
 		tOthers[key] = addr
 	}
 	tMu.Unlock()
-	return dialTemporal(t, addr, DataConverter())
+	return dialTemporal(t, addr, PayloadCodec())
 }
 
-// dialTemporal dials addr; dc nil is the SDK's default converter (plaintext).
+// dialTemporal dials addr with the codec's data and failure converters, as
+// temporalclient.Options does; codec nil: the SDK's defaults (plaintext).
 // The workflows the client starts end with the test (isolate.go).
-func dialTemporal(t testing.TB, addr string, dc converter.DataConverter) client.Client {
+func dialTemporal(t testing.TB, addr string, codec *payloadcodec.Codec) client.Client {
 	t.Helper()
 	rec := newStartRecorder()
-	c, err := client.Dial(client.Options{HostPort: addr, Namespace: "default", Logger: quietLogger(), DataConverter: dc,
-		Interceptors: []interceptor.ClientInterceptor{rec}})
+	opts := client.Options{HostPort: addr, Namespace: "default", Logger: quietLogger(),
+		Interceptors: []interceptor.ClientInterceptor{rec}}
+	if codec != nil {
+		opts.DataConverter, opts.FailureConverter = codec.DataConverter(), codec.FailureConverter()
+	}
+	c, err := client.Dial(opts)
 	if err != nil {
 		fatalf(t, "dial temporal: %v", err)
 	}

@@ -3,6 +3,7 @@ import { json, mockFetch } from '../test/helpers';
 import { setCompany, type HttpResponse } from './http';
 import {
   MSG_REGISTRATION_ERROR,
+  MSG_RESALE_CNPJ_TAKEN,
   MSG_RESALE_DUPLICATE,
   MSG_RESALE_REGISTERED,
   registerResale,
@@ -28,6 +29,17 @@ describe('registrationOutcome (spec §8 "Reseller registration")', () => {
     [422, 'Email ou Doc já existente'],
   ])('%s %s means already registered', (status, message) => {
     expect(registrationOutcome(res(status, message))).toEqual({ kind: 'duplicate', message: MSG_RESALE_DUPLICATE });
+  });
+
+  it('400 with the CNPJ code or message stays on the CNPJ step with its own message', () => {
+    const cnpj: HttpResponse<unknown> = { ...res(400, MSG_RESALE_CNPJ_TAKEN), body: { code: 'CNPJ_TAKEN' } };
+    expect(registrationOutcome(cnpj)).toEqual({ kind: 'duplicate-cnpj', message: MSG_RESALE_CNPJ_TAKEN });
+    expect(registrationOutcome(res(400, MSG_RESALE_CNPJ_TAKEN))).toEqual({
+      kind: 'duplicate-cnpj',
+      message: MSG_RESALE_CNPJ_TAKEN,
+    });
+    const email: HttpResponse<unknown> = { ...res(400, 'Email já está sendo utilizado'), body: { code: 'EMAIL_TAKEN' } };
+    expect(registrationOutcome(email)).toEqual({ kind: 'duplicate', message: MSG_RESALE_DUPLICATE });
   });
 
   it('429 asks for the wait and retry', () => {

@@ -4,7 +4,6 @@ import { setCompany } from './http';
 import {
   decideResale,
   decisionSucceeded,
-  detailsFromParams,
   listResales,
   resaleDetailsPath,
   resaleListParams,
@@ -75,24 +74,11 @@ describe('resaleApi', () => {
     expect(decisionSucceeded('approved', 409)).toBe(false);
   });
 
-  it('round-trips the details through the query string (docNum = cnpj, name = contact)', () => {
+  it('links the details by the id only: no personal data in the URL', () => {
     const path = resaleDetailsPath(RESALE);
-    expect(path.startsWith('/Painel/Resales/details?')).toBe(true);
-    const d = detailsFromParams(new URLSearchParams(path.split('?')[1]));
-    expect(d).toEqual({
-      id: 'r-1',
-      status: 'analysis',
-      docNum: '11222333000181',
-      corporateName: 'Alfa & Cia Ltda',
-      fantasyName: '',
-      name: 'Ana Souza',
-      email: 'ana@alfa.com.br',
-      phone: '11987654321',
-      cep: '01001000',
-      city: 'São Paulo',
-      state: 'SP',
-      street: 'Praça da Sé, 1',
-      reason: '',
-    });
+    expect(path).toBe('/Painel/Resales/details?id=r-1');
+    for (const value of ['11222333000181', 'ana@alfa.com.br', 'Ana', '11987654321', '01001000', 'Praça']) {
+      expect(decodeURIComponent(path)).not.toContain(value);
+    }
   });
 });

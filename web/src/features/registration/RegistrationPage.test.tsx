@@ -191,6 +191,20 @@ describe('RegistrationPage', () => {
     expect(screen.getByLabelText(/^E-mail/)).toHaveValue('ana@alfa.com.br');
   });
 
+  it('a CNPJ already registered names the CNPJ and stays on step 2', async () => {
+    backend([
+      () => json(400, { message: 'Já existe uma revenda registrada com este CNPJ.', code: 'CNPJ_TAKEN', field: 'cnpj' }),
+    ]);
+    renderAt('/Registration', <AppRoutes />);
+    await lookedUp();
+    await userEvent.click(screen.getByRole('button', { name: 'Finalizar' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('Já existe uma revenda registrada com este CNPJ.');
+    expect(dialog).not.toHaveTextContent('email');
+    expect(screen.getByTestId('step-title')).toHaveTextContent('Sua revenda');
+    expect(progress()).toHaveAttribute('aria-valuenow', '100');
+  });
+
   it("another failure shows 'Houve um erro. Tente mais tarde!' and stays", async () => {
     backend([() => json(500, {})]);
     renderAt('/Registration', <AppRoutes />);

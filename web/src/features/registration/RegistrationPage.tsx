@@ -158,6 +158,10 @@ export function RegistrationPage() {
         setStep(1);
         setError(outcome.message);
         break;
+      case 'duplicate-cnpj':
+        // The company is registered: the CNPJ (this step) is what to change.
+        setError(outcome.message);
+        break;
       case 'rate-limit':
         setError(MSG_REGISTRATION_ERROR);
         break;

@@ -6,13 +6,14 @@ import { json, mockFetch, renderAt, storeSession, type Call } from '../../../tes
 
 vi.setConfig({ testTimeout: 30_000 });
 
-const QUERY = {
+/** GET /api/resale/r-1's company. */
+const RECORD = {
   id: 'r-1',
   status: 'analysis',
-  docNum: '11222333000181',
+  cnpj: '11222333000181',
   corporateName: 'Alfa Comércio Ltda',
   fantasyName: '',
-  name: 'Ana Souza',
+  contactName: 'Ana Souza',
   email: 'ana@alfa.com.br',
   phone: '31987654321',
   cep: '30140071',
@@ -20,14 +21,14 @@ const QUERY = {
   state: 'MG',
   street: 'Rua das Flores, 100',
   reason: '',
+  createdAt: '2026-03-01T12:00:00Z',
 };
 
-function path(over: Partial<typeof QUERY> = {}) {
-  return `/Painel/Resales/details?${new URLSearchParams({ ...QUERY, ...over }).toString()}`;
-}
+/** The link of the list, the bell and the e-mails: the id only. */
+const PATH = '/Painel/Resales/details?id=r-1';
 
-/** The record endpoint answers 404 unless `record` is given, so the query string stays what is shown. */
-function backend(decision: (c: Call) => Response, record?: object) {
+/** The decision endpoint answers `decision`; the record endpoint `record` (404 when null). */
+function backend(decision: (c: Call) => Response, record: object | null = RECORD) {
   return mockFetch((c) => {
     if (c.url.startsWith('/api/resale/update/')) return decision(c);
     if (c.url === '/api/resale/r-1') return record ? json(200, { data: record }) : json(404, { message: 'Revenda não encontrada.' });
@@ -36,12 +37,12 @@ function backend(decision: (c: Call) => Response, record?: object) {
 }
 
 describe('ResaleDetailsPage', () => {
-  it('shows every value of the query string, formatted, with N/C for a blank trade name', async () => {
+  it("shows the server's record, formatted, with N/C for a blank trade name", async () => {
     storeSession({ roles: ['SUPPORT'] });
     backend(() => json(201, {}));
-    renderAt(path(), <AppRoutes />);
+    renderAt(PATH, <AppRoutes />);
     expect(screen.getByTestId('page-title')).toHaveTextContent('Detalhes da revenda');
-    expect(screen.getByTestId('resale-corporateName')).toHaveTextContent('Alfa Comércio Ltda');
+    expect(await screen.findByTestId('resale-corporateName')).toHaveTextContent('Alfa Comércio Ltda');
     expect(screen.getByTestId('resale-fantasyName')).toHaveTextContent('N/C');
     expect(screen.getByTestId('resale-docNum')).toHaveTextContent('11.222.333/0001-81');
     expect(screen.getByTestId('resale-name')).toHaveTextContent('Ana Souza');
@@ -53,34 +54,37 @@ describe('ResaleDetailsPage', () => {
     expect(screen.getByTestId('resale-state')).toHaveTextContent('MG');
     expect(screen.getByTestId('resale-status')).toHaveTextContent('Em Análise');
     expect(screen.getByRole('button', { name: 'Aprovar' })).toBeInTheDocument();
+    expect(screen.queryByTestId('resale-loading')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Reprovar' })).toBeInTheDocument();
     expect(screen.getByTestId('resale-history')).toHaveAttribute('href', '/Painel/History/r-1?type=Resales');
   });
 
-  it.each(['approved', 'disapproved'])('has no decision buttons when %s', (status) => {
+  it.each(['approved', 'disapproved'])('has no decision buttons when %s', async (status) => {
     storeSession({ roles: ['REPRESENTATIVE'] });
-    backend(() => json(201, {}));
-    renderAt(path({ status }), <AppRoutes />);
+    backend(() => json(201, {}), { ...RECORD, status });
+    renderAt(PATH, <AppRoutes />);
+    expect(await screen.findByTestId('resale-status')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Aprovar' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Reprovar' })).not.toBeInTheDocument();
   });
 
-  it("shows 'Razão da reprovação', or 'Sem Justificativa'", () => {
+  it("shows 'Razão da reprovação', or 'Sem Justificativa'", async () => {
     storeSession({ roles: ['REPRESENTATIVE'] });
-    backend(() => json(201, {}));
-    const { unmount } = renderAt(path({ status: 'disapproved', reason: 'CNPJ inativo' }), <AppRoutes />);
-    expect(screen.getByText('Razão da reprovação')).toBeInTheDocument();
+    backend(() => json(201, {}), { ...RECORD, status: 'disapproved', reason: 'CNPJ inativo' });
+    const { unmount } = renderAt(PATH, <AppRoutes />);
+    expect(await screen.findByText('Razão da reprovação')).toBeInTheDocument();
     expect(screen.getByTestId('resale-reason-text')).toHaveTextContent('CNPJ inativo');
     unmount();
-    renderAt(path({ status: 'disapproved' }), <AppRoutes />);
-    expect(screen.getByTestId('resale-reason-text')).toHaveTextContent('Sem Justificativa');
+    backend(() => json(201, {}), { ...RECORD, status: 'disapproved' });
+    renderAt(PATH, <AppRoutes />);
+    expect(await screen.findByTestId('resale-reason-text')).toHaveTextContent('Sem Justificativa');
   });
 
   it("approves after the confirmation: 201 'Revenda aprovada com sucesso', then Resales", async () => {
     storeSession({ roles: ['REPRESENTATIVE'] });
     const calls = backend(() => json(201, { message: 'Revenda aprovada com sucesso' }));
-    renderAt(path(), <AppRoutes />);
-    await userEvent.click(screen.getByRole('button', { name: 'Aprovar' }));
+    renderAt(PATH, <AppRoutes />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Aprovar' }));
     const confirm = await screen.findByRole('dialog');
     expect(confirm).toHaveTextContent('Alfa Comércio Ltda');
     await userEvent.click(within(confirm).getByRole('button', { name: 'Aprovar' }));
@@ -95,8 +99,8 @@ describe('ResaleDetailsPage', () => {
   it('refuses with a required reason: 200 then Resales', async () => {
     storeSession({ roles: ['REPRESENTATIVE'] });
     const calls = backend(() => json(200, { message: 'Revenda reprovada com sucesso' }));
-    renderAt(path(), <AppRoutes />);
-    await userEvent.click(screen.getByRole('button', { name: 'Reprovar' }));
+    renderAt(PATH, <AppRoutes />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Reprovar' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('Digite abaixo o motivo da reprovação');
     const confirm = within(dialog).getByTestId('refusal-confirm');
@@ -125,8 +129,8 @@ describe('ResaleDetailsPage', () => {
   ])('a failed decision (%i) shows the generic error modal and stays', async (status, body) => {
     storeSession({ roles: ['REPRESENTATIVE'] });
     backend(() => json(status, body));
-    renderAt(path(), <AppRoutes />);
-    await userEvent.click(screen.getByRole('button', { name: 'Aprovar' }));
+    renderAt(PATH, <AppRoutes />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Aprovar' }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Aprovar' }));
     const message = await screen.findByTestId('error-modal-message');
     expect(message).toHaveTextContent('Houve um erro. Tente novamente mais tarde!');
@@ -134,27 +138,33 @@ describe('ResaleDetailsPage', () => {
     expect(screen.getByTestId('location')).toHaveTextContent('/Painel/Resales/details?');
   });
 
-  it("the server's current record replaces an outdated query string", async () => {
+  it('an old link with the company in its query string is cut to the id, and its values are never shown', async () => {
     storeSession({ roles: ['REPRESENTATIVE'] });
-    backend(() => json(201, {}), {
+    const old = new URLSearchParams({
       id: 'r-1',
-      status: 'approved',
-      corporateName: 'Alfa Comércio Ltda',
-      fantasyName: 'Alfa',
-      cnpj: '11222333000181',
-      phone: '31987654321',
-      contactName: 'Ana Souza',
-      email: 'ana@alfa.com.br',
-      cep: '30140071',
-      city: 'Belo Horizonte',
-      street: 'Rua das Flores, 100',
-      state: 'MG',
-      reason: '',
-      createdAt: '2026-03-01T12:00:00Z',
+      status: 'analysis',
+      docNum: '99888777000166',
+      name: 'Nome Antigo',
+      email: 'antigo@alfa.com.br',
+      phone: '11900000000',
     });
-    renderAt(path(), <AppRoutes />);
-    await waitFor(() => expect(screen.getByTestId('resale-status')).toHaveTextContent('Aprovado'));
-    expect(screen.getByTestId('resale-fantasyName')).toHaveTextContent('Alfa');
+    backend(() => json(201, {}), { ...RECORD, status: 'approved' });
+    renderAt(`/Painel/Resales/details?${old.toString()}`, <AppRoutes />);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/Painel\/Resales\/details\?id=r-1$/));
+    expect(await screen.findByTestId('resale-status')).toHaveTextContent('Aprovado');
+    expect(screen.getByTestId('resale-email')).toHaveTextContent('ana@alfa.com.br');
+    for (const value of ['Nome Antigo', 'antigo@alfa.com.br', '99.888.777/0001-66', '(11) 90000-0000']) {
+      expect(screen.queryByText(value)).not.toBeInTheDocument();
+    }
+    expect(screen.queryByRole('button', { name: 'Aprovar' })).not.toBeInTheDocument();
+  });
+
+  it("an unknown company says 'Revenda não encontrada.' and offers no decision", async () => {
+    storeSession({ roles: ['REPRESENTATIVE'] });
+    backend(() => json(201, {}), null);
+    renderAt(PATH, <AppRoutes />);
+    expect(await screen.findByTestId('resale-load-error')).toHaveTextContent('Revenda não encontrada.');
+    expect(screen.queryByTestId('resale-loading')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Aprovar' })).not.toBeInTheDocument();
   });
 });

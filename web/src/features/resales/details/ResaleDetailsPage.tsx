@@ -1,4 +1,4 @@
-import { Button, Callout, Card, Classes, H1, H2, Intent, Tag } from '@blueprintjs/core';
+import { Button, Callout, Card, Classes, H1, H2, Intent, Spinner, Tag } from '@blueprintjs/core';
 import { DisableIcon, HistoryIcon, TickIcon } from '@blueprintjs/icons';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -15,7 +15,6 @@ import {
   MSG_RESALE_DISAPPROVED,
   decideResale,
   decisionSucceeded,
-  detailsFromParams,
   getResale,
   resaleStatusIntent,
   resaleStatusLabel,
@@ -45,18 +44,43 @@ export function detailRows(d: ResaleDetails): { key: string; label: string; valu
   ];
 }
 
+/** The details before the server answers: nothing is shown but the id. */
+function emptyDetails(id: string): ResaleDetails {
+  return {
+    id,
+    status: '',
+    docNum: '',
+    corporateName: '',
+    fantasyName: '',
+    name: '',
+    email: '',
+    phone: '',
+    cep: '',
+    city: '',
+    state: '',
+    street: '',
+    reason: '',
+  };
+}
+
+export const MSG_RESALE_NOT_FOUND = 'Revenda não encontrada.';
+
 /**
- * Resale details `/Painel/Resales/details` (spec §2 "Resale details", §4
- * "Resale status"). Every value comes from the query string; when the server
- * answers GET /resale/{id}, its current values replace them (a link kept in an
- * e-mail or a notification may be older than a decision). The server checks
- * role and brand on every call, so a forged query string changes nothing.
+ * Resale details `/Painel/Resales/details?id=…` (spec §2 "Resale details", §4
+ * "Resale status"). The link carries the company's id only and the screen
+ * reads the company from GET /resale/{id}: the spec's screen reads every value
+ * from the query string, which would put the contact's e-mail, phone, CNPJ and
+ * address in browser history and proxies' logs (LGPD, docs/partners.md). An
+ * older link with those values (an e-mail sent before) is rewritten to the id
+ * alone, and its values are never shown.
  */
 export function ResaleDetailsPage() {
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const paramsKey = params.toString();
-  const [details, setDetails] = useState<ResaleDetails>(() => detailsFromParams(params));
+  const [params, setParams] = useSearchParams();
+  const id = params.get('id') ?? '';
+  const extra = [...params.keys()].some((k) => k !== 'id');
+  const [details, setDetails] = useState<ResaleDetails>(() => emptyDetails(id));
+  const [loadError, setLoadError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [rejecting, setRejecting] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -64,16 +88,27 @@ export function ResaleDetailsPage() {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    const fromQuery = detailsFromParams(new URLSearchParams(paramsKey));
-    setDetails(fromQuery);
-    if (!fromQuery.id) return;
+    // Personal data in an old link's query string leaves the address bar and this history entry.
+    if (extra) setParams(id ? { id } : {}, { replace: true });
+  }, [extra, id, setParams]);
+
+  useEffect(() => {
+    setDetails(emptyDetails(id));
+    setLoadError(null);
+    if (!id) {
+      setLoadError(MSG_RESALE_NOT_FOUND);
+      return;
+    }
     const controller = new AbortController();
-    void getResale(fromQuery.id, controller.signal).then((res) => {
-      if (!controller.signal.aborted && res.ok && res.data?.data) setDetails(toDetails(res.data.data));
+    void getResale(id, controller.signal).then((res) => {
+      if (controller.signal.aborted) return;
+      if (res.ok && res.data?.data) setDetails(toDetails(res.data.data));
+      else if (res.status !== 401) setLoadError(res.status === 404 ? MSG_RESALE_NOT_FOUND : MSG_RESALE_DECISION_ERROR);
     });
     return () => controller.abort();
-  }, [paramsKey]);
+  }, [id]);
 
+  const loading = details.status === '' && loadError === null;
   const inAnalysis = details.status === 'analysis' && details.id !== '';
   const toList = () => navigate(`${PANEL_BASE}/Resales`);
 
@@ -118,7 +153,13 @@ export function ResaleDetailsPage() {
             </Tag>
           )}
         </div>
-        <dl className="details-grid">
+        {loading && <Spinner size={24} aria-label="Carregando a revenda" data-testid="resale-loading" />}
+        {loadError && (
+          <Callout intent={Intent.WARNING} data-testid="resale-load-error">
+            {loadError}
+          </Callout>
+        )}
+        <dl className="details-grid" hidden={details.status === ''}>
           {detailRows(details).map((row) => (
             <div key={row.key}>
               <dt>{row.label}</dt>
