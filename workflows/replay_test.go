@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/temporalproto"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
@@ -144,6 +147,36 @@ func TestRecordSendEmailHistory(t *testing.T) {
 	if err := run.Get(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	// recordResaleHistory (resale_test.go) writes any workflow's history.
-	recordResaleHistory(t, c, run.GetID(), run.GetRunID(), "testdata/mail/send-email-delivered.json")
+	RecordHistory(t, c, run.GetID(), run.GetRunID(), "testdata/mail/send-email-delivered.json")
+}
+
+// RecordHistory writes a run's history to path (relative to workflows/), where
+// TestRecordedHistoriesReplay replays it, when OPORTUNA_RECORD_HISTORIES is
+// set (after a deliberate change of a workflow: docs/opportunity-lifecycle.md,
+// "Changing the workflow safely"). Exported for the package's external tests.
+func RecordHistory(t *testing.T, c client.Client, wfID, runID, path string) {
+	t.Helper()
+	if os.Getenv("OPORTUNA_RECORD_HISTORIES") == "" {
+		return
+	}
+	it := c.GetWorkflowHistory(context.Background(), wfID, runID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	hist := &historypb.History{}
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		hist.Events = append(hist.Events, ev)
+	}
+	b, err := temporalproto.CustomJSONMarshalOptions{Indent: "  "}.Marshal(hist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("recorded %d events in %s", len(hist.Events), path)
 }
