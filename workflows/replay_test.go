@@ -118,24 +118,32 @@ func TestRecordedHistoriesReplay(t *testing.T) {
 	t.Logf("replayed %v with %v registered", covered, rr.names)
 }
 
-// TestRecordSendEmailHistory records testdata/mail/send-email-delivered.json
-// (OPORTUNA_RECORD_HISTORIES=1): a SendEmail run on the dev server whose
-// delivery succeeds. The activity is a stand-in: replay checks the workflow's
-// commands, not what the activity did.
+// TestRecordSendEmailHistory: a SendEmail run on the dev server whose
+// delivery succeeds, its activity on the mail queue; with
+// OPORTUNA_RECORD_HISTORIES=1 it records testdata/mail/send-email-delivered.json.
+// The activity is a stand-in: replay checks the workflow's commands, not what
+// the activity did.
 func TestRecordSendEmailHistory(t *testing.T) {
-	if os.Getenv("OPORTUNA_RECORD_HISTORIES") == "" {
-		t.Skip("set OPORTUNA_RECORD_HISTORIES=1 to record the SendEmail history")
-	}
 	c := testenv.TemporalClient(t)
 	queue := "record-send-email"
 	w := sdkworker.New(c, queue, sdkworker.Options{})
 	w.RegisterWorkflow(SendEmail)
-	w.RegisterActivityWithOptions(func(ctx context.Context, m mailer.Message) error { return nil },
+	mail := sdkworker.New(c, queue+MailQueueSuffix, sdkworker.Options{})
+	sent := make(chan string, 1)
+	mail.RegisterActivityWithOptions(func(ctx context.Context, m mailer.Message) error {
+		select {
+		case sent <- m.Key:
+		default:
+		}
+		return nil
+	},
 		activity.RegisterOptions{Name: "SendMail"})
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
+	for _, w := range []sdkworker.Worker{w, mail} {
+		if err := w.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer w.Stop()
 	}
-	defer w.Stop()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	key := "password-reset/" + hashKey("ana@cliente.com.br", "https://yep.example/redefinir-senha?token=replay")
@@ -146,6 +154,9 @@ func TestRecordSendEmailHistory(t *testing.T) {
 	}
 	if err := run.Get(ctx, nil); err != nil {
 		t.Fatal(err)
+	}
+	if got := <-sent; got != key {
+		t.Errorf("SendMail was asked for %q, want %q", got, key)
 	}
 	RecordHistory(t, c, run.GetID(), run.GetRunID(), "testdata/mail/send-email-delivered.json")
 }
