@@ -51,9 +51,9 @@ func (rr *replayRegistry) RegisterDynamicWorkflow(w any, o workflow.DynamicRegis
 // testdata/ (testdata/histories: Opportunity, testdata/resale: Resale,
 // testdata/mail: SendEmail) must replay with the current workflow code, on a
 // replayer holding every workflow the worker registers. A change that breaks
-// this needs workflow.GetVersion (docs/operations.md). Every workflow the
-// worker runs must have at least one recorded history, and no history folder
-// may be empty.
+// this needs workflow.GetVersion (docs/opportunity-lifecycle.md, "Changing
+// the workflow safely"). Every workflow the worker runs must have at least one
+// recorded history, and no history folder may be empty.
 func TestRecordedHistoriesReplay(t *testing.T) {
 	byDir := map[string][]string{}
 	err := filepath.WalkDir("testdata", func(p string, d os.DirEntry, err error) error {
@@ -112,7 +112,7 @@ func TestRecordedHistoriesReplay(t *testing.T) {
 	sort.Strings(rr.names)
 	for _, name := range rr.names {
 		if covered[name] == 0 {
-			t.Errorf("no recorded history of %s under testdata/: record one (docs/operations.md, Changing the workflow safely)", name)
+			t.Errorf("no recorded history of %s under testdata/: record one (docs/opportunity-lifecycle.md, Changing the workflow safely)", name)
 		}
 	}
 	t.Logf("replayed %v with %v registered", covered, rr.names)
