@@ -152,20 +152,11 @@ func (s *Service) Restart(ctx context.Context) error {
 // until it listens), then the namespace and its search attributes
 // (setup.sh). On error what was started is stopped again; the logs stay in Dir.
 func Start(ctx context.Context, o Options) (_ *Cluster, err error) {
-	if o.Dir == "" {
-		return nil, errors.New("cluster: Options.Dir is empty")
+	if err := o.defaults(); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Join(o.Dir, "config"), 0o755); err != nil {
 		return nil, err
-	}
-	if o.Database == "" {
-		o.Database = "temporal"
-	}
-	if o.Namespace == "" {
-		o.Namespace = "default"
-	}
-	if o.LogLevel == "" {
-		o.LogLevel = "warn"
 	}
 	if err := o.findTools(); err != nil {
 		return nil, err
@@ -275,6 +266,29 @@ func Start(ctx context.Context, o Options) (_ *Cluster, err error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// defaults fills the zero values; Dir becomes absolute (temporal-server
+// finds its config from the root "/").
+func (o *Options) defaults() error {
+	if o.Dir == "" {
+		return errors.New("cluster: Options.Dir is empty")
+	}
+	abs, err := filepath.Abs(o.Dir)
+	if err != nil {
+		return err
+	}
+	o.Dir = abs
+	if o.Database == "" {
+		o.Database = "temporal"
+	}
+	if o.Namespace == "" {
+		o.Namespace = "default"
+	}
+	if o.LogLevel == "" {
+		o.LogLevel = "warn"
+	}
+	return nil
 }
 
 // ServerArgs are the arguments of temporal-server that start service from

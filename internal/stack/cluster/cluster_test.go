@@ -231,6 +231,22 @@ func TestWriteFilesAddsDynamicConfigToTheDeployedFile(t *testing.T) {
 	}
 }
 
+// TestDefaultsMakeDirAbsolute: the server is started with --root /, so a
+// relative Dir (make loadtest's .data/loadtest/…) would name a folder under /.
+func TestDefaultsMakeDirAbsolute(t *testing.T) {
+	o := Options{Dir: filepath.Join(".data", "x")}
+	if err := o.defaults(); err != nil {
+		t.Fatal(err)
+	}
+	wd, _ := os.Getwd()
+	if o.Dir != filepath.Join(wd, ".data", "x") || o.Database != "temporal" || o.Namespace != "default" {
+		t.Errorf("defaults: %+v", o)
+	}
+	if err := (&Options{}).defaults(); err == nil {
+		t.Error("no Dir: no error")
+	}
+}
+
 func TestFreePortsKeepMembershipBelow32768(t *testing.T) {
 	ports, err := freePorts()
 	if err != nil {
