@@ -203,7 +203,8 @@ func startEngine(extra ...string) (string, error) {
 // dev server's: the packages' tests share task queue and namespace names):
 // its own PostgreSQL without fsync, namespace "default" (the tests' clients
 // dial it) without the portal's search attributes (the worker registers them,
-// as on a dev server), and the dev-server flags as dynamic config. Its logs
+// as on a dev server), search attributes read without a cache, and the
+// dev-server flags as dynamic config. Its logs
 // go to $TEMPORAL_CLUSTER_LOGS/<binary>-* when set (kept), else to a
 // temporary folder removed when the tests end. Main stops it.
 func startTemporalCluster(flags []string) (string, error) {
@@ -231,6 +232,14 @@ func startTemporalCluster(flags []string) (string, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
+	// The tests register search attributes while running (the worker at start,
+	// some tests themselves) and use them at once, as a dev server allows: its
+	// services share one cache. A cluster's history reads them from a cache
+	// refreshed every 60 s and fails the workflow tasks that set an attribute
+	// it does not know yet (an update then fails: "unexpected workflow task
+	// failure"). Temporal's setting for tests reads them afresh every time; a
+	// deployment registers them before its workers start (setup.sh).
+	dyn["system.forceSearchAttributesCacheRefreshOnRead"] = true
 	c, err := cluster.Start(ctx, cluster.Options{Dir: dir, TemporalCLI: cli, Namespace: "default", Ephemeral: true, DynamicConfig: dyn,
 		PostgresSettings: []string{"fsync=off", "synchronous_commit=off", "full_page_writes=off"}})
 	if err != nil {

@@ -13,9 +13,10 @@ import (
 // new one with a log of its own, and a running one is not started twice.
 func TestKillThenStartIsANewIncarnation(t *testing.T) {
 	p := New("sleeper", []string{"sh", "-c", "echo started; exec sleep 60"}, t.TempDir(), nil)
-	ready := 0
+	// Ready once this incarnation wrote its line.
 	p.Ready = func(context.Context) error {
-		if ready++; ready < 2 {
+		logs := p.LogFiles()
+		if data, err := os.ReadFile(logs[len(logs)-1]); err != nil || string(data) != "started\n" {
 			return errors.New("not yet")
 		}
 		return nil
