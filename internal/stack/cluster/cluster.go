@@ -148,9 +148,10 @@ func (s *Service) Restart(ctx context.Context) error {
 }
 
 // Start sets the cluster up and starts it: the databases and their schema
-// (schema.sh), the four services (each until it reports SERVING; the worker
-// until it listens), then the namespace and its search attributes
-// (setup.sh). On error what was started is stopped again; the logs stay in Dir.
+// (schema.sh), history, then the other services (each until it reports
+// SERVING; the worker until it listens), the namespace and its search
+// attributes (setup.sh) once the frontend serves. On error what was started
+// is stopped again; the logs stay in Dir.
 func Start(ctx context.Context, o Options) (_ *Cluster, err error) {
 	if err := o.defaults(); err != nil {
 		return nil, err
@@ -225,9 +226,9 @@ func Start(ctx context.Context, o Options) (_ *Cluster, err error) {
 	}
 	// History first, until it answers (built, metadata written): the first
 	// process on fresh databases writes the cluster's metadata, and two at
-	// once collide on it (the loser exits). Then the others at once (each finds the others through the
-	// membership table), and the namespace as soon as the frontend serves,
-	// while history takes its shards.
+	// once collide on it (the loser exits). Then the others at once (each
+	// finds the others through the membership table), and the namespace as
+	// soon as the frontend serves, while history takes its shards.
 	history := c.services["history"]
 	healthy := history.Ready
 	history.Ready = answers(fmt.Sprintf("127.0.0.1:%d", history.Ports.GRPC))
@@ -238,12 +239,14 @@ func Start(ctx context.Context, o Options) (_ *Cluster, err error) {
 	}
 	errs := make(map[string]chan error, len(Services))
 	for _, name := range Services {
-		errs[name] = make(chan error, 1)
+		ch := make(chan error, 1)
+		errs[name] = ch
 		if name == "history" {
-			go func() { errs[name] <- waitReady(ctx, history) }()
+			go func() { ch <- waitReady(ctx, history) }()
 			continue
 		}
-		go func() { errs[name] <- c.services[name].Start(ctx) }()
+		s := c.services[name]
+		go func() { ch <- s.Start(ctx) }()
 	}
 	startErrs := []error{<-errs["frontend"]}
 	if startErrs[0] == nil {
