@@ -109,6 +109,11 @@ func RunWithSettings(ctx context.Context, c client.Client, namespace string, act
 		st = &Status{}
 	}
 	if _, err := EnsureSearchAttributes(ctx, c, namespace); err != nil {
+		if ctx.Err() != nil {
+			// Stopped before it polled (e.g. `oportuna seed` with nothing to
+			// seed, on a server slow to answer): a stop, not a failure.
+			return nil
+		}
 		return err
 	}
 	s = s.withDefaults(acts)
