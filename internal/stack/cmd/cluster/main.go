@@ -27,7 +27,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 
 	"oportuna/internal/health"
 	"oportuna/internal/stack"
@@ -121,18 +120,11 @@ func run(ctx context.Context, o options) error {
 	if out, err := stack.RunBin(ctx, o.bin, "migrate", env); err != nil {
 		return fmt.Errorf("oportuna migrate: %w\n%s", err, out)
 	}
-	// The demo data once: `oportuna seed` with nothing left to create stops
-	// its worker while the worker still lists the search attributes, which
-	// on a cluster takes long enough to fail the seed ("worker: list search
-	// attributes: context canceled"; make run's dev server answers first).
-	if seeded, err := hasUsers(ctx, o.databaseURL); err != nil {
-		return err
-	} else if !seeded {
-		slog.Info("oportuna seed")
-		// The seed's worker calls the CRM: the stand-in in its process.
-		if out, err := stack.RunBin(ctx, o.bin, "seed", append(env, "CRM_SIM=on", "CRM_URL=")); err != nil {
-			return fmt.Errorf("oportuna seed: %w\n%s", err, out)
-		}
+	// The demo data (idempotent: a second `make cluster` adds what is missing).
+	slog.Info("oportuna seed")
+	// The seed's worker calls the CRM: the stand-in in its process.
+	if out, err := stack.RunBin(ctx, o.bin, "seed", append(env, "CRM_SIM=on", "CRM_URL=")); err != nil {
+		return fmt.Errorf("oportuna seed: %w\n%s", err, out)
 	}
 
 	uiOrigins := fmt.Sprintf("http://localhost:%d,http://127.0.0.1:%d", o.uiPort, o.uiPort)
@@ -242,18 +234,6 @@ cors:
 	p := proc.New("temporal-ui", []string{o.ui, "--root", "/", "--config", abs, "--env", "oportuna", "start"}, logs, os.Environ())
 	p.Ready = listens(fmt.Sprintf("127.0.0.1:%d", o.uiPort))
 	return p, p.Start(ctx)
-}
-
-// hasUsers reports whether the portal's database holds accounts (seeded before).
-func hasUsers(ctx context.Context, databaseURL string) (bool, error) {
-	conn, err := pgx.Connect(ctx, databaseURL)
-	if err != nil {
-		return false, err
-	}
-	defer conn.Close(ctx)
-	var found bool
-	err = conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM users)`).Scan(&found)
-	return found, err
 }
 
 // listens answers nil once addr accepts a connection.
