@@ -27,7 +27,6 @@ import (
 	"syscall"
 	"time"
 
-
 	"oportuna/internal/health"
 	"oportuna/internal/stack"
 	"oportuna/internal/stack/cluster"
