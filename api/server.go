@@ -125,6 +125,7 @@ func (s *Server) Handler() (http.Handler, error) {
 			r.Get("/opportunity/name", s.handleOpportunityNames)
 			r.With(auth.Require(auth.Resale, auth.Seller, auth.Representative)).Get("/opportunity/getSellersOnSalesforce", s.handleCRMSellers)
 			r.With(auth.Require(auth.Representative, auth.Support)).Get("/dashboard/status", s.handleDashboard)
+			r.Get("/search", s.handleSearch) // within the caller's role and brand (api/search.go)
 		})
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 			respond.Error(w, http.StatusNotFound, "Recurso não encontrado.")
