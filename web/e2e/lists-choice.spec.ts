@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
+import { seriousViolations } from './axe-support';
 import { apiSession, register, runTag, watchConsole } from './list-support';
 import { login, randomCnpj, url } from './support';
 
@@ -10,7 +11,8 @@ import { login, randomCnpj, url } from './support';
  * the global search within the user's role. On a light brand (nordata) and a
  * red one (etiquetron), at 1366×768 and 390×844; each screen is attached as a
  * screenshot. The opportunities and sellers these tests add carry a tag of
- * this run; nothing else of these brands changes.
+ * this run; nothing else of these brands changes. axe checks the chooser, the
+ * cards with their sort and the search dialog.
  */
 const SLUGS = ['nordata', 'etiquetron'] as const;
 const DESKTOP = { width: 1366, height: 768 };
@@ -81,6 +83,7 @@ for (const slug of SLUGS) {
     const menu = page.getByRole('list', { name: 'Colunas exibidas' });
     await expect(menu.getByRole('checkbox', { name: 'Nome da oportunidade' })).toBeDisabled();
     await shot(page, info, `${slug}-oportunidades-colunas-1366`);
+    expect(await seriousViolations(page), 'the chooser open').toEqual([]);
     for (const box of await menu.getByRole('checkbox').all()) {
       if (!(await box.isChecked())) await box.check({ force: true });
     }
@@ -132,6 +135,7 @@ for (const slug of SLUGS) {
     await settle(page);
     await expectNoPageOverflow(page);
     await shot(page, info, `${slug}-oportunidades-390`);
+    expect(await seriousViolations(page), 'the cards and their sort').toEqual([]);
     await sortBy.scrollIntoViewIfNeeded();
     await view(page, info, `${slug}-oportunidades-cartoes-390`);
     expect(errors).toEqual([]);
@@ -250,6 +254,7 @@ for (const slug of SLUGS) {
     await input.fill('vendedor');
     await expect(dialog.getByRole('group', { name: 'Usuários' }).getByRole('option').first()).toBeVisible();
     await shot(page, info, `${slug}-busca-1366`);
+    expect(await seriousViolations(page), 'the search dialog').toEqual([]);
     await input.fill(tag);
     await expect(options).toHaveCount(1);
     await input.press('Enter');

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Menu, MenuDivider, PopoverNext } from '@blueprintjs/core';
+import { Button, Checkbox, Menu, PopoverNext } from '@blueprintjs/core';
 import { ColumnLayoutIcon, ResetIcon } from '@blueprintjs/icons';
 import type { ColumnDef } from './columns';
 import './lists.css';
@@ -40,8 +40,7 @@ export function ColumnChooser<K extends string>({ columns, chosen, defaults, onC
               />
             </li>
           ))}
-          <MenuDivider />
-          <li>
+          <li className="column-chooser-reset">
             <Button
               variant="minimal"
               size="small"
