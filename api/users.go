@@ -334,10 +334,52 @@ func (s *Server) sendSellerInvitation(r *http.Request, b *brand.Brand, userID st
 		"user_id", userID, "brand", b.Slug, "err", err)
 }
 
-// handleDeactivateSeller is PATCH /seller/inative/{id} (RESALE): deactivates a
-// seller of the caller's company. The user keeps its history and records but can
-// no longer sign in: its sessions and pending links end.
-func (s *Server) handleDeactivateSeller(w http.ResponseWriter, r *http.Request) {
+// SellerUndoWindow is how long after 'Excluir usuário' its reseller may undo it
+// (PATCH /seller/restore/{id}): the web app offers 'Desfazer' for a few
+// seconds; the server allows more, for a slow network.
+const SellerUndoWindow = 10 * time.Minute
+
+// Messages of the undo of a seller's deletion.
+const (
+	MsgUserRestored   = "Exclusão desfeita: o usuário voltou a ter acesso."
+	MsgUndoExpired    = "Não é mais possível desfazer esta exclusão."
+	MsgUserNotDeleted = "Este usuário não está excluído."
+)
+
+// companySeller is the row of a seller the caller's company may delete or
+// restore, locked until the transaction ends.
+type companySeller struct {
+	active        bool
+	deactivatedAt *time.Time
+}
+
+// lockCompanySeller reads and locks user id for a change by reseller p: 404
+// for an unknown id or a user of another brand, 403 for another company's
+// user or one that is not a seller; 0 when p may change it.
+func lockCompanySeller(r *http.Request, tx pgx.Tx, p partner, id string) (companySeller, int, error) {
+	var u companySeller
+	var resale *string
+	var seller bool
+	err := tx.QueryRow(r.Context(), `SELECT u.resale_id::text, u.active, u.deactivated_at,
+			EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role = 'SELLER' AND ur.brand = $2)
+		FROM users u WHERE u.id = $1 AND EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.brand = $2)
+		FOR UPDATE OF u`, id, p.Brand).Scan(&resale, &u.active, &u.deactivatedAt, &seller)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return u, http.StatusNotFound, nil // unknown, or a user of another brand
+	}
+	if err != nil {
+		return u, 0, err
+	}
+	if resale == nil || p.ResaleID == "" || *resale != p.ResaleID || !seller {
+		return u, http.StatusForbidden, nil // another company's user, or not a seller
+	}
+	return u, 0, nil
+}
+
+// sellerChange runs change on a seller of the caller's company (the checks of
+// lockCompanySeller, then change's own status and message) in one transaction.
+func (s *Server) sellerChange(w http.ResponseWriter, r *http.Request,
+	change func(tx pgx.Tx, p partner, id string, u companySeller, actor activities.Actor) (int, string, error)) {
 	p, ok := s.partnerOf(w, r)
 	if !ok {
 		return
@@ -353,40 +395,15 @@ func (s *Server) handleDeactivateSeller(w http.ResponseWriter, r *http.Request) 
 	}
 	actor := activities.Actor{UserID: p.Subject, Name: p.Name, Roles: p.Roles, ResaleID: p.ResaleID}
 	var status int
+	var msg string
 	err := pgx.BeginFunc(r.Context(), s.DB, func(tx pgx.Tx) error {
-		var resale *string
-		var active, seller bool
-		err := tx.QueryRow(r.Context(), `SELECT u.resale_id::text, u.active,
-				EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role = 'SELLER' AND ur.brand = $2)
-			FROM users u WHERE u.id = $1 AND EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.brand = $2)
-			FOR UPDATE OF u`, id, p.Brand).Scan(&resale, &active, &seller)
-		if errors.Is(err, pgx.ErrNoRows) {
-			status = http.StatusNotFound // unknown, or a user of another brand
-			return nil
-		}
-		if err != nil {
+		u, refused, err := lockCompanySeller(r, tx, p, id)
+		if err != nil || refused != 0 {
+			status = refused
 			return err
 		}
-		if resale == nil || p.ResaleID == "" || *resale != p.ResaleID || !seller {
-			status = http.StatusForbidden // another company's user, or not a seller
-			return nil
-		}
-		status = http.StatusOK
-		if !active {
-			return nil // already deactivated: nothing changes
-		}
-		now := time.Now()
-		if _, err := tx.Exec(r.Context(), `UPDATE users SET active = false, updated_at = $2 WHERE id = $1`, id, now); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(r.Context(), `UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`, id, now); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(r.Context(), `UPDATE password_resets SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL`, id, now); err != nil {
-			return err
-		}
-		return activities.RecordHistory(r.Context(), tx, activities.HistoryEntry{Type: "user", TypeID: id, Brand: p.Brand,
-			Actor: &actor, Action: "update", Changes: []activities.Change{{Attribute: "active", OldValue: "true", NewValue: "false"}}, At: now})
+		status, msg, err = change(tx, p, id, u, actor)
+		return err
 	})
 	switch {
 	case err != nil:
@@ -395,7 +412,55 @@ func (s *Server) handleDeactivateSeller(w http.ResponseWriter, r *http.Request) 
 		respond.Error(w, status, MsgUserNotFound)
 	case status == http.StatusForbidden:
 		respond.Error(w, status, auth.MsgForbidden)
+	case status >= 400:
+		respond.Error(w, status, msg)
 	default:
-		respond.JSON(w, http.StatusOK, respond.Message{Message: MsgUserDeleted})
+		respond.JSON(w, status, respond.Message{Message: msg})
 	}
+}
+
+// handleDeactivateSeller is PATCH /seller/inative/{id} (RESALE): deactivates a
+// seller of the caller's company. The user keeps its history and records but can
+// no longer sign in: its sessions and pending links end. Within
+// SellerUndoWindow the reseller may undo it (handleRestoreSeller).
+func (s *Server) handleDeactivateSeller(w http.ResponseWriter, r *http.Request) {
+	s.sellerChange(w, r, func(tx pgx.Tx, p partner, id string, u companySeller, actor activities.Actor) (int, string, error) {
+		if !u.active {
+			return http.StatusOK, MsgUserDeleted, nil // already deactivated: nothing changes
+		}
+		now := s.now()
+		if _, err := tx.Exec(r.Context(), `UPDATE users SET active = false, deactivated_at = $2, updated_at = $2 WHERE id = $1`, id, now); err != nil {
+			return 0, "", err
+		}
+		if _, err := tx.Exec(r.Context(), `UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`, id, now); err != nil {
+			return 0, "", err
+		}
+		if _, err := tx.Exec(r.Context(), `UPDATE password_resets SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL`, id, now); err != nil {
+			return 0, "", err
+		}
+		return http.StatusOK, MsgUserDeleted, activities.RecordHistory(r.Context(), tx, activities.HistoryEntry{Type: "user", TypeID: id, Brand: p.Brand,
+			Actor: &actor, Action: "update", Changes: []activities.Change{{Attribute: "active", OldValue: "true", NewValue: "false"}}, At: now})
+	})
+}
+
+// handleRestoreSeller is PATCH /seller/restore/{id} (RESALE): undoes the
+// deactivation of a seller of the caller's company within SellerUndoWindow
+// ('Desfazer'). The user signs in again with its password; the sessions and
+// links the deletion ended stay ended. 409 when the user is not deleted or the
+// window has passed.
+func (s *Server) handleRestoreSeller(w http.ResponseWriter, r *http.Request) {
+	s.sellerChange(w, r, func(tx pgx.Tx, p partner, id string, u companySeller, actor activities.Actor) (int, string, error) {
+		now := s.now()
+		switch {
+		case u.active:
+			return http.StatusConflict, MsgUserNotDeleted, nil
+		case u.deactivatedAt == nil || now.Sub(*u.deactivatedAt) > SellerUndoWindow:
+			return http.StatusConflict, MsgUndoExpired, nil
+		}
+		if _, err := tx.Exec(r.Context(), `UPDATE users SET active = true, deactivated_at = NULL, updated_at = $2 WHERE id = $1`, id, now); err != nil {
+			return 0, "", err
+		}
+		return http.StatusOK, MsgUserRestored, activities.RecordHistory(r.Context(), tx, activities.HistoryEntry{Type: "user", TypeID: id, Brand: p.Brand,
+			Actor: &actor, Action: "update", Changes: []activities.Change{{Attribute: "active", OldValue: "false", NewValue: "true"}}, At: now})
+	})
 }

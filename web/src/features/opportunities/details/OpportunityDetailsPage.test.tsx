@@ -142,6 +142,21 @@ describe('OpportunityDetailsPage', { timeout: 30_000 }, () => {
     expect(within(screen.getByTestId('detail-actions')).queryAllByRole('button')).toHaveLength(0);
   });
 
+  it("says when the validity ends beside the status, in Brasília's days: 'expira em N dias', 'expirou há N dias'", async () => {
+    const day = 24 * 3600 * 1000;
+    storeSession({ roles: ['SELLER'], company: 'nordata' });
+    api(record({ status: 'approved', validUntil: new Date(Date.now() + 12 * day + 3600 * 1000).toISOString() }));
+    const first = at();
+    await loaded();
+    expect(screen.getByTestId('validity-cue')).toHaveTextContent(/^expira em 1[23] dias$/);
+    first.unmount();
+    api(record({ status: 'expired', validUntil: new Date(Date.now() - 3 * day - 3600 * 1000).toISOString() }));
+    at();
+    await loaded();
+    expect(screen.getByTestId('validity-cue')).toHaveTextContent(/^expirou há [34] dias$/);
+    expect(screen.getByTestId('validity-cue')).toHaveAttribute('data-intent', 'danger');
+  });
+
   it('shows the representative the registering user, the name and the conflicts', async () => {
     storeSession({ roles: ['REPRESENTATIVE'], company: 'nordata' });
     api(record({ conflicts: [OTHER] }));

@@ -13,6 +13,7 @@ import { FIELD_LABELS, sellerLabel, type RenewalPayload } from '../../../lib/opp
 import { PROBABILITY_LABELS, PROBABILITY_VALUES, statusIntent, statusLabel } from '../../../lib/status';
 import { OpportunitySections, ReadOnlyField, SectionCard } from '../shared/OpportunitySections';
 import '../shared/opportunity.css';
+import { ValidityCue } from '../shared/validity';
 import { RenewalDialog } from './RenewalDialog';
 import { useOpportunityDetails } from './useOpportunityDetails';
 
@@ -48,6 +49,7 @@ export function OpportunityDetailsPage() {
             {statusLabel(status)}
           </Tag>
         )}
+        {record && <ValidityCue subject={{ ...record, status }} />}
       </div>
 
       {record && (
