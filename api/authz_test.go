@@ -213,11 +213,11 @@ var authzRows = []authzRow{
 	{route: "PATCH /api/seller/restore/{id}", path: "/api/seller/restore/{v3}", want: want{401, 403, 403, 200, 403, 404, 403, 403}},
 
 	// --- global search: every role, each within what it may open ---
-	{route: "GET /api/search", variant: "opportunity", path: "/api/search?q=Sigiloso", want: want{401, 200, 200, 200, 200, 200, 200, 200},
+	{route: "POST /api/search", variant: "opportunity", path: "/api/search", body: `{"q":"Sigiloso"}`, want: want{401, 200, 200, 200, 200, 200, 200, 200},
 		shows: "{opp}", showsTo: []actor{rep, sup, resale, seller}},
-	{route: "GET /api/search", variant: "user", path: "/api/search?q=Lima", want: want{401, 200, 200, 200, 200, 200, 200, 200},
+	{route: "POST /api/search", variant: "user", path: "/api/search", body: `{"q":"Lima"}`, want: want{401, 200, 200, 200, 200, 200, 200, 200},
 		shows: "{v1}", showsTo: []actor{rep, sup, resale}},
-	{route: "GET /api/search", variant: "resale", path: "/api/search?q=Modelo", want: want{401, 200, 200, 200, 200, 200, 200, 200},
+	{route: "POST /api/search", variant: "resale", path: "/api/search", body: `{"q":"Modelo"}`, want: want{401, 200, 200, 200, 200, 200, 200, 200},
 		shows: "{resale}", showsTo: []actor{rep, sup}},
 
 	// --- notifications: always the caller's own ---

@@ -16,7 +16,7 @@ import (
 	"oportuna/opportunity"
 )
 
-// The global search (GET /api/search?q=, the top bar's 'Buscar' and Ctrl+K).
+// The global search (POST /api/search {"q": …}, the top bar's 'Buscar' and Ctrl+K).
 const (
 	SearchMinChars = 2
 	SearchMaxChars = 100
@@ -177,11 +177,18 @@ func searchQueries(sc searchScope, text string, limit int) []searchSQL {
 	return out
 }
 
-// handleSearch is GET /api/search?q= (any role): up to SearchLimit
+// handleSearch is POST /api/search {"q": …} (any role): up to SearchLimit
 // opportunities, companies and users whose name, CNPJ or e-mail holds q, within
 // what the caller may open (searchScope). q has 2 to 100 characters.
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
-	text := strings.Join(strings.Fields(r.URL.Query().Get("q")), " ")
+	var body struct {
+		Q string `json:"q"`
+	}
+	if err := respond.Decode(r, &body); err != nil {
+		respond.BadBody(w)
+		return
+	}
+	text := strings.Join(strings.Fields(body.Q), " ")
 	switch n := utf8.RuneCountInString(text); {
 	case n < SearchMinChars:
 		respond.Error(w, http.StatusBadRequest, MsgSearchShort)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -76,7 +75,7 @@ type found struct {
 
 func (s *session) search(q string) (int, found, map[string]any) {
 	s.st.t.Helper()
-	code, body := s.call("GET", "/api/search?q="+url.QueryEscape(q), nil)
+	code, body := s.call("POST", "/api/search", map[string]string{"q": q})
 	var f found
 	pick := func(kind, key string) []string {
 		list, _ := body[kind].([]any)
@@ -227,13 +226,13 @@ func TestSearchRefusesShortQueriesAndSaysWhenThereIsMore(t *testing.T) {
 		{"", 400, MsgSearchShort}, {"a", 400, MsgSearchShort}, {"   a   ", 400, MsgSearchShort},
 		{strings.Repeat("é", 101), 400, MsgSearchLong}, {strings.Repeat("é", 100), 200, ""}, {"ab", 200, ""},
 	} {
-		code, body := seller.call("GET", "/api/search?q="+url.QueryEscape(c.q), nil)
+		code, body := seller.call("POST", "/api/search", map[string]string{"q": c.q})
 		if code != c.code || (c.msg != "" && body["message"] != c.msg) {
 			t.Errorf("q=%q: %d %v, want %d %q", c.q, code, body, c.code, c.msg)
 		}
 	}
 	anon := &session{st: st, company: "nordata"}
-	if code, _ := anon.call("GET", "/api/search?q=aurora", nil); code != 401 {
+	if code, _ := anon.call("POST", "/api/search", map[string]string{"q": "aurora"}); code != 401 {
 		t.Errorf("without a session: %d", code)
 	}
 

@@ -130,7 +130,7 @@ func (s *Server) Handler() (http.Handler, error) {
 			r.Get("/opportunity/name", s.handleOpportunityNames)
 			r.With(auth.Require(auth.Resale, auth.Seller, auth.Representative)).Get("/opportunity/getSellersOnSalesforce", s.handleCRMSellers)
 			r.With(auth.Require(auth.Representative, auth.Support)).Get("/dashboard/status", s.handleDashboard)
-			r.Get("/search", s.handleSearch) // within the caller's role and brand (api/search.go)
+			r.Post("/search", s.handleSearch) // within the caller's role and brand (api/search.go); the text in the body, never the URL
 		})
 		r.NotFound(notFound)
 		r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {

@@ -39,7 +39,7 @@ describe('global search', { timeout: 30_000 }, () => {
     expect(within(dialog).getByTestId('global-search-status')).toHaveTextContent('Digite ao menos 2 caracteres');
     await userEvent.type(input, 'u');
     const options = await within(dialog).findAllByRole('option');
-    expect(searchCalls(calls).map((c) => c.url)).toEqual(['/api/search?q=au']);
+    expect(searchCalls(calls).map((c) => [c.method, c.url, c.body])).toEqual([['POST', '/api/search', { q: 'au' }]]);
     expect(options.map((o) => o.getAttribute('data-kind'))).toEqual(['opportunities', 'resales', 'users']);
     expect(options[0]).toHaveTextContent('Projeto Aurora');
     expect(options[0]).toHaveTextContent('Padaria Sol · 11.222.333/0001-81');

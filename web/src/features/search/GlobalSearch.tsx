@@ -66,7 +66,7 @@ export function shortcutHint(platform: string = navigator.platform): string {
  * The panel's global search: 'Buscar' in the top bar, or Ctrl+K / ⌘+K
  * anywhere in the panel, opens a dialog that finds opportunities, companies
  * and users by name, CNPJ or e-mail within the user's role and brand (the
- * server decides: GET /api/search). The arrows move through the results,
+ * server decides: POST /api/search). The arrows move through the results,
  * Enter opens one, Esc closes.
  */
 export function GlobalSearch() {

@@ -1,7 +1,7 @@
 import { request, type HttpResponse } from '../../lib/http';
 import type { Resale } from '../../lib/resaleApi';
 
-/** GET /api/search?q= (docs/api.md "Search"): up to 5 of each kind, within the caller's role and brand. */
+/** POST /api/search {q} (docs/api.md "Global search"): up to 5 of each kind, within the caller's role and brand. */
 
 export const SEARCH_MIN_CHARS = 2;
 export const SEARCH_MAX_CHARS = 100;
@@ -38,7 +38,8 @@ export function searchText(raw: string): string {
 }
 
 export async function search(q: string, signal?: AbortSignal): Promise<HttpResponse<SearchResult>> {
-  const res = await request<SearchResult>('api', '/search', { query: { q }, signal });
+  // POST: what someone searched for (an e-mail, a CNPJ) stays out of URLs and the logs that keep them.
+  const res = await request<SearchResult>('api', '/search', { method: 'POST', body: { q }, signal });
   if (!res.ok || !res.data) return res;
   const d = res.data;
   return {
