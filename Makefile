@@ -104,6 +104,12 @@ e2e: build $(TEMPORAL) /usr/bin/chromium pg-start
 bench-web: build $(TEMPORAL) /usr/bin/chromium pg-start
 	TEMPORAL_CLI="$(TEMPORAL)" scripts/e2e.sh --config playwright.bench.config.ts
 
+# The e-mails' logos: brand/brands.json's SVG logos drawn as PNG by Chromium
+# (brand/logos/<slug>.png, committed; brand/assets_test.go fails while one is stale).
+.PHONY: brand-logos
+brand-logos: web/node_modules/.installed /usr/bin/chromium
+	node scripts/brand-logos.mjs
+
 # Chaos (docs/operations.md): `oportuna api` and `oportuna worker` as separate
 # processes, killed under load, on a fresh database and Temporal dev server.
 # CHAOS_FLAGS adds flags, e.g. CHAOS_FLAGS='-opportunities 300 -seed 42'.
