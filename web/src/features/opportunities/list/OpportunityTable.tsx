@@ -10,7 +10,7 @@ import '../../../components/tables.css';
 import { formatBRL, formatCNPJ, formatDate } from '../../../lib/format';
 import { PANEL_BASE } from '../../../lib/guards';
 import type { ListSort, OpportunityRow, SortField } from '../../../lib/opportunityListApi';
-import { statusIntent, statusLabel } from '../../../lib/status';
+import { statusClass, statusIntent, statusLabel } from '../../../lib/status';
 
 /** Shown instead of an approval date for anything not approved (spec §2). */
 export const NO_DATE = 'Sem Data';
@@ -132,7 +132,7 @@ export const OpportunityTable = memo(function OpportunityTable({
           </Link>
         </td>
         <td className="col-status">
-          <Tag intent={statusIntent(row.status)} minimal htmlTitle={statusLabel(row.status)} data-testid="row-status">
+          <Tag intent={statusIntent(row.status)} className={statusClass(row.status)} minimal htmlTitle={statusLabel(row.status)} data-testid="row-status">
             {statusLabel(row.status)}
           </Tag>
         </td>
