@@ -25,6 +25,7 @@ import {
 } from '../../../lib/resaleApi';
 import { resaleHistoryPath } from '../list/ResalesPage';
 import '../resales.css';
+import { EmailText } from '../../../components/EmailText';
 
 export const NO_REASON = 'Sem Justificativa';
 export const NOT_INFORMED = 'N/C';
@@ -122,7 +123,7 @@ export function ResaleDetailsPage() {
           {detailRows(details).map((row) => (
             <div key={row.key}>
               <dt>{row.label}</dt>
-              <dd data-testid={`resale-${row.key}`}>{row.value || '—'}</dd>
+              <dd data-testid={`resale-${row.key}`}>{row.key === 'email' && row.value ? <EmailText value={row.value} /> : row.value || '—'}</dd>
             </div>
           ))}
         </dl>
