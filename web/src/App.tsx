@@ -4,6 +4,10 @@ import { Navigate, Route, Routes, useNavigate } from 'react-router';
 import { LgpdBanner } from './components/LgpdBanner';
 import { AuthLayout } from './features/auth/AuthLayout';
 import { LoginPage } from './features/auth/login/LoginPage';
+// The login family's other forms are small and share its layout: loaded with it, they
+// appear at once, without a spinner that the form then pushes down (layout shift).
+import { RecoveryPage } from './features/auth/recovery/RecoveryPage';
+import { ResetPasswordPage } from './features/auth/recovery/ResetPasswordPage';
 import { Guard } from './features/panel/Guard';
 import { PANEL_BASE, PANEL_ROUTES, type PanelRoute } from './lib/guards';
 import { setNavigator } from './lib/navigation';
@@ -34,8 +38,6 @@ export function preloadScreens(): Promise<unknown> {
   return Promise.all(preloads.map((p) => p()));
 }
 
-const RecoveryPage = screen(() => import('./features/auth/recovery/RecoveryPage'), 'RecoveryPage');
-const ResetPasswordPage = screen(() => import('./features/auth/recovery/ResetPasswordPage'), 'ResetPasswordPage');
 const PanelLayout = screen(() => import('./features/panel/PanelLayout'), 'PanelLayout');
 const ContactPage = screen(() => import('./features/contact/ContactPage'), 'ContactPage');
 const RegistrationPage = screen(() => import('./features/registration/RegistrationPage'), 'RegistrationPage');
@@ -126,8 +128,8 @@ export function AppRoutes() {
       <Routes>
         <Route element={<AuthLayout />}>
           <Route index element={<LoginPage />} />
-          <Route path="recovery-password" element={<Loading><RecoveryPage /></Loading>} />
-          <Route path="reset-password" element={<Loading><ResetPasswordPage /></Loading>} />
+          <Route path="recovery-password" element={<RecoveryPage />} />
+          <Route path="reset-password" element={<ResetPasswordPage />} />
         </Route>
         <Route path="Registration" element={<Loading><RegistrationPage /></Loading>} />
         <Route path="Contact" element={<Loading><ContactPage /></Loading>} />
