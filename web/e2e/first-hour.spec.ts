@@ -431,16 +431,22 @@ test('details at 390 px: e-mails break between words, dates are dd/mm/aaaa; the 
   await shots(seller, info, 'registration-nordata');
 });
 
-test('dialogs keep a margin on a phone', async ({ browser }) => {
+test('dialogs keep a margin on a phone', async ({ browser }, info) => {
   const page = await fresh(browser, RED, PHONE);
-  await page.context().clearCookies();
-  await openLogin(page, RED, { acceptLgpd: false });
-  await page.getByRole('button', { name: 'Ler a Política de Privacidade' }).click();
+  await login(page, RED, 'representante');
+  const analysis = (await opportunities(page)).find((o) => o.status === 'analysis');
+  expect(analysis, 'a seeded opportunity in analysis').toBeTruthy();
+  await page.goto(url(RED, `/Painel/Opportunities/${analysis!.id}`));
+  // Opening the approval's confirmation decides nothing; it is closed with 'Cancelar'.
+  await page.getByRole('button', { name: 'Aprovar' }).click();
   const dialog = page.locator('.bp6-dialog').first();
   await expect(dialog).toBeVisible();
   const box = (await dialog.boundingBox())!;
   expect(box.x).toBeGreaterThanOrEqual(8);
   expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width - 8);
+  await shot(page, info, 'dialog-etiquetron-390');
+  await dialog.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(dialog).toHaveCount(0);
 });
 
 // ---- the login's carousel and the public pages ---------------------------------
