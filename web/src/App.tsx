@@ -4,10 +4,9 @@ import { Navigate, Route, Routes, useNavigate } from 'react-router';
 import { LgpdBanner } from './components/LgpdBanner';
 import { AuthLayout } from './features/auth/AuthLayout';
 import { LoginPage } from './features/auth/login/LoginPage';
-// The login family's other forms are small and share its layout: loaded with it, they
-// appear at once, without a spinner that the form then pushes down (layout shift).
+// 'Esqueceu sua senha?' is one small field in the login's layout: loaded with it, the form
+// appears at once, without a spinner that it then pushes down (a layout shift).
 import { RecoveryPage } from './features/auth/recovery/RecoveryPage';
-import { ResetPasswordPage } from './features/auth/recovery/ResetPasswordPage';
 import { Guard } from './features/panel/Guard';
 import { PANEL_BASE, PANEL_ROUTES, type PanelRoute } from './lib/guards';
 import { setNavigator } from './lib/navigation';
@@ -38,6 +37,7 @@ export function preloadScreens(): Promise<unknown> {
   return Promise.all(preloads.map((p) => p()));
 }
 
+const ResetPasswordPage = screen(() => import('./features/auth/recovery/ResetPasswordPage'), 'ResetPasswordPage');
 const PanelLayout = screen(() => import('./features/panel/PanelLayout'), 'PanelLayout');
 const ContactPage = screen(() => import('./features/contact/ContactPage'), 'ContactPage');
 const RegistrationPage = screen(() => import('./features/registration/RegistrationPage'), 'RegistrationPage');
@@ -129,7 +129,7 @@ export function AppRoutes() {
         <Route element={<AuthLayout />}>
           <Route index element={<LoginPage />} />
           <Route path="recovery-password" element={<RecoveryPage />} />
-          <Route path="reset-password" element={<ResetPasswordPage />} />
+          <Route path="reset-password" element={<Loading><ResetPasswordPage /></Loading>} />
         </Route>
         <Route path="Registration" element={<Loading><RegistrationPage /></Loading>} />
         <Route path="Contact" element={<Loading><ContactPage /></Loading>} />

@@ -179,6 +179,15 @@ describe('NotificationBell', () => {
     await waitFor(() => expect(screen.getByTestId('notifications-count')).toHaveTextContent('1'));
   });
 
+  it('a notice pointing at a list (the welcome) stays unread on that list', async () => {
+    storeSession({ roles: ['RESALE'] });
+    const { calls } = service([notice(10, { kind: 'resale-approved', link: '/Painel/Opportunities' })]);
+    renderAt('/Painel/Opportunities', <AppRoutes />);
+    expect(await screen.findByTestId('notifications-count')).toHaveTextContent('1');
+    await act(() => new Promise((r) => setTimeout(r, 300)));
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+  });
+
   it('never follows a link out of the portal', async () => {
     storeSession({ roles: ['SELLER'] });
     service([notice(9, { link: 'https://evil.example/' })]);

@@ -38,13 +38,16 @@ export function badgeText(unread: number): string {
 }
 
 /**
- * Whether a notice's link leads to the record the page shows: the same path
- * and, when the link names the record in its query (`?id=`), the same id.
+ * Whether a notice's link leads to the record the page shows: a record's page
+ * (/Painel/Opportunities/<id>, /Painel/Resales/details?id=…, not a list such as
+ * /Painel/Opportunities, where a welcome notice points), the same path and,
+ * when the link names the record in its query (`?id=`), the same id.
  */
 export function isRecordOf(link: string, pathname: string, search: string): boolean {
   const safe = safeLink(link);
   if (!safe) return false;
   const target = new URL(safe, 'http://portal.invalid');
+  if (target.pathname.split('/').filter(Boolean).length < 3) return false;
   if (target.pathname.toLowerCase() !== pathname.toLowerCase()) return false;
   const id = target.searchParams.get('id');
   return id === null || new URLSearchParams(search).get('id') === id;
