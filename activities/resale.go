@@ -380,6 +380,9 @@ func (a *Activities) DecideResale(ctx context.Context, in ResaleDecisionInput) (
 			Actor: &in.Actor, Action: "update", Changes: changes, At: in.At}); err != nil {
 			return err
 		}
+		if err := readNoticesOf(ctx, tx, resaleNoticePrefix(in.ResaleID), in.At); err != nil { // notices_read.go
+			return err
+		}
 		if !in.Approve {
 			return nil
 		}

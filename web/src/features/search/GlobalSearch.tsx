@@ -7,7 +7,7 @@ import { formatCNPJ } from '../../lib/format';
 import { PANEL_BASE } from '../../lib/guards';
 import { resaleDetailsPath, resaleStatusIntent, resaleStatusLabel } from '../../lib/resaleApi';
 import { ROLE_LABELS, isRole } from '../../lib/roles';
-import { statusIntent, statusLabel } from '../../lib/status';
+import { statusClass, statusIntent, statusLabel } from '../../lib/status';
 import { SEARCH_MAX_CHARS, type SearchResult } from './searchApi';
 import { useSearch } from './useSearch';
 import './search.css';
@@ -18,7 +18,7 @@ export interface SearchOption {
   kind: 'opportunities' | 'resales' | 'users';
   title: string;
   meta: string;
-  tag?: { text: string; intent: 'none' | 'primary' | 'success' | 'warning' | 'danger' };
+  tag?: { text: string; intent: 'none' | 'primary' | 'success' | 'warning' | 'danger'; status: string };
   path: string;
 }
 
@@ -36,7 +36,7 @@ export function searchOptions(r: SearchResult): SearchOption[] {
       kind: 'opportunities',
       title: o.name || o.fantasyName || 'Oportunidade',
       meta: [o.fantasyName || o.corporateName, formatCNPJ(o.cnpj)].filter(Boolean).join(' · '),
-      tag: { text: statusLabel(o.status), intent: statusIntent(o.status) },
+      tag: { text: statusLabel(o.status), intent: statusIntent(o.status), status: o.status },
       path: `${PANEL_BASE}/Opportunities/${encodeURIComponent(o.id)}`,
     })),
     ...r.resales.map<SearchOption>((s) => ({
@@ -44,7 +44,7 @@ export function searchOptions(r: SearchResult): SearchOption[] {
       kind: 'resales',
       title: s.corporateName,
       meta: [s.fantasyName, formatCNPJ(s.cnpj)].filter(Boolean).join(' · '),
-      tag: { text: resaleStatusLabel(s.status), intent: resaleStatusIntent(s.status) },
+      tag: { text: resaleStatusLabel(s.status), intent: resaleStatusIntent(s.status), status: s.status },
       path: resaleDetailsPath(s),
     })),
     ...r.users.map<SearchOption>((u) => ({
@@ -217,7 +217,7 @@ function SearchDialog({ onClose }: { onClose: () => void }) {
                         {o.meta && <span className="search-option-meta">{o.meta}</span>}
                       </span>
                       {o.tag && (
-                        <Tag minimal intent={o.tag.intent} className="search-option-tag">
+                        <Tag minimal intent={o.tag.intent} className={`search-option-tag ${statusClass(o.tag.status)}`}>
                           {o.tag.text}
                         </Tag>
                       )}

@@ -130,7 +130,7 @@ describe('OpportunityDetailsPage', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('detail-phone')).toHaveTextContent('(11) 98765-4321');
     expect(screen.getByTestId('detail-origin')).toHaveTextContent('Feira/Evento');
     expect(screen.getByTestId('detail-probability')).toHaveTextContent('50% - 70%');
-    expect(screen.getByTestId('detail-conclusionDate')).toHaveTextContent(/^10\/08\/26$/); // dd/mm/yy (spec §3)
+    expect(screen.getByTestId('detail-conclusionDate')).toHaveTextContent(/^10\/08\/2026$/); // dd/mm/aaaa, as every date shown (typed as dd/mm/aa, spec §3)
     expect(screen.getByTestId('detail-estimated')).toHaveTextContent('R$ 58.880,00');
     expect(within(screen.getByTestId('section-competitors')).getByText('RIVAL')).toBeInTheDocument();
     expect(within(screen.getByTestId('section-accessories')).getByText('BAT')).toBeInTheDocument();

@@ -11,7 +11,7 @@ import '../../../components/tables.css';
 import { formatBRL, formatCNPJ, formatDate } from '../../../lib/format';
 import { PANEL_BASE } from '../../../lib/guards';
 import type { ListSort, OpportunityRow, SortField } from '../../../lib/opportunityListApi';
-import { statusIntent, statusLabel } from '../../../lib/status';
+import { statusClass, statusIntent, statusLabel } from '../../../lib/status';
 import { ValidityCue } from '../shared/validity';
 import { OPPORTUNITY_COLUMNS, type OpportunityColumn } from './columns';
 
@@ -158,7 +158,7 @@ export const OpportunityTable = memo(function OpportunityTable({
       case 'status':
         return (
           <td key={key} className="col-status">
-            <Tag intent={statusIntent(row.status)} minimal htmlTitle={statusLabel(row.status)} data-testid="row-status">
+            <Tag intent={statusIntent(row.status)} className={statusClass(row.status)} minimal htmlTitle={statusLabel(row.status)} data-testid="row-status">
               {statusLabel(row.status)}
             </Tag>
             <ValidityCue subject={row} now={now} />

@@ -1,3 +1,4 @@
+import { statusClass } from '../../../lib/status';
 import {
   Button,
   Card,
@@ -175,7 +176,7 @@ export function ResalesPage() {
       case 'status':
         return (
           <td key={key} className="col-status">
-            <Tag intent={resaleStatusIntent(r.status)} minimal round data-testid="resale-status">
+            <Tag intent={resaleStatusIntent(r.status)} className={statusClass(r.status)} minimal round data-testid="resale-status">
               {resaleStatusLabel(r.status)}
             </Tag>
           </td>

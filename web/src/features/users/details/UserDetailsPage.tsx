@@ -24,6 +24,7 @@ import {
 } from '../../../lib/userApi';
 import { phoneText, userHistoryPath } from '../list/UsersPage';
 import '../../resales/resales.css';
+import { EmailText } from '../../../components/EmailText';
 
 /** `Users/:id`: 'Detalhes do usuário' for a representative, 'Detalhes do vendedor' otherwise (spec §2). */
 export function userDetailsTitle(roles: readonly string[]): string {
@@ -147,7 +148,7 @@ export function UserDetailsPage() {
           {rows.map((row) => (
             <div key={row.key}>
               <dt>{row.label}</dt>
-              <dd data-testid={`detail-${row.key}`}>{row.value || '—'}</dd>
+              <dd data-testid={`detail-${row.key}`}>{row.key === 'email' && row.value ? <EmailText value={row.value} /> : row.value || '—'}</dd>
             </div>
           ))}
           <div>
