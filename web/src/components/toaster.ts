@@ -1,4 +1,4 @@
-import { OverlayToaster, Position, type Toaster, type ToastProps } from '@blueprintjs/core';
+import { Classes, OverlayToaster, Position, type Toaster, type ToastProps } from '@blueprintjs/core';
 
 let toaster: Promise<Toaster> | null = null;
 
@@ -10,7 +10,14 @@ export function showToast(props: ToastProps): void {
   void toaster.then((t) => t.show({ timeout: 5000, ...props }));
 }
 
-/** Dismisses every toast shown (tests start each case from none). */
+/**
+ * Tests only: dismisses every toast and takes the toaster off the page, so each case starts
+ * from none (a toast shown late by the case before lands on the old, detached toaster).
+ */
 export async function clearToasts(): Promise<void> {
-  if (toaster) (await toaster).clear();
+  if (!toaster) return;
+  const old = toaster;
+  toaster = null;
+  (await old).clear();
+  document.querySelectorAll(`.${Classes.TOAST_CONTAINER}`).forEach((el) => el.remove());
 }

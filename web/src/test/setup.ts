@@ -5,9 +5,13 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import Cookies from 'js-cookie';
+import { act } from 'react';
 import { afterEach } from 'vitest';
+import { clearToasts } from '../components/toaster';
 
-afterEach(() => {
+afterEach(async () => {
+  // Toasts live outside the rendered tree: a case never sees the one before's.
+  await act(() => clearToasts());
   cleanup();
   for (const name of Object.keys(Cookies.get())) Cookies.remove(name, { path: '/' });
   localStorage.clear();

@@ -1,9 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { act } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '../../../App';
-import { clearToasts } from '../../../components/toaster';
 import { json, mockFetch, renderAt, storeSession, type Call } from '../../../test/helpers';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -31,7 +29,6 @@ function backend(
   });
 }
 
-afterEach(() => act(() => clearToasts()));
 
 describe('UserDetailsPage', () => {
   it("a reseller sees 'Detalhes do vendedor', the values and 'Excluir usuário'", async () => {
