@@ -17,6 +17,7 @@ import (
 	"oportuna/internal/periodic"
 	"oportuna/mailer"
 	"oportuna/opportunity"
+	"oportuna/store"
 )
 
 // Mailer delivers e-mails, once per message key, and knows the address of each
@@ -84,11 +85,8 @@ var noticeTitles = map[string]string{
 	"renewal-refused":     "Renovação reprovada",
 }
 
-type noticeRecipient struct {
-	UserID string
-	Email  string
-	Name   string
-}
+// noticeRecipient is a user a notice is e-mailed to.
+type noticeRecipient = store.NoticeRecipientsToEmailRow
 
 // Notify stores the in-app notification of every recipient (once per notice
 // key) and e-mails each recipient once: one e-mail per person, so nobody sees
@@ -151,8 +149,7 @@ const pendingSQL = `SELECT n.user_id::text, u.email, u.name FROM notifications n
 
 // pendingRecipients are the active users a notice was stored for and not e-mailed yet.
 func (a *Activities) pendingRecipients(ctx context.Context, key string) ([]noticeRecipient, error) {
-	rows, _ := a.DB.Query(ctx, pendingSQL, key)
-	return pgx.CollectRows(rows, pgx.RowToStructByPos[noticeRecipient])
+	return store.New(a.DB).NoticeRecipientsToEmail(ctx, key)
 }
 
 // emailNotice e-mails each pending recipient of a notice once (outbox key
@@ -174,8 +171,7 @@ func (a *Activities) emailNotice(ctx context.Context, b *brand.Brand, key string
 			errs = append(errs, err)
 			continue
 		}
-		if _, err := a.DB.Exec(ctx, `UPDATE notifications SET emailed_at = now() WHERE notice_key = $1 AND user_id = $2`,
-			key, r.UserID); err != nil {
+		if err := store.New(a.DB).NoticeEmailed(ctx, store.NoticeEmailedParams{NoticeKey: key, UserID: r.UserID}); err != nil {
 			errs = append(errs, err)
 		}
 	}

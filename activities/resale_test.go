@@ -14,6 +14,7 @@ import (
 	"oportuna/brand"
 	"oportuna/internal/testenv"
 	"oportuna/mailer"
+	"oportuna/resale"
 	"oportuna/seed"
 )
 
@@ -82,10 +83,10 @@ func TestRegisterResaleIsIdempotentAndRefusesDuplicates(t *testing.T) {
 		in  activities.RegisterResaleInput
 		msg string
 	}{
-		"same e-mail, other brand": {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000002", Brand: "codexa", Registration: registration, At: at}, activities.MsgResaleEmailTaken},
-		"a user's e-mail":          {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000003", Brand: "codexa", At: at, Registration: with(registration, "revenda@yep.demo", "11444777000242")}, activities.MsgResaleEmailTaken},
-		"same CNPJ, same brand":    {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000004", Brand: "yep", At: at, Registration: with(registration, "outro@nova.com.br", registration.CNPJ)}, activities.MsgResaleCNPJTaken},
-		"same CNPJ and e-mail":     {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000006", Brand: "yep", At: at, Registration: registration}, activities.MsgResaleCNPJTaken},
+		"same e-mail, other brand": {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000002", Brand: "codexa", Registration: registration, At: at}, resale.MsgEmailTaken},
+		"a user's e-mail":          {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000003", Brand: "codexa", At: at, Registration: with(registration, "revenda@yep.demo", "11444777000242")}, resale.MsgEmailTaken},
+		"same CNPJ, same brand":    {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000004", Brand: "yep", At: at, Registration: with(registration, "outro@nova.com.br", registration.CNPJ)}, resale.MsgCNPJTaken},
+		"same CNPJ and e-mail":     {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000006", Brand: "yep", At: at, Registration: registration}, resale.MsgCNPJTaken},
 	} {
 		_, err := a.RegisterResale(ctx, c.in)
 		var app *temporal.ApplicationError
@@ -125,7 +126,7 @@ func TestDecideResaleCreatesOneUserAndMailsOneLink(t *testing.T) {
 	if n := rows(t, a, `SELECT count(*) FROM history WHERE type_id = $1 AND action_type = 'update'`, resaleID); n != 1 {
 		t.Errorf("decision history rows: %d", n)
 	}
-	if _, err := a.DecideResale(ctx, activities.ResaleDecisionInput{ResaleID: resaleID, Brand: "yep", Actor: rep, Reason: "x", At: time.Now()}); errType(err) != activities.ErrTypeResaleState {
+	if _, err := a.DecideResale(ctx, activities.ResaleDecisionInput{ResaleID: resaleID, Brand: "yep", Actor: rep, Reason: "x", At: time.Now()}); errType(err) != resale.ErrTypeState {
 		t.Errorf("refuse an approved company: %v", err)
 	}
 	if _, err := a.DecideResale(ctx, activities.ResaleDecisionInput{ResaleID: resaleID, Brand: "codexa", Actor: rep, Approve: true, At: time.Now()}); err == nil {

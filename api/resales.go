@@ -22,6 +22,7 @@ import (
 	"oportuna/internal/calendar"
 	"oportuna/internal/respond"
 	"oportuna/opportunity"
+	"oportuna/resale"
 	"oportuna/workflows"
 )
 
@@ -92,7 +93,7 @@ func (s *Server) handleResaleList(w http.ResponseWriter, r *http.Request) {
 		var sts []string
 		for _, st := range strings.Split(v, ",") {
 			st = strings.TrimSpace(st)
-			if !activities.ValidResaleStatus(st) {
+			if !resale.ValidStatus(st) {
 				respond.Error(w, http.StatusBadRequest, "Status inválido: "+st)
 				return
 			}

@@ -15,12 +15,13 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/jackc/pgx/v5"
 
-	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/internal/respond"
 	"oportuna/mailer"
 	"oportuna/opportunity"
+	"oportuna/resale"
+	"oportuna/store"
 )
 
 // Messages of the seller calls (spec §5 "Seller record", §8 "Seller creation", "Seller/user detail").
@@ -233,15 +234,15 @@ type sellerBody struct {
 func (b sellerBody) check() (name, email, phone string, errs []string) {
 	name = strings.Join(strings.Fields(b.Name), " ")
 	email = auth.NormalizeEmail(b.Email)
-	phone = onlyDigits(string(b.Phone))
+	phone = resale.Digits(string(b.Phone))
 	if name == "" || utf8.RuneCountInString(name) > 120 {
-		errs = append(errs, MsgCheckName)
+		errs = append(errs, resale.MsgCheckName)
 	}
-	if !validEmail(email) {
-		errs = append(errs, MsgCheckEmail)
+	if !resale.ValidEmail(email) {
+		errs = append(errs, resale.MsgCheckEmail)
 	}
-	if !validMobile(phone) {
-		errs = append(errs, MsgCheckPhone)
+	if !resale.ValidMobile(phone) {
+		errs = append(errs, resale.MsgCheckPhone)
 	}
 	return name, email, phone, errs
 }
@@ -273,25 +274,24 @@ func (s *Server) handleCreateSeller(w http.ResponseWriter, r *http.Request) {
 		respond.Error(w, http.StatusInternalServerError, MsgMailNotConfigured)
 		return
 	}
-	actor := activities.Actor{UserID: p.Subject, Name: p.Name, Roles: p.Roles, ResaleID: p.ResaleID}
+	actor := opportunity.Actor{UserID: p.Subject, Name: p.Name, Roles: p.Roles, ResaleID: p.ResaleID}
 	now := time.Now()
 	var id string
 	var inv mailer.SellerInvitation
 	// The user, its role, its history row and its invitation token commit
 	// together; the e-mail goes out only after the commit, so no invitation ever
 	// links to a user that does not exist.
-	err := pgx.BeginFunc(r.Context(), s.DB, func(tx pgx.Tx) error {
-		var company string
-		if err := tx.QueryRow(r.Context(), `SELECT corporate_name FROM resales WHERE id = $1`, p.ResaleID).Scan(&company); err != nil {
+	err := store.Tx(r.Context(), s.DB, func(q *store.Queries) error {
+		company, err := q.ResaleName(r.Context(), p.ResaleID)
+		if err != nil {
 			return err
 		}
-		var err error
-		id, err = activities.CreatePartnerUser(r.Context(), tx, activities.PartnerUser{Name: name, Email: email, Phone: phone,
+		id, err = resale.CreateUser(r.Context(), q, resale.User{Name: name, Email: email, Phone: phone,
 			ResaleID: p.ResaleID, Role: auth.Seller, Brand: p.Brand}, "", &actor, now)
 		if err != nil {
 			return err
 		}
-		token, err := auth.CreateInvite(r.Context(), tx, id, p.Brand, s.inviteTTL(), now)
+		token, err := auth.CreateInvite(r.Context(), q, id, p.Brand, s.inviteTTL(), now)
 		if err != nil {
 			return err
 		}
@@ -300,7 +300,7 @@ func (s *Server) handleCreateSeller(w http.ResponseWriter, r *http.Request) {
 		return nil
 	})
 	switch {
-	case errors.Is(err, activities.ErrEmailTaken):
+	case errors.Is(err, resale.ErrEmailTaken):
 		respond.Error(w, http.StatusConflict, MsgSellerEmailUsed)
 		return
 	case err != nil:
@@ -351,15 +351,10 @@ func (s *Server) handleDeactivateSeller(w http.ResponseWriter, r *http.Request) 
 		respond.Error(w, http.StatusForbidden, MsgSelfDeactivation)
 		return
 	}
-	actor := activities.Actor{UserID: p.Subject, Name: p.Name, Roles: p.Roles, ResaleID: p.ResaleID}
+	actor := opportunity.Actor{UserID: p.Subject, Name: p.Name, Roles: p.Roles, ResaleID: p.ResaleID}
 	var status int
-	err := pgx.BeginFunc(r.Context(), s.DB, func(tx pgx.Tx) error {
-		var resale *string
-		var active, seller bool
-		err := tx.QueryRow(r.Context(), `SELECT u.resale_id::text, u.active,
-				EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role = 'SELLER' AND ur.brand = $2)
-			FROM users u WHERE u.id = $1 AND EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.brand = $2)
-			FOR UPDATE OF u`, id, p.Brand).Scan(&resale, &active, &seller)
+	err := store.Tx(r.Context(), s.DB, func(q *store.Queries) error {
+		u, err := q.LockBrandUser(r.Context(), store.LockBrandUserParams{ID: id, Brand: p.Brand})
 		if errors.Is(err, pgx.ErrNoRows) {
 			status = http.StatusNotFound // unknown, or a user of another brand
 			return nil
@@ -367,26 +362,26 @@ func (s *Server) handleDeactivateSeller(w http.ResponseWriter, r *http.Request) 
 		if err != nil {
 			return err
 		}
-		if resale == nil || p.ResaleID == "" || *resale != p.ResaleID || !seller {
+		if u.ResaleID == nil || p.ResaleID == "" || *u.ResaleID != p.ResaleID || !u.Seller {
 			status = http.StatusForbidden // another company's user, or not a seller
 			return nil
 		}
 		status = http.StatusOK
-		if !active {
+		if !u.Active {
 			return nil // already deactivated: nothing changes
 		}
 		now := time.Now()
-		if _, err := tx.Exec(r.Context(), `UPDATE users SET active = false, updated_at = $2 WHERE id = $1`, id, now); err != nil {
+		if err := q.DeactivateUser(r.Context(), store.DeactivateUserParams{ID: id, At: now}); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(r.Context(), `UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`, id, now); err != nil {
+		if err := q.RevokeUserTokens(r.Context(), store.RevokeUserTokensParams{UserID: id, At: &now}); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(r.Context(), `UPDATE password_resets SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL`, id, now); err != nil {
+		if err := q.VoidPasswordLinks(r.Context(), store.VoidPasswordLinksParams{UserID: id, At: &now}); err != nil {
 			return err
 		}
-		return activities.RecordHistory(r.Context(), tx, activities.HistoryEntry{Type: "user", TypeID: id, Brand: p.Brand,
-			Actor: &actor, Action: "update", Changes: []activities.Change{{Attribute: "active", OldValue: "true", NewValue: "false"}}, At: now})
+		return opportunity.History{Type: "user", TypeID: id, Brand: p.Brand, Actor: &actor, Action: "update",
+			Changes: []opportunity.Change{{Attribute: "active", OldValue: "true", NewValue: "false"}}, At: now}.Record(r.Context(), q)
 	})
 	switch {
 	case err != nil:

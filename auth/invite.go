@@ -21,15 +21,15 @@ const SetPasswordPath = "/reset-password"
 
 // CreateInvite stores a single-use set-password token for a new user at the
 // brand, valid for ttl from now, and returns the token; only its hash is kept.
-// db is a pool or a transaction, so the token can be created with the user.
+// q runs on a pool or in a transaction, so the token can be created with the user.
 // The token works with ResetPassword (POST /auth/update_password with token),
 // like a reset link: setting the password voids it and the user's other links.
-func CreateInvite(ctx context.Context, db store.DBTX, userID, brandSlug string, ttl time.Duration, now time.Time) (string, error) {
+func CreateInvite(ctx context.Context, q *store.Queries, userID, brandSlug string, ttl time.Duration, now time.Time) (string, error) {
 	if ttl <= 0 {
 		ttl = DefaultInviteTTL
 	}
 	token, hash := newOpaqueToken()
-	if err := store.New(db).CreatePasswordLink(ctx, store.CreatePasswordLinkParams{TokenHash: hash, UserID: userID,
+	if err := q.CreatePasswordLink(ctx, store.CreatePasswordLinkParams{TokenHash: hash, UserID: userID,
 		Brand: brandSlug, ExpiresAt: now.Add(ttl), Purpose: "invite"}); err != nil {
 		return "", fmt.Errorf("auth: store invitation: %w", err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"oportuna/opportunity"
+	"oportuna/store"
 )
 
 // Errors the workflow and the API act on. The client's errors wrap one of
@@ -172,11 +173,15 @@ func (l Local) Sellers(ctx context.Context, brand string) ([]Seller, error) {
 	if l.DB == nil {
 		return nil, ErrUnavailable
 	}
-	rows, _ := l.DB.Query(ctx, `SELECT u.name, u.id::text, COALESCE(s.corporate_name, '')
-		FROM users u JOIN user_roles r ON r.user_id = u.id AND r.role = 'SELLER' AND r.brand IN ($1, 'all')
-		LEFT JOIN resales s ON s.id = u.resale_id
-		WHERE u.active ORDER BY u.name`, brand)
-	return pgx.CollectRows(rows, pgx.RowToStructByPos[Seller])
+	rows, err := store.New(l.DB).BrandSellers(ctx, brand)
+	if err != nil {
+		return nil, err
+	}
+	sellers := make([]Seller, len(rows))
+	for i, r := range rows {
+		sellers[i] = Seller{Name: r.Name, UserID: r.ID, Company: r.Resale}
+	}
+	return sellers, nil
 }
 
 // UpsertOpportunity returns "LOCAL-" and the first 12 hexadecimal digits of the id.

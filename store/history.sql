@@ -7,3 +7,7 @@ VALUES (sqlc.narg(event_key), @type, @type_id, @brand, sqlc.narg(user_id), @user
     COALESCE(sqlc.narg(created_at)::timestamptz, now()))
 ON CONFLICT (event_key) DO NOTHING
 RETURNING id;
+
+-- name: HistoryRecorded :one
+-- HistoryRecorded reports whether an event key is recorded.
+SELECT EXISTS (SELECT 1 FROM history WHERE event_key = @event_key::text);

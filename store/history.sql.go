@@ -10,6 +10,18 @@ import (
 	"time"
 )
 
+const historyRecorded = `-- name: HistoryRecorded :one
+SELECT EXISTS (SELECT 1 FROM history WHERE event_key = $1::text)
+`
+
+// HistoryRecorded reports whether an event key is recorded.
+func (q *Queries) HistoryRecorded(ctx context.Context, eventKey string) (bool, error) {
+	row := q.db.QueryRow(ctx, historyRecorded, eventKey)
+	var exists bool
+	err := row.Scan(&exists)
+	return exists, err
+}
+
 const insertHistory = `-- name: InsertHistory :one
 INSERT INTO history (event_key, type, type_id, brand, user_id, username, action_type, modifications, created_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8,

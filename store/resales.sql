@@ -31,8 +31,8 @@ SELECT status, contact_name, email, phone FROM resales WHERE id = @id AND brand 
 
 -- name: DecideResale :exec
 -- DecideResale records the decision on a company (decided_by NULL: nobody known).
-UPDATE resales SET status = @status, reason = @reason, decided_at = @decided_at, decided_by = sqlc.narg(decided_by),
-    updated_at = @decided_at
+UPDATE resales SET status = @status, reason = @reason, decided_at = @decided_at::timestamptz, decided_by = sqlc.narg(decided_by),
+    updated_at = @decided_at::timestamptz
 WHERE id = @id;
 
 -- name: ResaleMail :one

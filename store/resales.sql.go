@@ -56,17 +56,17 @@ func (q *Queries) CreateResale(ctx context.Context, arg CreateResaleParams) erro
 }
 
 const decideResale = `-- name: DecideResale :exec
-UPDATE resales SET status = $1, reason = $2, decided_at = $3, decided_by = $4,
-    updated_at = $3
+UPDATE resales SET status = $1, reason = $2, decided_at = $3::timestamptz, decided_by = $4,
+    updated_at = $3::timestamptz
 WHERE id = $5
 `
 
 type DecideResaleParams struct {
-	Status    string     `db:"status"`
-	Reason    string     `db:"reason"`
-	DecidedAt *time.Time `db:"decided_at"`
-	DecidedBy *string    `db:"decided_by"`
-	ID        string     `db:"id"`
+	Status    string    `db:"status"`
+	Reason    string    `db:"reason"`
+	DecidedAt time.Time `db:"decided_at"`
+	DecidedBy *string   `db:"decided_by"`
+	ID        string    `db:"id"`
 }
 
 // DecideResale records the decision on a company (decided_by NULL: nobody known).
