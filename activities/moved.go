@@ -1,6 +1,7 @@
 package activities
 
 import (
+	"oportuna/crm"
 	"oportuna/opportunity"
 	"oportuna/resale"
 )
@@ -28,3 +29,12 @@ func ResaleStatusLabel(s string) string { return resale.StatusLabel(s) }
 
 // ErrTypeResaleState is resale.ErrTypeState.
 const ErrTypeResaleState = resale.ErrTypeState
+
+// Error types of SyncCRM, now crm.ErrType*.
+const (
+	ErrTypeCRMNotFound        = crm.ErrTypeCustomerNotFound
+	ErrTypeCRMLocked          = crm.ErrTypeLocked
+	ErrTypeCRMUnavailable     = crm.ErrTypeUnavailable
+	ErrTypeCRMMultipleMatches = crm.ErrTypeMultipleMatches
+	ErrTypeCRMPaused          = crm.ErrTypePaused
+)

@@ -12,6 +12,7 @@ import (
 	"oportuna/internal/calendar"
 	"oportuna/opportunity"
 	"oportuna/resale"
+	"oportuna/store"
 	"oportuna/workflows"
 )
 
@@ -69,12 +70,11 @@ func TestResaleSignUpValidationAndDuplicates(t *testing.T) {
 	if code, body := post(signupBody("yep@revenda.com.br", "11444777000161", "yep")); code != 201 {
 		t.Errorf("same CNPJ at another brand: %d %v", code, body)
 	}
-	var r resaleRow
-	err := ps.db.QueryRow(context.Background(), resaleSelect+` WHERE id = $1`, id).Scan(&r.ID, &r.Status, &r.CorporateName, &r.FantasyName,
-		&r.CNPJ, &r.Phone, &r.ContactName, &r.Email, &r.CEP, &r.City, &r.Street, &r.State, &r.Reason, &r.CreatedAt)
+	stored, err := store.New(ps.db).GetResale(context.Background(), store.GetResaleParams{ID: id, Brand: "nordata"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	r := resaleRowOf(stored)
 	if r.Status != "analysis" || r.CNPJ != "11444777000161" || r.Phone != "11987654321" || r.CEP != "01310100" ||
 		r.Email != "nova@revenda.com.br" || r.FantasyName != "N/C" || r.ContactName != "Carla Dias" {
 		t.Errorf("stored %+v", r)

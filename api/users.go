@@ -3,10 +3,8 @@ package api
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -74,84 +72,59 @@ func activeParam(r *http.Request) (*bool, bool) {
 	return nil, false
 }
 
-// userQuery is the WHERE of a user list and its arguments.
-type userQuery struct {
-	cond string
-	args []any
-}
-
-func (q *userQuery) add(cond string, v any) {
-	q.args = append(q.args, v)
-	q.cond += " AND " + strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(q.args)))
-}
-
 // sellersOf lists the company's sellers at the brand (SELLER role), by name.
-func sellersOf(resaleID, brandSlug string) *userQuery {
-	q := &userQuery{cond: "u.resale_id = $1::uuid AND EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role = 'SELLER' AND ur.brand = $2)",
-		args: []any{resaleID, brandSlug}}
-	return q
+func sellersOf(resaleID, brandSlug string) *store.UserFilter {
+	return &store.UserFilter{Brand: brandSlug, ResaleID: resaleID}
 }
 
 // partnersOf lists the brand's partner users: those holding RESALE or SELLER at it.
-func partnersOf(brandSlug string) *userQuery {
-	return &userQuery{cond: "EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role IN ('RESALE', 'SELLER') AND ur.brand = $1)",
-		args: []any{brandSlug}}
+func partnersOf(brandSlug string) *store.UserFilter {
+	return &store.UserFilter{Brand: brandSlug}
 }
 
-func (q *userQuery) filters(w http.ResponseWriter, r *http.Request, byName bool) bool {
+// userFilters reads a user list's status (activeParam) and, with byName, its
+// name; it answers 400 for an invalid status.
+func userFilters(w http.ResponseWriter, r *http.Request, f *store.UserFilter, byName bool) bool {
 	active, ok := activeParam(r)
 	if !ok {
 		respond.Error(w, http.StatusBadRequest, MsgStatusParam)
 		return false
 	}
-	if active != nil {
-		q.add("u.active = ?", *active)
-	}
+	f.Active = active
 	if name := strings.TrimSpace(r.URL.Query().Get("name")); byName && name != "" {
-		q.add("u.name ILIKE ?", "%"+strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(name)+"%")
+		f.Name = name
 	}
 	return true
 }
 
-// list runs a user list: the total and one page, ordered by name.
-func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, q *userQuery, staffView bool, brandSlug string) (any, int, bool) {
+// listUsers runs a user list: the total and one page, ordered by name.
+func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, f *store.UserFilter, staffView bool) (any, int, bool) {
 	amount, page, msg := pageParams(r)
 	if msg != "" {
 		respond.Error(w, http.StatusBadRequest, msg)
 		return nil, 0, false
 	}
-	var total int
-	if err := s.DB.QueryRow(r.Context(), `SELECT count(*) FROM users u WHERE `+q.cond, q.args...).Scan(&total); err != nil {
-		respond.Internal(w, r, err)
-		return nil, 0, false
-	}
-	args := append(append([]any{}, q.args...), amount, (page-1)*amount)
-	limit := fmt.Sprintf(` ORDER BY lower(u.name), u.id LIMIT $%d OFFSET $%d`, len(args)-1, len(args))
-	if !staffView {
-		rows, _ := s.DB.Query(r.Context(), `SELECT u.id::text, u.name, u.email, NULLIF(u.phone, ''), u.active
-			FROM users u WHERE `+q.cond+limit, args...)
-		list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[sellerRow])
-		if err != nil {
-			respond.Internal(w, r, err)
-			return nil, 0, false
-		}
-		if list == nil {
-			list = []sellerRow{}
-		}
-		return list, total, true
-	}
-	args = append(args, brandSlug)
-	rows, _ := s.DB.Query(r.Context(), fmt.Sprintf(`SELECT u.id::text, u.name, u.email, NULLIF(u.phone, ''), u.active,
-			ARRAY(SELECT DISTINCT ur.role FROM user_roles ur WHERE ur.user_id = u.id AND ur.brand IN ($%d, 'all') ORDER BY ur.role),
-			COALESCE(s.corporate_name, '')
-		FROM users u LEFT JOIN resales s ON s.id = u.resale_id WHERE `, len(args))+q.cond+limit, args...)
-	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[partnerUserRow])
+	q := store.New(s.DB)
+	total, err := q.CountUsers(r.Context(), *f)
 	if err != nil {
 		respond.Internal(w, r, err)
 		return nil, 0, false
 	}
-	if list == nil {
-		list = []partnerUserRow{}
+	rows, err := q.UserPage(r.Context(), *f, amount, (page-1)*amount, staffView)
+	if err != nil {
+		respond.Internal(w, r, err)
+		return nil, 0, false
+	}
+	if !staffView {
+		list := make([]sellerRow, len(rows))
+		for i, u := range rows {
+			list[i] = sellerRow{ID: u.ID, Name: u.Name, Email: u.Email, Phone: u.Phone, Active: u.Active}
+		}
+		return list, total, true
+	}
+	list := make([]partnerUserRow, len(rows))
+	for i, u := range rows {
+		list[i] = partnerUserRow{ID: u.ID, Name: u.Name, Email: u.Email, Phone: u.Phone, Active: u.Active, Roles: u.Roles, Resale: u.Resale}
 	}
 	return list, total, true
 }
@@ -167,10 +140,10 @@ func (s *Server) handleSellerList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := sellersOf(p.ResaleID, p.Brand)
-	if !q.filters(w, r, false) {
+	if !userFilters(w, r, q, false) {
 		return
 	}
-	if list, total, ok := s.listUsers(w, r, q, false, p.Brand); ok {
+	if list, total, ok := s.listUsers(w, r, q, false); ok {
 		respond.JSON(w, http.StatusOK, map[string]any{"result": list, "total": total})
 	}
 }
@@ -186,10 +159,10 @@ func (s *Server) handlePartnerUserList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := partnersOf(c.Brand)
-	if !q.filters(w, r, false) {
+	if !userFilters(w, r, q, false) {
 		return
 	}
-	if list, total, ok := s.listUsers(w, r, q, true, c.Brand); ok {
+	if list, total, ok := s.listUsers(w, r, q, true); ok {
 		respond.JSON(w, http.StatusOK, map[string]any{"result": list, "total": total})
 	}
 }
@@ -202,7 +175,7 @@ func (s *Server) handleSellerByName(w http.ResponseWriter, r *http.Request) {
 	if !ok || !sameBrandParam(w, r, p.Claims) {
 		return
 	}
-	var q *userQuery
+	var q *store.UserFilter
 	staff := false
 	switch {
 	case p.Has(auth.Resale):
@@ -214,10 +187,10 @@ func (s *Server) handleSellerByName(w http.ResponseWriter, r *http.Request) {
 	default:
 		q, staff = partnersOf(p.Brand), true
 	}
-	if !q.filters(w, r, true) {
+	if !userFilters(w, r, q, true) {
 		return
 	}
-	if list, total, ok := s.listUsers(w, r, q, staff, p.Brand); ok {
+	if list, total, ok := s.listUsers(w, r, q, staff); ok {
 		respond.JSON(w, http.StatusOK, map[string]any{"total": total, "data": list})
 	}
 }

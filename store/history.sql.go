@@ -10,6 +10,111 @@ import (
 	"time"
 )
 
+const countHistory = `-- name: CountHistory :one
+SELECT count(*)::int FROM history WHERE type_id = $1 AND brand = $2
+`
+
+type CountHistoryParams struct {
+	TypeID string `db:"type_id"`
+	Brand  string `db:"brand"`
+}
+
+// CountHistory counts a record's history rows at the brand.
+func (q *Queries) CountHistory(ctx context.Context, arg CountHistoryParams) (int, error) {
+	row := q.db.QueryRow(ctx, countHistory, arg.TypeID, arg.Brand)
+	var column_1 int
+	err := row.Scan(&column_1)
+	return column_1, err
+}
+
+const historyChanges = `-- name: HistoryChanges :one
+SELECT modifications FROM history WHERE event_key = $1::text
+`
+
+// HistoryChanges reads the changes recorded under an event key.
+func (q *Queries) HistoryChanges(ctx context.Context, eventKey string) ([]byte, error) {
+	row := q.db.QueryRow(ctx, historyChanges, eventKey)
+	var modifications []byte
+	err := row.Scan(&modifications)
+	return modifications, err
+}
+
+const historyKind = `-- name: HistoryKind :one
+SELECT type FROM history WHERE type_id = $1 AND brand = $2 LIMIT 1
+`
+
+type HistoryKindParams struct {
+	TypeID string `db:"type_id"`
+	Brand  string `db:"brand"`
+}
+
+// HistoryKind reads the type of the record with the id at the brand, from its history.
+func (q *Queries) HistoryKind(ctx context.Context, arg HistoryKindParams) (string, error) {
+	row := q.db.QueryRow(ctx, historyKind, arg.TypeID, arg.Brand)
+	var type_ string
+	err := row.Scan(&type_)
+	return type_, err
+}
+
+const historyPage = `-- name: HistoryPage :many
+SELECT id, type_id, type, user_id, username, action_type, modifications, created_at
+FROM history WHERE type_id = $1 AND brand = $2
+ORDER BY created_at DESC, id DESC LIMIT $4::int OFFSET $3::int
+`
+
+type HistoryPageParams struct {
+	TypeID  string `db:"type_id"`
+	Brand   string `db:"brand"`
+	Skip    int    `db:"skip"`
+	MaxRows int    `db:"max_rows"`
+}
+
+type HistoryPageRow struct {
+	ID            int64     `db:"id"`
+	TypeID        string    `db:"type_id"`
+	Type          string    `db:"type"`
+	UserID        *string   `db:"user_id"`
+	Username      string    `db:"username"`
+	ActionType    string    `db:"action_type"`
+	Modifications []byte    `db:"modifications"`
+	CreatedAt     time.Time `db:"created_at"`
+}
+
+// HistoryPage is a page of a record's history at the brand, newest first.
+func (q *Queries) HistoryPage(ctx context.Context, arg HistoryPageParams) ([]HistoryPageRow, error) {
+	rows, err := q.db.Query(ctx, historyPage,
+		arg.TypeID,
+		arg.Brand,
+		arg.Skip,
+		arg.MaxRows,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []HistoryPageRow{}
+	for rows.Next() {
+		var i HistoryPageRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TypeID,
+			&i.Type,
+			&i.UserID,
+			&i.Username,
+			&i.ActionType,
+			&i.Modifications,
+			&i.CreatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const historyRecorded = `-- name: HistoryRecorded :one
 SELECT EXISTS (SELECT 1 FROM history WHERE event_key = $1::text)
 `

@@ -61,3 +61,9 @@ SELECT id FROM resales WHERE brand = @brand AND cnpj = @cnpj;
 -- name: ResalesInAnalysis :many
 -- ResalesInAnalysis is a page of the sign-ups in analysis, by id after the given one.
 SELECT id, brand, status FROM resales WHERE status = 'analysis' AND id > @after::uuid ORDER BY id LIMIT @max_rows::int;
+
+-- name: MayReadResale :one
+-- MayReadResale reports whether a caller may read the brand's company: staff,
+-- or a RESALE user of the company itself.
+SELECT EXISTS (SELECT 1 FROM resales r WHERE r.id = @id AND r.brand = @brand
+    AND (@staff::boolean OR (@reseller::boolean AND r.id = (SELECT u.resale_id FROM users u WHERE u.id = @user_id::uuid))));

@@ -161,6 +161,34 @@ func (q *Queries) LockResaleContact(ctx context.Context, arg LockResaleContactPa
 	return i, err
 }
 
+const mayReadResale = `-- name: MayReadResale :one
+SELECT EXISTS (SELECT 1 FROM resales r WHERE r.id = $1 AND r.brand = $2
+    AND ($3::boolean OR ($4::boolean AND r.id = (SELECT u.resale_id FROM users u WHERE u.id = $5::uuid))))
+`
+
+type MayReadResaleParams struct {
+	ID       string `db:"id"`
+	Brand    string `db:"brand"`
+	Staff    bool   `db:"staff"`
+	Reseller bool   `db:"reseller"`
+	UserID   string `db:"user_id"`
+}
+
+// MayReadResale reports whether a caller may read the brand's company: staff,
+// or a RESALE user of the company itself.
+func (q *Queries) MayReadResale(ctx context.Context, arg MayReadResaleParams) (bool, error) {
+	row := q.db.QueryRow(ctx, mayReadResale,
+		arg.ID,
+		arg.Brand,
+		arg.Staff,
+		arg.Reseller,
+		arg.UserID,
+	)
+	var exists bool
+	err := row.Scan(&exists)
+	return exists, err
+}
+
 const resaleByCNPJ = `-- name: ResaleByCNPJ :one
 SELECT id FROM resales WHERE brand = $1 AND cnpj = $2
 `

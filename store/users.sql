@@ -95,3 +95,11 @@ SELECT u.name, u.id, COALESCE(s.corporate_name, '')::text AS resale
 FROM users u JOIN user_roles r ON r.user_id = u.id AND r.role = 'SELLER' AND r.brand IN (@brand, 'all')
 LEFT JOIN resales s ON s.id = u.resale_id
 WHERE u.active ORDER BY u.name;
+
+-- name: MayReadUser :one
+-- MayReadUser reports whether a caller may read a user holding a role at the
+-- brand: staff, the user itself, or a RESALE user of the user's company.
+SELECT EXISTS (SELECT 1 FROM users u JOIN user_roles ur ON ur.user_id = u.id
+    WHERE u.id = @id AND ur.brand IN (@brand::text, 'all')
+        AND (@staff::boolean OR u.id = @user_id::uuid
+            OR (@reseller::boolean AND u.resale_id = (SELECT c.resale_id FROM users c WHERE c.id = @user_id::uuid))));

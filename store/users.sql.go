@@ -250,6 +250,36 @@ func (q *Queries) LockEmail(ctx context.Context, email string) error {
 	return err
 }
 
+const mayReadUser = `-- name: MayReadUser :one
+SELECT EXISTS (SELECT 1 FROM users u JOIN user_roles ur ON ur.user_id = u.id
+    WHERE u.id = $1 AND ur.brand IN ($2::text, 'all')
+        AND ($3::boolean OR u.id = $4::uuid
+            OR ($5::boolean AND u.resale_id = (SELECT c.resale_id FROM users c WHERE c.id = $4::uuid))))
+`
+
+type MayReadUserParams struct {
+	ID       string `db:"id"`
+	Brand    string `db:"brand"`
+	Staff    bool   `db:"staff"`
+	UserID   string `db:"user_id"`
+	Reseller bool   `db:"reseller"`
+}
+
+// MayReadUser reports whether a caller may read a user holding a role at the
+// brand: staff, the user itself, or a RESALE user of the user's company.
+func (q *Queries) MayReadUser(ctx context.Context, arg MayReadUserParams) (bool, error) {
+	row := q.db.QueryRow(ctx, mayReadUser,
+		arg.ID,
+		arg.Brand,
+		arg.Staff,
+		arg.UserID,
+		arg.Reseller,
+	)
+	var exists bool
+	err := row.Scan(&exists)
+	return exists, err
+}
+
 const roleGrants = `-- name: RoleGrants :many
 SELECT role, brand FROM user_roles WHERE user_id = $1 ORDER BY role, brand
 `

@@ -103,7 +103,7 @@ func newTracedStack(t *testing.T) *tracedStack {
 	done := make(chan struct{})
 	go func() { _ = worker.Run(wctx, tc, "default", acts); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
-	s := &api.Server{Brands: brands, DB: db, Temporal: tc, Acts: acts, Tracing: tp,
+	s := &api.Server{Brands: brands, DB: db, Temporal: tc, CRM: acts.CRM, Tracing: tp,
 		Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
 			RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}},
 		Web: fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}}}
