@@ -57,3 +57,49 @@ type IdempotencyKey struct {
 	Status  int    `json:"status"`
 	Message string `json:"message"`
 }
+
+// Applied is the record after the event, as the read model stores it
+// (store.ApplyEvent): the event's status, and each value the event carries (a
+// nil one leaves the record's); a renewal request's answers with the time of
+// the request; the time the renewal opened. A decision answers with the
+// record it read before, applied its event, instead of reading it again.
+func (r Record) Applied(ev Event) Record {
+	r.Status = ev.Status
+	if ev.Name != nil {
+		r.Name = *ev.Name
+	}
+	if ev.Probability != nil {
+		r.ProbabilityClosing = *ev.Probability
+	}
+	if ev.Reason != nil {
+		r.Reason = *ev.Reason
+	}
+	if ev.ApprovedAt != nil {
+		r.ApproveDate = stored(*ev.ApprovedAt)
+	}
+	if ev.ValidUntil != nil {
+		r.ValidUntil = stored(*ev.ValidUntil)
+	}
+	if ev.Register != nil {
+		r.Register = *ev.Register
+	}
+	if q := ev.Renewal; q != nil {
+		r.ProjectStillInScope, r.LastVisitDate = q.ProjectStillInScope, q.LastVisitDate
+		r.ProposalSent, r.ProductHomologated, r.NextStep = q.ProposalSent, q.ProductHomologated, q.NextStep
+		r.RequestRenovationAt = stored(ev.At)
+	}
+	if ev.Status == Renovation {
+		r.RenovationDate = stored(ev.At)
+	}
+	if ev.Deleted != nil {
+		r.IsDeleted = *ev.Deleted
+	}
+	return r
+}
+
+// stored is an instant as the read model gives it back: to the microsecond
+// PostgreSQL keeps, in the local zone pgx reads it in.
+func stored(t time.Time) *time.Time {
+	t = t.Truncate(time.Microsecond).In(time.Local)
+	return &t
+}
