@@ -13,12 +13,27 @@ NPM     ?= npm
 GOBIN_DIR := $(or $(shell $(GO) env GOBIN),$(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin)
 TEMPORAL  := $(GOBIN_DIR)/temporal
 TEMPORAL_CLI_VERSION := v1.5.1
+# The production Temporal server of make cluster, TEMPORAL_ENGINE=cluster and
+# docker-compose.yml (deploy/compose_test.go checks they agree): temporal-server
+# and temporal-sql-tool, which go install names server and sql, and the schema
+# files of the same version in the module cache.
+TEMPORAL_SERVER_VERSION := v1.29.1
+TEMPORAL_SERVER := $(GOBIN_DIR)/server
+TEMPORAL_SQL_TOOL := $(GOBIN_DIR)/sql
+TEMPORAL_SCHEMA_DIR = $(shell $(GO) env GOMODCACHE)/go.temporal.io/server@$(TEMPORAL_SERVER_VERSION)/schema/postgresql/v12
+# The Temporal UI of make cluster (the same version as compose's temporalio/ui).
+TEMPORAL_UI_VERSION := v2.42.1
+TEMPORAL_UI := $(GOBIN_DIR)/temporal-ui-$(TEMPORAL_UI_VERSION)/server
+# The Temporal server of make go-test and make loadtest: dev (temporal server
+# start-dev) or cluster (the production server; docs/operations.md).
+TEMPORAL_ENGINE ?= dev
+CLUSTER_ENV = TEMPORAL_CLI="$(TEMPORAL)" TEMPORAL_SERVER="$(TEMPORAL_SERVER)" TEMPORAL_SQL_TOOL="$(TEMPORAL_SQL_TOOL)" TEMPORAL_SCHEMA_DIR="$(TEMPORAL_SCHEMA_DIR)"
 STATICCHECK := $(GOBIN_DIR)/staticcheck
 STATICCHECK_VERSION := v0.8.2
 GO_SOURCES := $(shell find . -name '*.go' -not -path './web/node_modules/*') go.mod go.sum VERSION brand/brands.json $(wildcard migrations/*.sql)
 WEB_SOURCES := $(shell find web/src web/public web/build web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run test build web tools deps pg-start pg-stop vet go-test fuzz web-test e2e chaos chaos-short loadtest bench bench-web clean
+.PHONY: help run test build web tools deps pg-start pg-stop vet go-test fuzz web-test e2e chaos chaos-short loadtest bench bench-web clean cluster cluster-tools
 
 help:
 	@echo "make run    start PostgreSQL, Temporal, the API and the worker with demo data (http://localhost:8080)"
@@ -29,6 +44,8 @@ help:
 	@echo "make chaos  kill the worker and the API, take the CRM down, under load; check nothing is lost, duplicated or stuck"
 	@echo "make audit  govulncheck and npm audit --omit=dev (needs the network; docs/security-authz.md)"
 	@echo "make loadtest  register, approve and read through the API on a fresh stack, beside the bare engine; p50/p95/p99 and /s per call (LOADTEST_FLAGS)"
+	@echo "make cluster  the portal (2 api + 2 worker processes) on a production Temporal: PostgreSQL, frontend/history/matching/worker processes (Ctrl-C stops it)"
+	@echo "TEMPORAL_ENGINE=cluster make go-test|loadtest  the same on that Temporal instead of the dev server"
 
 ## Set-up -------------------------------------------------------------------
 
@@ -37,6 +54,24 @@ $(TEMPORAL):
 
 $(STATICCHECK):
 	cd /tmp && GOFLAGS=-buildvcs=false $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+$(TEMPORAL_SERVER):
+	cd /tmp && GOFLAGS=-buildvcs=false $(GO) install go.temporal.io/server/cmd/server@$(TEMPORAL_SERVER_VERSION)
+
+$(TEMPORAL_SQL_TOOL):
+	cd /tmp && GOFLAGS=-buildvcs=false $(GO) install go.temporal.io/server/cmd/tools/sql@$(TEMPORAL_SERVER_VERSION)
+
+# go install calls it server too: a folder of its own keeps it apart.
+$(TEMPORAL_UI):
+	cd /tmp && GOFLAGS=-buildvcs=false GOBIN="$(dir $(TEMPORAL_UI))" $(GO) install github.com/temporalio/ui-server/v2/cmd/server@$(TEMPORAL_UI_VERSION)
+
+# What a cluster runs: the binaries of TEMPORAL_SERVER_VERSION (another
+# version found under those generic names is replaced) and its schema files.
+cluster-tools: $(TEMPORAL) $(TEMPORAL_SERVER) $(TEMPORAL_SQL_TOOL)
+	@want="$(TEMPORAL_SERVER_VERSION:v%=%)"; \
+	if ! "$(TEMPORAL_SERVER)" --version 2>/dev/null | grep -qF "version $$want"; then rm -f "$(TEMPORAL_SERVER)" && $(MAKE) --no-print-directory "$(TEMPORAL_SERVER)"; fi; \
+	if ! "$(TEMPORAL_SQL_TOOL)" --version 2>/dev/null | grep -qF "version $$want"; then rm -f "$(TEMPORAL_SQL_TOOL)" && $(MAKE) --no-print-directory "$(TEMPORAL_SQL_TOOL)"; fi; \
+	test -d "$(TEMPORAL_SCHEMA_DIR)/temporal/versioned" || (cd /tmp && $(GO) mod download go.temporal.io/server@$(TEMPORAL_SERVER_VERSION))
 
 web/node_modules/.installed: web/package.json web/package-lock.json
 	cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(NPM) ci --no-audit --no-fund
@@ -50,7 +85,7 @@ web/node_modules/.installed: web/package.json web/package-lock.json
 /usr/sbin/postfix:
 	source scripts/lib.sh && apt_install_postfix
 
-tools: $(TEMPORAL) $(STATICCHECK) web/node_modules/.installed
+tools: $(TEMPORAL) $(STATICCHECK) web/node_modules/.installed cluster-tools /usr/sbin/postfix
 
 pg-start:
 	@if [ -z "$${DATABASE_URL:-}" ]; then scripts/pg.sh start; fi
@@ -75,6 +110,16 @@ build: bin/oportuna
 run: build $(TEMPORAL)
 	scripts/run.sh
 
+# The portal on a production-shaped Temporal (docs/operations.md "Production
+# Temporal (cluster)"): the schema by deploy/temporal/schema.sh, four
+# temporal-server processes from deploy/temporal/config.yaml, the namespace
+# oportuna by deploy/temporal/setup.sh, 2 api + 2 worker processes, the codec
+# server and the Temporal UI. Its state stays in .data/ (PostgreSQL databases
+# temporal and temporal_visibility); Ctrl-C stops it.
+cluster: build cluster-tools
+	@$(MAKE) --no-print-directory "$(TEMPORAL_UI)" || echo "the Temporal UI did not install: make cluster runs without it (README.md)"
+	$(CLUSTER_ENV) TEMPORAL_UI="$(TEMPORAL_UI)" scripts/cluster.sh
+
 ## Test ---------------------------------------------------------------------
 
 # The tests use DATABASE_URL when set, else the project cluster in .data/postgres.
@@ -86,8 +131,11 @@ vet: web/dist/index.html $(STATICCHECK)
 
 # The Go tests run in UTC+14, 17 hours ahead of Brasília: a "today" taken from the
 # machine's zone instead of Brasília's calendar (internal/calendar) fails them.
-go-test: web/dist/index.html $(TEMPORAL) /usr/sbin/postfix pg-start
-	TZ=Pacific/Kiritimati OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" TEMPORAL_CLI="$(TEMPORAL)" $(GO) test -count=1 -timeout 15m ./...
+# TEMPORAL_ENGINE=cluster runs them on the production server instead of the dev
+# server: a cluster of its own for each test binary (internal/testenv).
+go-test: web/dist/index.html $(TEMPORAL) cluster-tools /usr/sbin/postfix pg-start
+	TZ=Pacific/Kiritimati OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" TEMPORAL_ENGINE="$(TEMPORAL_ENGINE)" $(CLUSTER_ENV) \
+		$(GO) test -count=1 -timeout $(if $(filter cluster,$(TEMPORAL_ENGINE)),30m,15m) ./...
 
 # Each fuzz target runs briefly (FUZZTIME, default 20000 inputs) from its seed corpus.
 FUZZ_TARGETS := ./cnpj:FuzzValid ./cnpj:FuzzNormalize ./cnpj:FuzzCheckDigits \
@@ -121,11 +169,12 @@ chaos-short: build $(TEMPORAL) pg-start
 
 # The load test (docs/operations.md, "Load test"): registrations, approvals and
 # reads through the API of a fresh stack (separate api, worker and Salesforce
-# stand-in processes), beside the bare engine on the same Temporal dev server.
+# stand-in processes), beside the bare engine on the same Temporal dev server,
+# or with TEMPORAL_ENGINE=cluster on the same production-shaped cluster.
 # LOADTEST_FLAGS adds flags, e.g. LOADTEST_FLAGS='-n 500 -clients 8,32,64' or
 # LOADTEST_FLAGS=-compare-replicas (then 2 api + 2 worker processes as well).
-loadtest: build $(TEMPORAL) pg-start
-	OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" $(GO) run ./cmd/loadtest -bin bin/oportuna -temporal "$(TEMPORAL)" $${LOADTEST_FLAGS:-}
+loadtest: build $(TEMPORAL) $(if $(filter cluster,$(TEMPORAL_ENGINE)),cluster-tools) pg-start
+	OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" $(CLUSTER_ENV) $(GO) run ./cmd/loadtest -bin bin/oportuna -temporal "$(TEMPORAL)" -engine "$(TEMPORAL_ENGINE)" $${LOADTEST_FLAGS:-}
 
 test: vet web-test go-test fuzz e2e chaos-short
 	@echo "make test: all green"

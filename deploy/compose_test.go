@@ -401,6 +401,10 @@ type stack struct {
 	mainGo     string // cmd/oportuna/main.go, for the subcommands
 	dockerfile string
 	prometheus *prometheusConfig // deploy/prometheus/prometheus.yml
+	// makefile and temporalConfig (deploy/temporal/config.yaml): what make
+	// cluster runs, which the Temporal services must match.
+	makefile       string
+	temporalConfig []byte
 }
 
 // prometheusConfig is the part of prometheus.yml the checks read.
@@ -419,11 +423,15 @@ type prometheusConfig struct {
 }
 
 const (
-	appImageEntrypoint = "/oportuna"
-	postgresService    = "postgres"
-	temporalService    = "temporal"
-	setupService       = "temporal-setup"
-	uiService          = "temporal-ui"
+	appImageEntrypoint    = "/oportuna"
+	postgresService       = "postgres"
+	temporalService       = "temporal" // the frontend
+	historyService        = "temporal-history"
+	matchingService       = "temporal-matching"
+	temporalWorkerService = "temporal-worker"
+	schemaService         = "temporal-schema"
+	setupService          = "temporal-setup"
+	uiService             = "temporal-ui"
 )
 
 var appCommands = map[string]string{"migrate": "migrate", "api": "api", "worker": "worker", codecService: "codec-server"}
@@ -441,7 +449,8 @@ func (s *stack) problems() []string {
 	var out []string
 	bad := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 
-	required := []string{postgresService, temporalService, setupService, uiService, "migrate", "api", "worker", codecService}
+	required := []string{postgresService, schemaService, temporalService, historyService, matchingService, temporalWorkerService,
+		setupService, uiService, "migrate", "api", "worker", codecService}
 	for _, name := range required {
 		if s.c.Services[name] == nil {
 			bad("service %s is missing", name)
@@ -605,33 +614,9 @@ func (s *stack) problems() []string {
 		bad("%s: /var/lib/postgresql/data must be a named volume declared under volumes:", postgresService)
 	}
 
-	// Temporal keeps its state in the same PostgreSQL.
-	tmp := s.c.Services[temporalService]
-	tenv := func(k string) string { v, _ := interpolate(tmp.Environment[k], s.dotenv); return v }
-	if db := tenv("DB"); db != "postgres12" && db != "postgres12_pgx" {
-		bad("%s: DB=%q, want postgres12", temporalService, db)
-	}
-	if tenv("POSTGRES_SEEDS") != postgresService {
-		bad("%s: POSTGRES_SEEDS=%q is not the %s service", temporalService, tenv("POSTGRES_SEEDS"), postgresService)
-	}
-	if tenv("DB_PORT") != "5432" {
-		bad("%s: DB_PORT=%q, PostgreSQL listens on 5432", temporalService, tenv("DB_PORT"))
-	}
-	if tenv("POSTGRES_USER") != pgUser || tenv("POSTGRES_PWD") != pgPass {
-		bad("%s: POSTGRES_USER/POSTGRES_PWD are not the postgres service's credentials", temporalService)
-	}
-	if p := tenv("DYNAMIC_CONFIG_FILE_PATH"); p != "" && !mounts(tmp, "/etc/temporal/"+p) {
-		bad("%s: DYNAMIC_CONFIG_FILE_PATH %s is not mounted from the repository (/etc/temporal/%s)", temporalService, p, p)
-	}
-	// The shard count cannot change once the cluster exists: it must be chosen,
-	// not left to the image's default of 4 (docs/operations.md "Sizing").
-	if n, err := strconv.Atoi(tenv("NUM_HISTORY_SHARDS")); err != nil || n < 128 || n&(n-1) != 0 {
-		bad("%s: NUM_HISTORY_SHARDS=%q, want a power of two of at least 128, set before the first start (docs/operations.md \"Sizing\")", temporalService, tenv("NUM_HISTORY_SHARDS"))
-	}
-	frontend := tenv("FRONTEND_GRPC_PORT")
-	if frontend == "" {
-		frontend = "7233"
-	}
+	// The Temporal server: make cluster's, in the same PostgreSQL (compose_temporal_test.go).
+	out = append(out, s.temporalProblems(pgUser, pgPass)...)
+	frontend := "7233" // config.yaml's TEMPORAL_FRONTEND_PORT default; temporalProblems checks it is not changed
 
 	// Everyone reaches Temporal at the temporal service's frontend, in one namespace.
 	for _, a := range []struct{ svc, name string }{
@@ -714,11 +699,17 @@ func (s *stack) problems() []string {
 		bad("depends_on cycle: %s", cycle)
 	}
 	wantDeps := map[string]map[string]string{
-		"migrate":       {postgresService: "service_healthy"},
-		"api":           {postgresService: "service_healthy", temporalService: "service_healthy", setupService: "service_completed_successfully", "migrate": "service_completed_successfully"},
-		"worker":        {postgresService: "service_healthy", temporalService: "service_healthy", setupService: "service_completed_successfully", "migrate": "service_completed_successfully"},
-		setupService:    {temporalService: "service_healthy"},
-		temporalService: {postgresService: "service_healthy"},
+		"migrate": {postgresService: "service_healthy"},
+		"api":     {postgresService: "service_healthy", setupService: "service_completed_successfully", "migrate": "service_completed_successfully"},
+		"worker":  {postgresService: "service_healthy", setupService: "service_completed_successfully", "migrate": "service_completed_successfully"},
+		// setup.sh waits until the frontend serves.
+		setupService:   {temporalService: "service_started"},
+		schemaService:  {postgresService: "service_healthy"},
+		uiService:      {setupService: "service_completed_successfully"},
+		historyService: {schemaService: "service_completed_successfully"},
+	}
+	for _, svc := range []string{temporalService, matchingService, temporalWorkerService} {
+		wantDeps[svc] = map[string]string{schemaService: "service_completed_successfully", historyService: "service_started"}
 	}
 	for svcName, deps := range wantDeps {
 		for dep, cond := range deps {
@@ -1027,7 +1018,8 @@ func loadStack(t *testing.T, composeYAML []byte) *stack {
 		t.Fatalf("deploy/prometheus/prometheus.yml: %v", err)
 	}
 	return &stack{c: c, dotenv: dotenv, appVars: vars, mainGo: string(readFile(t, "cmd/oportuna/main.go")),
-		dockerfile: string(readFile(t, "Dockerfile")), prometheus: &prom}
+		dockerfile: string(readFile(t, "Dockerfile")), prometheus: &prom,
+		makefile: string(readFile(t, "Makefile")), temporalConfig: readFile(t, "deploy/temporal/config.yaml")}
 }
 
 // --- tests ----------------------------------------------------------------------
@@ -1086,15 +1078,9 @@ func TestComposeCheckerCatchesInconsistencies(t *testing.T) {
 				s.c.Services["worker"].Environment["DATABASE_URL"] = strings.Replace(s.c.Services["worker"].Environment["DATABASE_URL"], "/oportuna?", "/portal?", 1)
 			},
 			`worker: DATABASE_URL database "portal"`},
-		{"Temporal's history shards left to the image's default",
-			func(s *stack) { delete(s.c.Services[temporalService].Environment, "NUM_HISTORY_SHARDS") },
-			`temporal: NUM_HISTORY_SHARDS=""`},
-		{"Temporal's history shards not a power of two",
-			func(s *stack) { s.c.Services[temporalService].Environment["NUM_HISTORY_SHARDS"] = "500" },
-			`temporal: NUM_HISTORY_SHARDS="500"`},
 		{"Temporal on the PostgreSQL of nobody",
-			func(s *stack) { s.c.Services[temporalService].Environment["POSTGRES_SEEDS"] = "pg" },
-			"temporal: POSTGRES_SEEDS=\"pg\""},
+			func(s *stack) { s.c.Services[historyService].Environment["TEMPORAL_DB_HOST"] = "pg" },
+			"temporal-history: TEMPORAL_DB_HOST=\"pg\""},
 		{"TEMPORAL_ADDRESS on the wrong port",
 			func(s *stack) { s.c.Services["worker"].Environment["TEMPORAL_ADDRESS"] = "temporal:7234" },
 			`worker: TEMPORAL_ADDRESS="temporal:7234"`},
@@ -1142,8 +1128,8 @@ func TestComposeCheckerCatchesInconsistencies(t *testing.T) {
 			func(s *stack) { s.c.Services["api"].Environment["PORT"] = "9000" },
 			"api: does not publish its PORT 9000"},
 		{"an unpinned image",
-			func(s *stack) { s.c.Services[temporalService].Image = "temporalio/auto-setup:latest" },
-			"temporal: image temporalio/auto-setup:latest is not pinned"},
+			func(s *stack) { s.c.Services[temporalService].Image = "temporalio/server:latest" },
+			"temporal: image temporalio/server:latest is not pinned"},
 		{"an image without a tag",
 			func(s *stack) { s.c.Services[uiService].Image = "temporalio/ui" },
 			"temporal-ui: image temporalio/ui is not pinned"},

@@ -339,8 +339,8 @@ func TestAFailedBackgroundCRMSyncIsRecordedAndRetriedByTheReconciler(t *testing.
 	}
 	if os.Getenv("OPORTUNA_RECORD_HISTORIES") != "" {
 		// The opportunity's run so far: the failed background sync recorded
-		// (change id record-crm-sync-failure) and the repair updates, replayed
-		// by TestRecordedHistoriesReplay (workflows/replay_test.go).
+		// and the repair updates, replayed by TestRecordedHistoriesReplay
+		// (workflows/replay_test.go).
 		e.recordHistory(workflows.OpportunityWorkflowID(id), recordedRepair)
 	}
 }

@@ -54,7 +54,11 @@ func EnsureSearchAttributes(ctx context.Context, c client.Client, namespace stri
 			return nil, fmt.Errorf("worker: add search attributes %v: %w", added, err)
 		}
 	}
-	slog.InfoContext(ctx, "registered search attributes", "namespace", namespace, "names", added)
+	// A dev server uses them at once; a cluster's history service caches a
+	// namespace's attributes for up to a minute, and workflow tasks that set
+	// one fail (and are retried) until then: production registers them in
+	// its setup job before the workers start (docs/operations.md).
+	slog.WarnContext(ctx, "registered search attributes; a Temporal cluster may take a minute to use them", "namespace", namespace, "names", added)
 	return added, nil
 }
 
@@ -109,6 +113,11 @@ func RunWithSettings(ctx context.Context, c client.Client, namespace string, act
 		st = &Status{}
 	}
 	if _, err := EnsureSearchAttributes(ctx, c, namespace); err != nil {
+		if ctx.Err() != nil {
+			// Stopped before it polled (e.g. `oportuna seed` with nothing to
+			// seed, on a server slow to answer): a stop, not a failure.
+			return nil
+		}
 		return err
 	}
 	s = s.withDefaults(acts)

@@ -145,6 +145,18 @@ func TestWorkerIsNotReadyAfterItsContextEnds(t *testing.T) {
 	}
 }
 
+// TestWorkerStoppedBeforeItPollsReturnsNil: a context that ends while the
+// worker still registers its search attributes is a stop, not a failure
+// (`oportuna seed` with nothing to seed stopped its worker so on a cluster).
+func TestWorkerStoppedBeforeItPollsReturnsNil(t *testing.T) {
+	c := testenv.TemporalClient(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := RunWithStatus(ctx, c, "default", &activities.Activities{}, nil); err != nil {
+		t.Errorf("Run with its context already ended: %v, want nil", err)
+	}
+}
+
 // setRetryLongPollGracePeriod is the SDK's test hook (internal.SetRetryLongPollGracePeriod,
 // "for test use only, not safe to call with a running worker").
 //

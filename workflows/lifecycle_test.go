@@ -3,14 +3,11 @@ package workflows_test
 import (
 	"context"
 	"errors"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	enumspb "go.temporal.io/api/enums/v1"
-	historypb "go.temporal.io/api/history/v1"
-	"go.temporal.io/api/temporalproto"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
@@ -213,38 +210,10 @@ func TestOpportunityLifecycleSurvivesAWorkerRestart(t *testing.T) {
 	if err := db.QueryRow(ctx, `SELECT count(*) FROM notifications n JOIN users u ON u.id = n.user_id WHERE u.email = 'vendedor1@yep.demo'`).Scan(&notes); err != nil || notes < 4 {
 		t.Errorf("owner notifications = %d (%v)", notes, err)
 	}
-	if os.Getenv("OPORTUNA_RECORD_HISTORIES") != "" {
-		recordHistory(t, c, wfID, firstRun, recordedCycle)
-	}
+	workflows.RecordHistory(t, c, wfID, firstRun, recordedCycle)
 }
 
-// recordedCycle is where OPORTUNA_RECORD_HISTORIES writes this test's first
-// run. Earlier recordings keep guarding the code paths they took
-// (opportunity-full-cycle.json: before the CRM followed edits, renewals and
-// expiries; opportunity-full-cycle-crm-sync.json: before a decision cancelled
-// the timer of its wait); a new deliberate change records under a new name again.
-const recordedCycle = "testdata/histories/opportunity-full-cycle-await-timers.json"
+// recordedCycle is where OPORTUNA_RECORD_HISTORIES writes this test's first run.
+const recordedCycle = "testdata/histories/opportunity-full-cycle.json"
 
 func ptr[T any](v T) *T { return &v }
-
-// recordHistory writes a run's history for the replay tests (run the test with
-// OPORTUNA_RECORD_HISTORIES=1 after a deliberate change of the workflow).
-func recordHistory(t *testing.T, c client.Client, wfID, runID, path string) {
-	it := c.GetWorkflowHistory(context.Background(), wfID, runID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	hist := &historypb.History{}
-	for it.HasNext() {
-		ev, err := it.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		hist.Events = append(hist.Events, ev)
-	}
-	b, err := temporalproto.CustomJSONMarshalOptions{Indent: "  "}.Marshal(hist)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("recorded %d events in %s", len(hist.Events), path)
-}

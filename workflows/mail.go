@@ -13,20 +13,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"oportuna/activities"
 	"oportuna/brand"
 	"oportuna/mailer"
-)
-
-// MailWorkflowID is the workflow id of the e-mail recorded under key.
-func MailWorkflowID(key string) string { return "mail/" + key }
-
-// Retry budget of one e-mail: SMTP outages of up to three days are waited out.
-const (
-	MailRetryBudget     = 72 * time.Hour
-	MailMaxRetryBackoff = 10 * time.Minute
-	// MailHeartbeatTimeout is how soon an attempt on a crashed worker is retried elsewhere.
-	MailHeartbeatTimeout = 10 * time.Second
 )
 
 // SendEmail delivers one e-mail durably: it runs the SendMail activity until
@@ -35,14 +23,7 @@ const (
 // The mailer's outbox makes every retry idempotent. The input is usually a
 // key-only message (MailDispatcher records the e-mail first).
 func SendEmail(ctx workflow.Context, m mailer.Message) error {
-	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		TaskQueue:              MailQueue(ctx),
-		StartToCloseTimeout:    2 * time.Minute,
-		HeartbeatTimeout:       MailHeartbeatTimeout,
-		ScheduleToCloseTimeout: MailRetryBudget,
-		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2,
-			MaximumInterval: MailMaxRetryBackoff, NonRetryableErrorTypes: []string{activities.ErrTypeMailInvalid}},
-	})
+	ctx = workflow.WithActivityOptions(ctx, mailOptions(ctx))
 	return workflow.ExecuteActivity(ctx, a.SendMail, m).Get(ctx, nil)
 }
 

@@ -11,15 +11,9 @@ import (
 	"oportuna/opportunity"
 )
 
-// UpdateRepair brings an opportunity's read model, and on request its CRM
-// record, back to the workflow's state: the workflow is the truth. Only the
-// reconciler sends it (docs/operations.md, "Reconciliation").
-const UpdateRepair = "repair"
-
-// changeRecordCRMSyncFailure: a background CRM sync that finally fails is
-// recorded in crm_sync_failures (RecordCRMSyncFailure), where the reconciler
-// retries it; before, it was only logged.
-const changeRecordCRMSyncFailure = "record-crm-sync-failure"
+// The reconciler's repair (UpdateRepair) brings an opportunity's read model,
+// and on request its CRM record, back to the workflow's state: the workflow is
+// the truth (docs/operations.md, "Reconciliation").
 
 // RepairRequest asks the workflow to restore what diverged from its state.
 type RepairRequest struct {
@@ -52,7 +46,7 @@ type RepairResult struct {
 // MsgRepairNotRegistered refuses a repair before the registration arrived.
 const MsgRepairNotRegistered = "Oportunidade ainda não registrada."
 
-func (wf *opportunityWorkflow) validateRepair(ctx workflow.Context, req RepairRequest) error {
+func (wf *opportunityImpl) validateRepair(ctx workflow.Context, req RepairRequest) error {
 	if !req.System {
 		return forbidden()
 	}
@@ -65,7 +59,7 @@ func (wf *opportunityWorkflow) validateRepair(ctx workflow.Context, req RepairRe
 // repair writes the workflow's state to the CRM (when asked, first: a record
 // recreated there gives a new register) and to the read model, under the
 // workflow's lock, so no decision or timer is half-way through a change.
-func (wf *opportunityWorkflow) repair(ctx workflow.Context, req RepairRequest) (RepairResult, error) {
+func (wf *opportunityImpl) repair(ctx workflow.Context, req RepairRequest) (RepairResult, error) {
 	defer wf.lock(ctx)()
 	var res RepairResult
 	log := workflow.GetLogger(ctx)
@@ -95,7 +89,7 @@ func (wf *opportunityWorkflow) repair(ctx workflow.Context, req RepairRequest) (
 // repairCRM writes the workflow's state to the CRM within CRMBudget. An outage
 // leaves it to a background sync (recorded in crm_sync_failures if it never
 // lands); a refusal is answered for the reconciler to report.
-func (wf *opportunityWorkflow) repairCRM(ctx workflow.Context) (string, string) {
+func (wf *opportunityImpl) repairCRM(ctx workflow.Context) (string, string) {
 	wf.stopCRMLater(ctx)
 	in := activities.CRMSyncInput{CRMInput: activities.CRMInput{OpportunityID: wf.st.ID, Brand: wf.st.Brand,
 		Name: wf.st.Name, Probability: wf.st.Probability}, Status: wf.st.Status}
@@ -113,12 +107,4 @@ func (wf *opportunityWorkflow) repairCRM(ctx workflow.Context) (string, string) 
 	}
 	wf.syncCRMLater(ctx, wf.st.Status)
 	return RepairCRMPending, activities.ErrTypeCRMUnavailable
-}
-
-// recordCRMSyncFailure records a background sync that finally failed.
-func (wf *opportunityWorkflow) recordCRMSyncFailure(ctx workflow.Context, status opportunity.Status, cause error) {
-	f := activities.CRMSyncFailure{OpportunityID: wf.st.ID, Brand: wf.st.Brand, Status: status, Error: cause.Error(), At: workflow.Now(ctx)}
-	if err := workflow.ExecuteActivity(dbOptions(ctx), a.RecordCRMSyncFailure, f).Get(ctx, nil); err != nil {
-		workflow.GetLogger(ctx).Error("CRM sync failure not recorded", "status", status, "err", err)
-	}
 }

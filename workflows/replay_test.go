@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/temporalproto"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
@@ -48,9 +51,9 @@ func (rr *replayRegistry) RegisterDynamicWorkflow(w any, o workflow.DynamicRegis
 // testdata/ (testdata/histories: Opportunity, testdata/resale: Resale,
 // testdata/mail: SendEmail) must replay with the current workflow code, on a
 // replayer holding every workflow the worker registers. A change that breaks
-// this needs workflow.GetVersion (docs/operations.md). Every workflow the
-// worker runs must have at least one recorded history, and no history folder
-// may be empty.
+// this needs workflow.GetVersion (docs/opportunity-lifecycle.md, "Changing
+// the workflow safely"). Every workflow the worker runs must have at least one
+// recorded history, and no history folder may be empty.
 func TestRecordedHistoriesReplay(t *testing.T) {
 	byDir := map[string][]string{}
 	err := filepath.WalkDir("testdata", func(p string, d os.DirEntry, err error) error {
@@ -109,30 +112,38 @@ func TestRecordedHistoriesReplay(t *testing.T) {
 	sort.Strings(rr.names)
 	for _, name := range rr.names {
 		if covered[name] == 0 {
-			t.Errorf("no recorded history of %s under testdata/: record one (docs/operations.md, Changing the workflow safely)", name)
+			t.Errorf("no recorded history of %s under testdata/: record one (docs/opportunity-lifecycle.md, Changing the workflow safely)", name)
 		}
 	}
 	t.Logf("replayed %v with %v registered", covered, rr.names)
 }
 
-// TestRecordSendEmailHistory records testdata/mail/send-email-delivered.json
-// (OPORTUNA_RECORD_HISTORIES=1): a SendEmail run on the dev server whose
-// delivery succeeds. The activity is a stand-in: replay checks the workflow's
-// commands, not what the activity did.
+// TestRecordSendEmailHistory: a SendEmail run on the dev server whose
+// delivery succeeds, its activity on the mail queue; with
+// OPORTUNA_RECORD_HISTORIES=1 it records testdata/mail/send-email-delivered.json.
+// The activity is a stand-in: replay checks the workflow's commands, not what
+// the activity did.
 func TestRecordSendEmailHistory(t *testing.T) {
-	if os.Getenv("OPORTUNA_RECORD_HISTORIES") == "" {
-		t.Skip("set OPORTUNA_RECORD_HISTORIES=1 to record the SendEmail history")
-	}
 	c := testenv.TemporalClient(t)
 	queue := "record-send-email"
 	w := sdkworker.New(c, queue, sdkworker.Options{})
 	w.RegisterWorkflow(SendEmail)
-	w.RegisterActivityWithOptions(func(ctx context.Context, m mailer.Message) error { return nil },
+	mail := sdkworker.New(c, queue+MailQueueSuffix, sdkworker.Options{})
+	sent := make(chan string, 1)
+	mail.RegisterActivityWithOptions(func(ctx context.Context, m mailer.Message) error {
+		select {
+		case sent <- m.Key:
+		default:
+		}
+		return nil
+	},
 		activity.RegisterOptions{Name: "SendMail"})
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
+	for _, w := range []sdkworker.Worker{w, mail} {
+		if err := w.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer w.Stop()
 	}
-	defer w.Stop()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	key := "password-reset/" + hashKey("ana@cliente.com.br", "https://yep.example/redefinir-senha?token=replay")
@@ -144,6 +155,39 @@ func TestRecordSendEmailHistory(t *testing.T) {
 	if err := run.Get(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	// recordResaleHistory (resale_test.go) writes any workflow's history.
-	recordResaleHistory(t, c, run.GetID(), run.GetRunID(), "testdata/mail/send-email-delivered.json")
+	if got := <-sent; got != key {
+		t.Errorf("SendMail was asked for %q, want %q", got, key)
+	}
+	RecordHistory(t, c, run.GetID(), run.GetRunID(), "testdata/mail/send-email-delivered.json")
+}
+
+// RecordHistory writes a run's history to path (relative to workflows/), where
+// TestRecordedHistoriesReplay replays it, when OPORTUNA_RECORD_HISTORIES is
+// set (after a deliberate change of a workflow: docs/opportunity-lifecycle.md,
+// "Changing the workflow safely"). Exported for the package's external tests.
+func RecordHistory(t *testing.T, c client.Client, wfID, runID, path string) {
+	t.Helper()
+	if os.Getenv("OPORTUNA_RECORD_HISTORIES") == "" {
+		return
+	}
+	it := c.GetWorkflowHistory(context.Background(), wfID, runID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	hist := &historypb.History{}
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		hist.Events = append(hist.Events, ev)
+	}
+	b, err := temporalproto.CustomJSONMarshalOptions{Indent: "  "}.Marshal(hist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("recorded %d events in %s", len(hist.Events), path)
 }

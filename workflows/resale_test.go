@@ -3,27 +3,17 @@ package workflows
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/stretchr/testify/mock"
 	enumspb "go.temporal.io/api/enums/v1"
-	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/api/temporalproto"
 	"go.temporal.io/sdk/client"
-	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
-	"go.temporal.io/sdk/testsuite"
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
@@ -34,131 +24,6 @@ import (
 	"oportuna/mailer"
 	"oportuna/opportunity"
 )
-
-// resaleHarness runs the onboarding workflow with time skipping and records
-// what its activities were asked to do.
-type resaleHarness struct {
-	t         *testing.T
-	env       *testsuite.TestWorkflowEnvironment
-	mu        sync.Mutex
-	decisions []activities.ResaleDecisionInput
-	mails     []activities.ResaleMailInput
-	notices   []activities.ResaleNotice
-	statuses  []string // ResaleStatus search attribute values, in order
-	regErr    error    // what RegisterResale answers
-	facts     activities.ResaleFacts
-	sla       time.Duration
-}
-
-var signup = activities.ResaleRegistration{Email: "contato@revenda.com.br", Phone: "11987654321", ContactName: "Carla",
-	CNPJ: "11222333000181", FantasyName: "Revenda", CorporateName: "Revenda Boa Ltda", Country: "Brasil"}
-
-func newResaleHarness(t *testing.T) *resaleHarness {
-	h := &resaleHarness{t: t, sla: 48 * time.Hour}
-	var s testsuite.WorkflowTestSuite
-	s.SetLogger(tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
-	h.env = s.NewTestWorkflowEnvironment()
-	h.env.RegisterWorkflow(Resale)
-	h.env.RegisterActivity(a)
-	h.env.OnActivity(a.LifecycleDurations, mock.Anything).Return(func(context.Context) (Durations, error) {
-		d := DefaultDurations
-		d.ApprovalSLA = h.sla
-		return d, nil
-	})
-	h.env.OnActivity(a.RegisterResale, mock.Anything, mock.Anything).Return(
-		func(_ context.Context, in activities.RegisterResaleInput) (activities.ResaleFacts, error) {
-			if h.regErr != nil {
-				return activities.ResaleFacts{}, h.regErr
-			}
-			return activities.ResaleFacts{ID: in.ID, Brand: in.Brand, Status: activities.ResaleAnalysis, CNPJ: in.Registration.CNPJ, CreatedAt: in.At}, nil
-		})
-	h.env.OnActivity(a.ResaleFacts, mock.Anything, mock.Anything).Return(func(context.Context, string) (activities.ResaleFacts, error) {
-		return h.facts, nil
-	})
-	h.env.OnActivity(a.DecideResale, mock.Anything, mock.Anything).Return(
-		func(_ context.Context, in activities.ResaleDecisionInput) (activities.ResaleDecided, error) {
-			h.mu.Lock()
-			defer h.mu.Unlock()
-			h.decisions = append(h.decisions, in)
-			if in.Approve {
-				return activities.ResaleDecided{Status: activities.ResaleApproved, UserID: "u-new"}, nil
-			}
-			return activities.ResaleDecided{Status: activities.ResaleDisapproved}, nil
-		})
-	h.env.OnActivity(a.MailResaleDecision, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.ResaleMailInput) error {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		h.mails = append(h.mails, in)
-		return nil
-	})
-	h.env.OnActivity(a.NotifyResale, mock.Anything, mock.Anything).Return(func(_ context.Context, n activities.ResaleNotice) error {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		h.notices = append(h.notices, n)
-		return nil
-	})
-	h.env.OnUpsertTypedSearchAttributes(mock.Anything).Return(nil).Run(func(args mock.Arguments) {
-		sa := args.Get(0).(temporal.SearchAttributes)
-		st, _ := sa.GetKeyword(AttrResaleStatus)
-		brandSlug, _ := sa.GetKeyword(AttrBrand)
-		doc, _ := sa.GetKeyword(AttrResaleCnpj)
-		if brandSlug != "yep" || doc != signup.CNPJ {
-			t.Errorf("search attributes brand %q cnpj %q", brandSlug, doc)
-		}
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		h.statuses = append(h.statuses, st)
-	})
-	return h
-}
-
-// at schedules an update at a moment of the workflow's life; the outcome lands in *err.
-func (h *resaleHarness) at(d time.Duration, name string, arg any, err *error) {
-	h.env.RegisterDelayedCallback(func() {
-		h.env.UpdateWorkflow(name, "", &testsuite.TestUpdateCallback{
-			OnReject:   func(e error) { *err = e },
-			OnAccept:   func() {},
-			OnComplete: func(_ interface{}, e error) { *err = e },
-		}, arg)
-	}, d)
-}
-
-func (h *resaleHarness) state() ResaleState {
-	v, err := h.env.QueryWorkflow(QueryState)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	var st ResaleState
-	if err := v.Get(&st); err != nil {
-		h.t.Fatal(err)
-	}
-	return st
-}
-
-// run registers the sign-up with the start and runs the workflow to its end.
-func (h *resaleHarness) run() (regErr error) {
-	h.at(0, UpdateRegister, ResaleRegisterRequest{Registration: signup}, &regErr)
-	h.env.ExecuteWorkflow(Resale, ResaleInput{ID: "r-1", Brand: "yep"})
-	return regErr
-}
-
-func (h *resaleHarness) kinds() map[string]int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	out := map[string]int{}
-	for _, n := range h.notices {
-		out[n.Kind]++
-	}
-	return out
-}
-
-func appType(err error) string {
-	var app *temporal.ApplicationError
-	if errors.As(err, &app) {
-		return app.Type()
-	}
-	return ""
-}
 
 func TestResaleApprovalAfterTwoSLARemindersCreatesAndInvitesTheUser(t *testing.T) {
 	h := newResaleHarness(t)
@@ -180,7 +45,7 @@ func TestResaleApprovalAfterTwoSLARemindersCreatesAndInvitesTheUser(t *testing.T
 	if approveErr != nil {
 		t.Fatalf("approve: %v", approveErr)
 	}
-	if appType(lateErr) != ErrTypeTransition {
+	if errType(lateErr) != ErrTypeTransition {
 		t.Errorf("a refusal after the approval: %v, want a transition error", lateErr)
 	}
 	var st ResaleState
@@ -227,13 +92,13 @@ func TestResaleRefusalNeedsAReasonAndADecider(t *testing.T) {
 	if err := h.run(); err != nil {
 		t.Fatal(err)
 	}
-	if appType(noReason) != ErrTypeInvalid || appType(tooLong) != ErrTypeInvalid || appType(bySeller) != ErrTypeForbidden || appType(otherBrand) != ErrTypeForbidden {
+	if errType(noReason) != ErrTypeInvalid || errType(tooLong) != ErrTypeInvalid || errType(bySeller) != ErrTypeForbidden || errType(otherBrand) != ErrTypeForbidden {
 		t.Errorf("rejections: no reason %v, too long %v, seller %v, other brand %v", noReason, tooLong, bySeller, otherBrand)
 	}
 	if refuseErr != nil {
 		t.Fatalf("support refuses: %v", refuseErr)
 	}
-	if appType(approveAfter) != ErrTypeTransition {
+	if errType(approveAfter) != ErrTypeTransition {
 		t.Errorf("approve after refusal: %v", approveAfter)
 	}
 	if len(h.decisions) != 1 || h.decisions[0].Approve || h.decisions[0].Reason != "Documentação incompleta" {
@@ -251,7 +116,7 @@ func TestResaleDuplicateSignUpEndsTheRunQuietly(t *testing.T) {
 	h := newResaleHarness(t)
 	h.regErr = temporal.NewNonRetryableApplicationError(activities.MsgDuplicateResale, activities.ErrTypeDuplicate, nil)
 	err := h.run()
-	if appType(err) != activities.ErrTypeDuplicate {
+	if errType(err) != activities.ErrTypeDuplicate {
 		t.Fatalf("register: %v, want the duplicate error", err)
 	}
 	if !h.env.IsWorkflowCompleted() || h.env.GetWorkflowError() != nil {
@@ -283,7 +148,7 @@ func TestResaleAdoptingADecidedCompanyRefusesTheDecision(t *testing.T) {
 	var approveErr error
 	h.at(0, UpdateApprove, ResaleApproval{Actor: rep, Brand: "yep"}, &approveErr)
 	h.env.ExecuteWorkflow(Resale, ResaleInput{ID: "r-1", Brand: "yep", Adopt: true})
-	if appType(approveErr) != ErrTypeTransition {
+	if errType(approveErr) != ErrTypeTransition {
 		t.Errorf("approve: %v", approveErr)
 	}
 	if len(h.decisions) != 0 {
@@ -428,37 +293,8 @@ func TestResaleOnboardingOnTheRealServer(t *testing.T) {
 	if err := svc.ResetPassword(ctx, token, "Oportuna@2027", ""); !errors.Is(err, auth.ErrResetInvalid) {
 		t.Errorf("token reused: %v", err)
 	}
-	if os.Getenv("OPORTUNA_RECORD_HISTORIES") != "" {
-		recordResaleHistory(t, c, ResaleWorkflowID(id), run.GetRunID(), recordedOnboarding)
-	}
+	RecordHistory(t, c, ResaleWorkflowID(id), run.GetRunID(), recordedOnboarding)
 }
 
-// recordedOnboarding is where OPORTUNA_RECORD_HISTORIES writes the onboarding
-// test's run; earlier recordings keep guarding their paths (onboarding-approved.json:
-// before a decision cancelled the reminder's timer).
-const recordedOnboarding = "testdata/resale/onboarding-approved-await-timers.json"
-
-// recordResaleHistory writes a run's history for the replay test (run with
-// OPORTUNA_RECORD_HISTORIES=1 after a deliberate change of the workflow).
-func recordResaleHistory(t *testing.T, c client.Client, wfID, runID, path string) {
-	it := c.GetWorkflowHistory(context.Background(), wfID, runID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	hist := &historypb.History{}
-	for it.HasNext() {
-		ev, err := it.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		hist.Events = append(hist.Events, ev)
-	}
-	b, err := temporalproto.CustomJSONMarshalOptions{Indent: "  "}.Marshal(hist)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("recorded %d events in %s", len(hist.Events), path)
-}
+// recordedOnboarding is where OPORTUNA_RECORD_HISTORIES writes the onboarding test's run.
+const recordedOnboarding = "testdata/resale/onboarding-approved.json"

@@ -1,13 +1,15 @@
-// Package workflows holds the project's durable Temporal workflows.
 package workflows
 
 import (
+	"time"
+
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
-)
+	"go.temporal.io/sdk/workflow"
 
-// TaskQueue is the one task queue the portal's worker polls.
-const TaskQueue = "oportuna"
+	"oportuna/activities"
+	"oportuna/opportunity"
+)
 
 // Search attributes let operators filter workflows in the Temporal UI. They hold
 // no personal data (names, e-mails, phones): only ids, brand and state.
@@ -31,4 +33,55 @@ func SearchAttributes() map[string]enums.IndexedValueType {
 		AttrValidUntil.GetName():        enums.INDEXED_VALUE_TYPE_DATETIME,
 		AttrApprovalOverdue.GetName():   enums.INDEXED_VALUE_TYPE_BOOL,
 	}
+}
+
+// searchAttrs are the values of an opportunity's search attributes.
+type searchAttrs struct {
+	status     opportunity.Status
+	overdue    bool
+	cnpj       string
+	validUntil time.Time
+}
+
+// publish updates the search attributes of an opportunity when they changed
+// (ApprovalOverdue: a decision it waits for is past its SLA).
+func (wf *opportunityImpl) publish(ctx workflow.Context) {
+	cur := searchAttrs{status: wf.st.Status, cnpj: wf.st.ResaleCNPJ, validUntil: wf.st.ValidUntil,
+		overdue: (wf.st.Status == opportunity.Analysis || wf.st.Status == opportunity.AwaitingRenovation) && wf.st.Reminders > 0}
+	if wf.published != nil && *wf.published == cur {
+		return
+	}
+	updates := []temporal.SearchAttributeUpdate{
+		AttrBrand.ValueSet(wf.st.Brand),
+		AttrOpportunityStatus.ValueSet(string(cur.status)),
+		AttrApprovalOverdue.ValueSet(cur.overdue),
+	}
+	if cur.cnpj != "" {
+		updates = append(updates, AttrResaleCnpj.ValueSet(cur.cnpj))
+	}
+	if !cur.validUntil.IsZero() {
+		updates = append(updates, AttrValidUntil.ValueSet(cur.validUntil))
+	}
+	if upsert(ctx, updates) {
+		wf.published = &cur
+	}
+}
+
+// publish updates the search attributes of a company's onboarding.
+func (wf *resaleImpl) publish(ctx workflow.Context) {
+	updates := []temporal.SearchAttributeUpdate{AttrBrand.ValueSet(wf.st.Brand), AttrResaleStatus.ValueSet(wf.st.Status),
+		AttrApprovalOverdue.ValueSet(wf.st.Status == activities.ResaleAnalysis && wf.st.Reminders > 0)}
+	if wf.st.CNPJ != "" {
+		updates = append(updates, AttrResaleCnpj.ValueSet(wf.st.CNPJ))
+	}
+	upsert(ctx, updates)
+}
+
+// upsert writes search attributes; a failure is logged (they only help operators).
+func upsert(ctx workflow.Context, updates []temporal.SearchAttributeUpdate) bool {
+	if err := workflow.UpsertTypedSearchAttributes(ctx, updates...); err != nil {
+		workflow.GetLogger(ctx).Warn("search attributes not updated", "err", err)
+		return false
+	}
+	return true
 }

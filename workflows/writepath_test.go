@@ -13,13 +13,9 @@ import (
 	"oportuna/workflows"
 )
 
-// recordedWritePath is the history of a registration and an approval on the
-// write path (change id write-path, version 2: the approval's CRM write local
-// too); testdata/histories/write-path-approved.json is version 1's.
-const recordedWritePath = "testdata/histories/write-path-local-crm-approved.json"
-
-// TestRecordWritePathRegistrationAndApproval: a run started with the write
-// path stores the registration and a decision with local activities inside
+// TestRecordWritePathRegistrationAndApproval: the write path (docs/operations.md,
+// "Where an approval's time goes"): a run stores the registration and a
+// decision its caller waits for with local activities inside
 // its workflow tasks (no activity task for Register or Apply), writes the
 // approval to the CRM the same way (no activity task for SyncCRM: background
 // syncs keep the CRM queue) and sends notices on the mail queue; a

@@ -10,6 +10,8 @@ import (
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
+
+	"oportuna/worker"
 )
 
 // The bare engine: a workflow whose update runs one no-op activity, on a task
@@ -53,8 +55,13 @@ type engine struct {
 	w     sdkworker.Worker
 }
 
+// startEngine runs the engine's worker with the pollers of the portal's
+// worker (autoscaling up to worker.DefaultMaxPollers), so that the two differ
+// only in what the portal adds: with the SDK's 2 fixed pollers on a server
+// whose task queues have 4 partitions (the cluster's default; the tuned dev
+// server has 1), tasks wait in partitions without a poller until forwarded.
 func startEngine(tc client.Client, queue string) (*engine, error) {
-	w := sdkworker.New(tc, queue, sdkworker.Options{})
+	w := sdkworker.New(tc, queue, worker.Settings{MaxPollers: worker.DefaultMaxPollers}.Options(worker.QueueWorkflows, nil))
 	w.RegisterWorkflowWithOptions(engineWorkflow, workflow.RegisterOptions{Name: engineWorkflowName})
 	w.RegisterActivityWithOptions(engineNoOp, activity.RegisterOptions{Name: engineActivityName})
 	if err := w.Start(); err != nil {

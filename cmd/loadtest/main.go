@@ -12,7 +12,9 @@
 //
 // By default it starts its own stack on free ports (internal/stack): a fresh
 // database on the server of $OPORTUNA_TEST_DATABASE_URL or $DATABASE_URL
-// (dropped at the end), a tuned Temporal dev server, `oportuna migrate` and
+// (dropped at the end), a tuned Temporal dev server or, with -engine cluster,
+// a production-shaped Temporal cluster with its databases on the same server
+// (internal/stack/cluster), `oportuna migrate` and
 // `oportuna seed`, the Salesforce stand-in as its own process (`oportuna
 // crm-sim`), an SMTP server that accepts every e-mail, and -replicas pairs of
 // `oportuna api` and `oportuna worker` processes; it then checks that no
@@ -46,6 +48,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"oportuna/internal/stack"
+	"oportuna/internal/stack/cluster"
 )
 
 type options struct {
@@ -72,6 +75,7 @@ type options struct {
 	jsonPath        string
 	keep            bool
 	temporalDB      string
+	engine          string
 }
 
 func main() {
@@ -100,6 +104,7 @@ func main() {
 	flag.StringVar(&o.jsonPath, "json", "", "also write the results as JSON to this file (- : standard output)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the started stack's database (its URL is printed)")
 	flag.StringVar(&o.temporalDB, "temporal-db", "", "keep the started dev server's state in this SQLite file (default: in memory), e.g. to measure what a workflow stores")
+	flag.StringVar(&o.engine, "engine", "dev", "the started stack's Temporal: dev (a tuned dev server) or cluster (temporal-server with PostgreSQL, four services, 512 shards; docs/operations.md)")
 	flag.Parse()
 	var err error
 	if o.clients, err = parseCounts(clients); err != nil {
@@ -115,6 +120,12 @@ func main() {
 	}
 	if o.n < 1 || o.readClients < 1 || o.replicas < 1 || o.warmup < 0 || o.limit <= 0 {
 		fail(errors.New("-n, -read-clients and -replicas must be at least 1, -warmup at least 0, -duration positive"))
+	}
+	if o.engine != "dev" && o.engine != "cluster" {
+		fail(fmt.Errorf("-engine %q: want dev or cluster", o.engine))
+	}
+	if o.engine == "cluster" && o.temporalDB != "" {
+		fail(errors.New("-temporal-db is the dev server's file: not with -engine cluster"))
 	}
 	if len(o.apis) > 0 && o.temporalAddress == "" {
 		fail(errors.New("-api needs -temporal-address (the engine-alone calls run on the same server)"))
@@ -448,12 +459,16 @@ func (lt *loadtest) reads(ctx context.Context) []*Result {
 }
 
 func (lt *loadtest) header() []string {
-	mode := fmt.Sprintf("started stack: %d api + %d worker process(es), the Salesforce stand-in as its own process, one Temporal dev server (tuned) and one PostgreSQL", lt.pairs(), lt.pairs())
+	temporal := "one Temporal dev server (tuned)"
+	if lt.o.engine == "cluster" {
+		temporal = "a Temporal cluster (temporal-server " + cluster.ServerVersion + ": frontend, history, matching and worker processes, 512 history shards, its state on the same PostgreSQL)"
+	}
+	mode := fmt.Sprintf("started stack: %d api + %d worker process(es), the Salesforce stand-in as its own process, %s and one PostgreSQL", lt.pairs(), lt.pairs(), temporal)
 	if len(lt.o.apis) > 0 {
 		mode = "running stack at " + strings.Join(lt.o.apis, ", ")
 	}
 	if lt.o.compareReplicas {
-		mode = fmt.Sprintf("started stack: 1 api + 1 worker process for the table, %d of each for the scale-out, the Salesforce stand-in as its own process, one Temporal dev server (tuned) and one PostgreSQL", lt.pairs())
+		mode = fmt.Sprintf("started stack: 1 api + 1 worker process for the table, %d of each for the scale-out, the Salesforce stand-in as its own process, %s and one PostgreSQL", lt.pairs(), temporal)
 	}
 	out := []string{
 		fmt.Sprintf("loadtest %s · %s · %d CPU · Go %s", time.Now().UTC().Format("2006-01-02 15:04 UTC"), strings.TrimSpace(lt.t.version), runtime.NumCPU(), runtime.Version()),

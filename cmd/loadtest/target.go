@@ -15,12 +15,12 @@ import (
 
 // startTarget starts the stack under test with pairs api/worker pairs.
 func startTarget(ctx context.Context, o options, pairs int) (_ *target, err error) {
-	st, err := stack.Start(ctx, stack.Options{Bin: o.bin, TemporalCLI: o.temporalCLI, AdminURL: o.databaseURL, Dir: o.dir, Prefix: "oportuna_loadtest", TemporalDB: o.temporalDB})
+	st, err := stack.Start(ctx, stack.Options{Bin: o.bin, TemporalCLI: o.temporalCLI, AdminURL: o.databaseURL, Dir: o.dir, Prefix: "oportuna_loadtest", TemporalDB: o.temporalDB, Engine: o.engine})
 	if err != nil {
 		return nil, err
 	}
 	var stops []func()
-	t := &target{temporalAddress: st.Temporal.Addr, namespace: "default", databaseURL: st.DB.URL}
+	t := &target{temporalAddress: st.TemporalAddr, namespace: st.Namespace, databaseURL: st.DB.URL}
 	t.close = func() {
 		for i := len(stops) - 1; i >= 0; i-- {
 			stops[i]()
@@ -32,7 +32,7 @@ func startTarget(ctx context.Context, o options, pairs int) (_ *target, err erro
 			t.close()
 		}
 	}()
-	slog.Info("stack", "temporal", st.Temporal.Addr, "database", st.DB.Name, "logs", o.dir)
+	slog.Info("stack", "engine", o.engine, "temporal", st.TemporalAddr, "database", st.DB.Name, "logs", o.dir)
 	if out, err := exec.CommandContext(ctx, o.bin, "version").Output(); err == nil {
 		t.version = "oportuna " + string(out)
 	}

@@ -24,7 +24,7 @@ func adopt(ctx context.Context, cfg config.Config, args []string) error {
 		return errors.New("usage: oportuna adopt <opportunity id>")
 	}
 	id := args[0]
-	db, err := openDB(ctx, cfg)
+	db, err := openDB(ctx, cfg, nil)
 	if err != nil {
 		return err
 	}
@@ -40,7 +40,7 @@ func adopt(ctx context.Context, cfg config.Config, args []string) error {
 	case deleted:
 		return fmt.Errorf("opportunity %s is marked deleted: clear it first (UPDATE opportunities SET is_deleted = false WHERE id = '%s')", id, id)
 	}
-	tc, err := dialTemporal(ctx, cfg, nil)
+	tc, err := dialTemporal(ctx, cfg, nil, nil)
 	if err != nil {
 		return err
 	}

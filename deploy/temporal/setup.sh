@@ -1,6 +1,7 @@
 #!/bin/sh
 # One-shot job of docker-compose.yml (service temporal-setup, image
-# temporalio/admin-tools): waits for the Temporal frontend, creates the portal's
+# temporalio/admin-tools), also run by make cluster and the tests' cluster
+# (internal/stack/cluster): waits for the Temporal frontend, creates the portal's
 # namespace and registers its custom search attributes. Idempotent: run it again
 # after adding an attribute to workflows.SearchAttributes() and SEARCH_ATTRIBUTES.
 #
@@ -8,11 +9,15 @@
 #   TEMPORAL_NAMESPACE             namespace of the portal (TEMPORAL_NAMESPACE of the app)
 #   TEMPORAL_NAMESPACE_RETENTION   how long closed workflows stay visible, e.g. 720h
 #   SEARCH_ATTRIBUTES              "Name=Type ..." (Keyword, Datetime, Bool, Int, Double, Text, KeywordList)
+#   TEMPORAL_CLI                   the temporal CLI (default: the one on PATH)
 set -eu
 
-: "${TEMPORAL_ADDRESS:?}" "${TEMPORAL_NAMESPACE:?}" "${SEARCH_ATTRIBUTES:?}"
+: "${TEMPORAL_ADDRESS:?}" "${TEMPORAL_NAMESPACE:?}"
+SEARCH_ATTRIBUTES=${SEARCH_ATTRIBUTES:-}
 RETENTION=${TEMPORAL_NAMESPACE_RETENTION:-720h}
-t() { temporal --address "$TEMPORAL_ADDRESS" "$@"; }
+t() { "${TEMPORAL_CLI:-temporal}" --address "$TEMPORAL_ADDRESS" "$@"; }
+attrs=$(mktemp)
+trap 'rm -f "$attrs"' EXIT
 
 i=0
 until t operator cluster health 2>/dev/null | grep -q SERVING; do
@@ -32,7 +37,7 @@ fi
 
 # The namespace cache of a new namespace takes a few seconds to reach every service.
 i=0
-until t operator search-attribute list --namespace "$TEMPORAL_NAMESPACE" >/tmp/attrs 2>/dev/null; do
+until t operator search-attribute list --namespace "$TEMPORAL_NAMESPACE" >"$attrs" 2>/dev/null; do
   i=$((i + 1))
   [ "$i" -le 60 ] || { echo "temporal-setup: namespace $TEMPORAL_NAMESPACE not ready" >&2; exit 1; }
   sleep 1
@@ -41,10 +46,10 @@ done
 for pair in $SEARCH_ATTRIBUTES; do
   name=${pair%%=*}
   type=${pair#*=}
-  if grep -qw "$name" /tmp/attrs; then
-    grep -w "$name" /tmp/attrs | grep -qiw "$type" || {
+  if grep -qw "$name" "$attrs"; then
+    grep -w "$name" "$attrs" | grep -qiw "$type" || {
       echo "temporal-setup: search attribute $name exists with another type than $type:" >&2
-      grep -w "$name" /tmp/attrs >&2
+      grep -w "$name" "$attrs" >&2
       exit 1
     }
     echo "temporal-setup: search attribute $name ($type) exists"

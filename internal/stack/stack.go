@@ -1,6 +1,7 @@
 // Package stack starts Oportuna on one machine for the programs that drive it
-// from outside (cmd/chaos, cmd/loadtest): a fresh database on an existing
-// PostgreSQL server, a Temporal dev server with the tests' tuned flags, the
+// from outside (cmd/chaos, cmd/loadtest, make cluster): a fresh database on an
+// existing PostgreSQL server, a Temporal dev server with the tests' tuned
+// flags or a production-shaped Temporal cluster (internal/stack/cluster), the
 // binary's migrations, `oportuna` subcommands as separate processes that can
 // be killed and restarted, and an SMTP server that counts deliveries. Every
 // port is a free loopback port.
@@ -19,7 +20,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	tlog "go.temporal.io/sdk/log"
 
+	"oportuna/internal/stack/cluster"
 	"oportuna/internal/testenv"
+	"oportuna/workflows"
 )
 
 // Options say where the stack's parts come from.
@@ -32,12 +35,26 @@ type Options struct {
 	// TemporalDB keeps the dev server's state in this SQLite file (empty: in
 	// memory), e.g. to measure what a workflow stores.
 	TemporalDB string
+	// Engine is the Temporal server: "dev" (default) or "cluster": temporal-server
+	// with its databases on the server of AdminURL (dropped at Close),
+	// namespace ClusterNamespace with the portal's search attributes, its
+	// files and logs in Dir/temporal.
+	Engine string
 }
 
-// Stack is a fresh database, migrated, and a Temporal dev server.
+// ClusterNamespace is the namespace of a stack on a cluster, a deployment's
+// (docker-compose.yml's TEMPORAL_NAMESPACE).
+const ClusterNamespace = "oportuna"
+
+// Stack is a fresh database, migrated, and a Temporal server.
 type Stack struct {
-	DB       *Database
-	Temporal *Temporal
+	DB *Database
+	// Temporal is the dev server (nil on a cluster), Cluster the cluster (nil
+	// on a dev server); TemporalAddr and Namespace are the one in use.
+	Temporal     *Temporal
+	Cluster      *cluster.Cluster
+	TemporalAddr string
+	Namespace    string
 	// Env is the environment of every oportuna process: this process's, plus
 	// DATABASE_URL, TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE.
 	Env []string
@@ -70,10 +87,23 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 	if s.DB, err = CreateDatabase(ctx, o.AdminURL, o.Prefix); err != nil {
 		return nil, err
 	}
-	if s.Temporal, err = StartTemporal(ctx, cli, filepath.Join(o.Dir, "temporal.log"), o.TemporalDB); err != nil {
-		return nil, err
+	switch o.Engine {
+	case "", "dev":
+		if s.Temporal, err = StartTemporal(ctx, cli, filepath.Join(o.Dir, "temporal.log"), o.TemporalDB); err != nil {
+			return nil, err
+		}
+		s.TemporalAddr, s.Namespace = s.Temporal.Addr, "default"
+	case "cluster":
+		if s.Cluster, err = cluster.Start(ctx, cluster.Options{Dir: filepath.Join(o.Dir, "temporal"), TemporalCLI: cli,
+			AdminURL: o.AdminURL, Database: s.DB.Name + "_temporal", Ephemeral: true,
+			Namespace: ClusterNamespace, SearchAttributes: SearchAttributes()}); err != nil {
+			return nil, err
+		}
+		s.TemporalAddr, s.Namespace = s.Cluster.Addr, s.Cluster.Namespace
+	default:
+		return nil, fmt.Errorf("engine %q: want dev or cluster", o.Engine)
 	}
-	s.Env = append(os.Environ(), "DATABASE_URL="+s.DB.URL, "TEMPORAL_ADDRESS="+s.Temporal.Addr, "TEMPORAL_NAMESPACE=default",
+	s.Env = append(os.Environ(), "DATABASE_URL="+s.DB.URL, "TEMPORAL_ADDRESS="+s.TemporalAddr, "TEMPORAL_NAMESPACE="+s.Namespace,
 		"PAYLOAD_KEYS="+testenv.PayloadKeys)
 	s.Env = s.Env[:len(s.Env):len(s.Env)] // appending to it copies
 	if out, err := RunBin(ctx, o.Bin, "migrate", s.Env); err != nil {
@@ -87,6 +117,9 @@ func (s *Stack) Close(keep bool) {
 	if s.Temporal != nil {
 		s.Temporal.Stop()
 	}
+	if s.Cluster != nil {
+		s.Cluster.Stop()
+	}
 	if s.DB == nil {
 		return
 	}
@@ -95,6 +128,16 @@ func (s *Stack) Close(keep bool) {
 		return
 	}
 	s.DB.Drop()
+}
+
+// SearchAttributes are the portal's search attributes (workflows.SearchAttributes)
+// as setup.sh names their types.
+func SearchAttributes() map[string]string {
+	out := map[string]string{}
+	for name, t := range workflows.SearchAttributes() {
+		out[name] = t.String()
+	}
+	return out
 }
 
 // FreePort asks the kernel for a free loopback port.

@@ -57,3 +57,19 @@ func TestProcWaitsUntilReadyAndStops(t *testing.T) {
 		t.Error("a command that exits at once was reported ready")
 	}
 }
+
+// TestSearchAttributesAreNamedAsSetupShExpects: setup.sh (and the temporal
+// CLI it runs) takes the type names Keyword, Datetime, Bool, ….
+func TestSearchAttributesAreNamedAsSetupShExpects(t *testing.T) {
+	got := SearchAttributes()
+	want := map[string]string{"Brand": "Keyword", "OpportunityStatus": "Keyword", "ResaleStatus": "Keyword",
+		"ResaleCnpj": "Keyword", "ValidUntil": "Datetime", "ApprovalOverdue": "Bool"}
+	if len(got) != len(want) {
+		t.Errorf("SearchAttributes() = %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %q, want %q", k, got[k], v)
+		}
+	}
+}

@@ -19,6 +19,7 @@ import (
 	tlog "go.temporal.io/sdk/log"
 
 	"oportuna/internal/payloadcodec"
+	"oportuna/internal/stack/cluster"
 )
 
 // PayloadKeys is the payload key of the tests (PAYLOAD_KEYS syntax): the
@@ -107,10 +108,12 @@ func trimNL(b []byte) []byte {
 	return b
 }
 
-// TemporalAddress starts (once per test binary) a Temporal dev server with an
-// in-memory store on free ports and returns its frontend address. Every
-// workflow started on it from now on is terminated when the test ends
-// (isolate.go): for tests whose workflows are started by another process.
+// TemporalAddress starts (once per test binary) the Temporal server of the
+// tests on free ports and returns its frontend address: a dev server with an
+// in-memory store, or with TEMPORAL_ENGINE=cluster a production-shaped
+// cluster (startEngine). Every workflow started on a dev server of its own
+// from now on is terminated when the test ends (isolate.go): for tests whose
+// workflows are started by another process.
 func TemporalAddress(t testing.TB) string {
 	t.Helper()
 	addr := temporalAddress(t)
@@ -120,7 +123,7 @@ func TemporalAddress(t testing.TB) string {
 
 func temporalAddress(t testing.TB) string {
 	t.Helper()
-	tOnce.Do(func() { tAddress, tErr = startTemporal() })
+	tOnce.Do(func() { tAddress, tErr = startEngine() })
 	if tErr != nil {
 		fatalf(t, "temporal: %v", tErr)
 	}
@@ -165,7 +168,9 @@ var (
 // (once per test binary and set of flags) with extra start-dev flags, for a
 // setting the shared server must not have, e.g. "--dynamic-config-value",
 // "limit.historyCount.suggestContinueAsNew=40". Each such server costs a few
-// seconds to start: use it only for what the shared one cannot do.
+// seconds to start: use it only for what the shared one cannot do. With
+// TEMPORAL_ENGINE=cluster it is a cluster of its own whose dynamic config has
+// those values (only --dynamic-config-value flags have an equivalent there).
 func TemporalClientWith(t testing.TB, flags ...string) client.Client {
 	t.Helper()
 	key := strings.Join(flags, "\x00")
@@ -173,7 +178,7 @@ func TemporalClientWith(t testing.TB, flags ...string) client.Client {
 	addr, ok := tOthers[key]
 	if !ok {
 		var err error
-		if addr, err = startTemporal(flags...); err != nil {
+		if addr, err = startEngine(flags...); err != nil {
 			tMu.Unlock()
 			fatalf(t, "temporal %v: %v", flags, err)
 		}
@@ -206,6 +211,89 @@ func dialTemporal(t testing.TB, addr string, codec *payloadcodec.Codec) client.C
 
 func quietLogger() tlog.Logger {
 	return tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+}
+
+// TemporalEngine is the Temporal server the tests run on, from TEMPORAL_ENGINE:
+// "dev" (the default) is `temporal server start-dev` with an in-memory store;
+// "cluster" is temporal-server with PostgreSQL, its four services as separate
+// processes and 512 history shards, as deployed (internal/stack/cluster,
+// docs/operations.md "Production Temporal (cluster)").
+func TemporalEngine() (string, error) {
+	switch e := os.Getenv("TEMPORAL_ENGINE"); e {
+	case "", "dev":
+		return "dev", nil
+	case "cluster":
+		return e, nil
+	default:
+		return "", fmt.Errorf("TEMPORAL_ENGINE=%q: want dev or cluster", e)
+	}
+}
+
+// startEngine starts the TemporalEngine with the dev-server flags extra.
+func startEngine(extra ...string) (string, error) {
+	engine, err := TemporalEngine()
+	if err != nil {
+		return "", err
+	}
+	if engine == "cluster" {
+		return startTemporalCluster(extra)
+	}
+	return startTemporal(extra...)
+}
+
+// startTemporalCluster starts a cluster of the test binary's own (a fresh state, as a
+// dev server's: the packages' tests share task queue and namespace names):
+// its own PostgreSQL without fsync, namespace "default" (the tests' clients
+// dial it) without the portal's search attributes (the worker registers them,
+// as on a dev server), search attributes read without a cache, and the
+// dev-server flags as dynamic config. Its logs
+// go to $TEMPORAL_CLUSTER_LOGS/<binary>-* when set (kept), else to a
+// temporary folder removed when the tests end. Main stops it.
+func startTemporalCluster(flags []string) (string, error) {
+	dyn, err := cluster.DynamicConfigFromFlags(flags)
+	if err != nil {
+		return "", err
+	}
+	cli, err := TemporalCLI()
+	if err != nil {
+		return "", err
+	}
+	keep := os.Getenv("TEMPORAL_CLUSTER_LOGS")
+	if keep != "" {
+		if err := os.MkdirAll(keep, 0o755); err != nil {
+			return "", err
+		}
+	}
+	dir, err := os.MkdirTemp(keep, strings.TrimSuffix(filepath.Base(os.Args[0]), ".test")+"-temporal-")
+	if err != nil {
+		return "", err
+	}
+	// The postgres user runs the server when the tests run as root.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	// The tests register search attributes while running (the worker at start,
+	// some tests themselves) and use them at once, as a dev server allows: its
+	// services share one cache. A cluster's history reads them from a cache
+	// refreshed every 60 s and fails the workflow tasks that set an attribute
+	// it does not know yet (an update then fails: "unexpected workflow task
+	// failure"). Temporal's setting for tests reads them afresh every time; a
+	// deployment registers them before its workers start (setup.sh).
+	dyn["system.forceSearchAttributesCacheRefreshOnRead"] = true
+	c, err := cluster.Start(ctx, cluster.Options{Dir: dir, TemporalCLI: cli, Namespace: "default", Ephemeral: true, DynamicConfig: dyn,
+		PostgresSettings: []string{"fsync=off", "synchronous_commit=off", "full_page_writes=off"}})
+	if err != nil {
+		return "", fmt.Errorf("%w (logs: %s)", err, dir)
+	}
+	cleanups = append(cleanups, func() {
+		c.Stop()
+		if keep == "" {
+			_ = os.RemoveAll(dir)
+		}
+	})
+	return c.Addr, nil
 }
 
 // startTemporal starts a dev server with TunedDevServerFlags and extra; Main stops it.
