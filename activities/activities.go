@@ -25,7 +25,7 @@ import (
 type RegisterInput struct {
 	ID     string             `json:"id"`
 	Brand  string             `json:"brand"`
-	Actor  Actor              `json:"actor"`
+	Actor  opportunity.Actor  `json:"actor"`
 	Record opportunity.Record `json:"record"`
 	At     time.Time          `json:"at"`
 }
@@ -166,15 +166,15 @@ func (a *Activities) OpportunityFacts(ctx context.Context, id string) (Opportuni
 		Cycle: r.Cycle, Seq: r.Seq}, nil
 }
 
-func creationChanges(r opportunity.Record) []Change {
-	var cs []Change
+func creationChanges(r opportunity.Record) []opportunity.Change {
+	var cs []opportunity.Change
 	for _, f := range []struct{ attr, v string }{
 		{"name", r.Name}, {"cnpj", r.CNPJ}, {"fantasyName", r.FantasyName}, {"corporateName", r.CorporateName},
 		{"contact", r.Contact}, {"email", r.Email}, {"phone", r.Phone}, {"probabilityClosing", fmt.Sprint(r.ProbabilityClosing)},
 		{"estimated", opportunity.Estimated(r.Products).String()}, {"status", string(opportunity.Analysis)},
 	} {
 		if f.v != "" {
-			cs = append(cs, Change{Attribute: f.attr, NewValue: f.v})
+			cs = append(cs, opportunity.Change{Attribute: f.attr, NewValue: f.v})
 		}
 	}
 	return cs
@@ -184,7 +184,7 @@ func creationChanges(r opportunity.Record) []Change {
 // per key: one statement (one round trip, one transaction) reads whether the
 // key was recorded, and if not updates the row and records it, with the
 // outcome of the decision's Idempotency-Key (ev.Idem) when it has one.
-func (a *Activities) Apply(ctx context.Context, ev Event) error {
+func (a *Activities) Apply(ctx context.Context, ev opportunity.Event) error {
 	h := opportunity.History{Actor: ev.Actor, Username: ev.System, Changes: ev.Changes}.Row()
 	p := store.ApplyEventParams{EventKey: ev.Key, ID: ev.OpportunityID, Brand: ev.Brand, Status: string(ev.Status),
 		Name: ev.Name, Probability: ev.Probability, Reason: ev.Reason, ApprovedAt: ev.ApprovedAt, ValidUntil: ev.ValidUntil,
@@ -217,7 +217,7 @@ func (a *Activities) Apply(ctx context.Context, ev Event) error {
 // RecordKey records the outcome of a decision that changed nothing (an edit to
 // the values the opportunity already has) under its Idempotency-Key (ev.Idem),
 // so that its repetition after another change does not act then.
-func (a *Activities) RecordKey(ctx context.Context, ev Event) error {
+func (a *Activities) RecordKey(ctx context.Context, ev opportunity.Event) error {
 	k := ev.Idem
 	if k == nil {
 		return nil
@@ -231,8 +231,8 @@ func (a *Activities) RecordKey(ctx context.Context, ev Event) error {
 const ErrTypeEventKeyReused = "EventKeyReused"
 
 // sameEvent checks that an event key already recorded holds ev's changes.
-func sameEvent(ev Event, recorded []byte) error {
-	var have []Change
+func sameEvent(ev opportunity.Event, recorded []byte) error {
+	var have []opportunity.Change
 	if err := json.Unmarshal(recorded, &have); err != nil {
 		return err
 	}

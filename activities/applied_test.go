@@ -15,7 +15,7 @@ import (
 func TestAppliedIsTheStoredRecord(t *testing.T) {
 	a, _, seller := setup(t)
 	ctx := t.Context()
-	rep := activities.Actor{UserID: seller.UserID, Name: "Renata"}
+	rep := opportunity.Actor{UserID: seller.UserID, Name: "Renata"}
 	id := "33333333-3333-4333-8333-333333333333"
 	register(t, a, seller, id, "yep", "11222333000181")
 	at := func(d time.Duration) time.Time { return time.Now().Add(d).UTC() } // the workflow's clock is UTC, to the nanosecond

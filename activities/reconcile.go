@@ -87,7 +87,7 @@ func (a *Activities) RestoreReadModel(ctx context.Context, in RestoreInput) ([]s
 	err := store.Tx(ctx, a.DB, func(q *store.Queries) error {
 		mods, err := q.HistoryChanges(ctx, in.Key)
 		if err == nil {
-			var done []Change
+			var done []opportunity.Change
 			if err := json.Unmarshal(mods, &done); err != nil {
 				return err
 			}
@@ -106,10 +106,10 @@ func (a *Activities) RestoreReadModel(ctx context.Context, in RestoreInput) ([]s
 		if err != nil {
 			return err
 		}
-		var changes []Change
+		var changes []opportunity.Change
 		add := func(attr, old, new string) {
 			if old != new {
-				changes = append(changes, Change{Attribute: attr, OldValue: old, NewValue: new})
+				changes = append(changes, opportunity.Change{Attribute: attr, OldValue: old, NewValue: new})
 			}
 		}
 		add(FieldStatus, row.Status, string(in.Status))

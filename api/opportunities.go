@@ -303,21 +303,24 @@ func decisionUpdateID(r *http.Request) string {
 	return "decision/" + opportunity.DerivedID(auth.FromContext(r.Context()).Subject+"/"+key)
 }
 
-// update runs a workflow update as the caller and answers with the record.
+// update runs a workflow update as the caller and answers with the record:
+// rec, as the caller read it before the decision, with the event the decision
+// recorded applied (workflows.Decided), so a decision reads its row once.
 // With an Idempotency-Key (k), the workflow records the answer with the
 // decision; a refusal is checked against the key once more (the call may
 // repeat one recorded meanwhile, which then met a later run).
-func (s *Server) update(w http.ResponseWriter, r *http.Request, id, name string, arg any, success string, k *idemCall) {
+func (s *Server) update(w http.ResponseWriter, r *http.Request, id string, rec opportunity.Record, name string, arg any, success string, k *idemCall) {
 	ctx, cancel := context.WithTimeout(r.Context(), updateTimeout)
 	defer cancel()
 	h, err := s.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: workflows.OpportunityWorkflowID(id),
 		UpdateID: decisionUpdateID(r), UpdateName: name, Args: []any{arg}, WaitForStage: client.WorkflowUpdateStageCompleted})
+	var decided workflows.Decided
 	if err == nil {
-		err = h.Get(ctx, nil)
+		err = h.Get(ctx, &decided)
 	}
 	if err != nil && k != nil {
 		if lerr := s.lookupKey(r.Context(), k); lerr == nil && k.found {
-			if rec, lerr := opportunity.Load(r.Context(), store.New(s.DB), id); lerr == nil && answerStored(w, k, id, rec) {
+			if now, lerr := opportunity.Load(r.Context(), store.New(s.DB), id); lerr == nil && answerStored(w, k, id, now) {
 				return
 			}
 		}
@@ -326,10 +329,8 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, id, name string,
 		s.updateError(w, r, err)
 		return
 	}
-	rec, err := opportunity.Load(r.Context(), store.New(s.DB), id)
-	if err != nil {
-		respond.Internal(w, r, err)
-		return
+	if decided.Event != nil {
+		rec = rec.Applied(*decided.Event)
 	}
 	respond.JSON(w, http.StatusOK, map[string]any{"message": success, "data": rec})
 }
@@ -376,12 +377,12 @@ func (s *Server) handlePatchOpportunity(w http.ResponseWriter, r *http.Request) 
 		if body.ProbabilityClosing != nil {
 			req.Probability = *body.ProbabilityClosing
 		}
-		s.update(w, r, id, workflows.UpdateApprove, req, MsgApproved, k)
+		s.update(w, r, id, rec, workflows.UpdateApprove, req, MsgApproved, k)
 	case body.Status == opportunity.Disapproved:
-		s.update(w, r, id, workflows.UpdateDisapprove, workflows.DisapproveRequest{Actor: actor, Reason: body.Reason,
+		s.update(w, r, id, rec, workflows.UpdateDisapprove, workflows.DisapproveRequest{Actor: actor, Reason: body.Reason,
 			Deadline: decisionDeadline(start), Idem: k.record()}, MsgDisapproved, k)
 	case body.Status == "" || body.Status == rec.Status:
-		s.update(w, r, id, workflows.UpdateEdit, workflows.EditRequest{Actor: actor, Name: body.Name, Probability: body.ProbabilityClosing,
+		s.update(w, r, id, rec, workflows.UpdateEdit, workflows.EditRequest{Actor: actor, Name: body.Name, Probability: body.ProbabilityClosing,
 			Deadline: decisionDeadline(start), Idem: k.record()}, MsgUpdated, k)
 	default:
 		respond.Error(w, http.StatusConflict, fmt.Sprintf("Ação não permitida: a oportunidade está %s.", strings.ToLower(rec.Status.Label())))
@@ -406,7 +407,7 @@ func (s *Server) handlePatchProbability(w http.ResponseWriter, r *http.Request) 
 	if !ok || answerStored(w, k, body.ID, rec) {
 		return
 	}
-	s.update(w, r, body.ID, workflows.UpdateEdit, workflows.EditRequest{Actor: actor, Probability: body.ProbabilityClosing,
+	s.update(w, r, body.ID, rec, workflows.UpdateEdit, workflows.EditRequest{Actor: actor, Probability: body.ProbabilityClosing,
 		Deadline: decisionDeadline(time.Now()), Idem: k.record()}, MsgUpdated, k)
 }
 
@@ -430,7 +431,7 @@ func (s *Server) handleRenewalRequest(w http.ResponseWriter, r *http.Request) {
 		respond.JSON(w, http.StatusBadRequest, map[string]any{"message": errs[0].Message, "errors": labels, "fields": errs})
 		return
 	}
-	s.update(w, r, id, workflows.UpdateRequestRenewal, workflows.RenewalRequest{Actor: actor, Renewal: body,
+	s.update(w, r, id, rec, workflows.UpdateRequestRenewal, workflows.RenewalRequest{Actor: actor, Renewal: body,
 		Deadline: decisionDeadline(time.Now()), Idem: k.record()}, MsgRenewalRequested, k)
 }
 
@@ -455,6 +456,6 @@ func (s *Server) handleRenewalDecision(w http.ResponseWriter, r *http.Request) {
 	if !ok || answerStored(w, k, id, rec) {
 		return
 	}
-	s.update(w, r, id, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: actor, Approve: approve, Reason: body.Reason,
+	s.update(w, r, id, rec, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: actor, Approve: approve, Reason: body.Reason,
 		Deadline: decisionDeadline(time.Now()), Idem: k.record()}, msg, k)
 }

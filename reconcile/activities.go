@@ -208,11 +208,11 @@ func errType(err error) string {
 	case errors.Is(err, context.DeadlineExceeded):
 		return "Timeout"
 	case errors.Is(err, crm.ErrUnavailable):
-		return activities.ErrTypeCRMUnavailable
+		return crm.ErrTypeUnavailable
 	case errors.Is(err, crm.ErrLocked):
-		return activities.ErrTypeCRMLocked
+		return crm.ErrTypeLocked
 	case errors.Is(err, crm.ErrMultipleMatches):
-		return activities.ErrTypeCRMMultipleMatches
+		return crm.ErrTypeMultipleMatches
 	}
 	return fmt.Sprintf("%T", errors.Unwrap(err))
 }
@@ -514,7 +514,7 @@ func (a *Activities) repairOpportunity(ctx context.Context, runAt time.Time, l l
 		case errors.As(err, &app) && app.NonRetryable():
 			crmOutcome, crmErr = workflows.RepairCRMRefused, app.Type()
 		default:
-			crmOutcome, crmErr = workflows.RepairCRMPending, activities.ErrTypeCRMUnavailable
+			crmOutcome, crmErr = workflows.RepairCRMPending, crm.ErrTypeUnavailable
 		}
 	}
 	in := activities.RestoreInput{Key: row.ID + "/reconcile/" + runAt.UTC().Format(time.RFC3339Nano), OpportunityID: row.ID,
