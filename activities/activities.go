@@ -203,13 +203,18 @@ func (a *Activities) Apply(ctx context.Context, ev opportunity.Event) error {
 		return fmt.Errorf("apply %s: %w", ev.Key, err)
 	case res.Recorded != nil:
 		// Applied already (a retry): the same event, or a bug that reused a key.
-		return sameEvent(ev, res.Recorded)
+		if err := sameEvent(ev, res.Recorded); err != nil {
+			return err
+		}
 	case res.KeyUsed:
 		// The call's Idempotency-Key names a decision already recorded (its
 		// repetition reached a later run): nothing is applied.
 		return temporal.NewNonRetryableApplicationError("idempotency key already used: "+ev.Key, ErrTypeKeyUsed, nil)
 	case res.Updated == 0:
 		return temporal.NewNonRetryableApplicationError("opportunity not found: "+ev.OpportunityID, "NotFound", nil)
+	}
+	if decides(ev) { // its notices are read for everyone (notices_read.go)
+		return readNoticesOf(ctx, store.New(a.DB), opportunityNoticePrefix(ev.OpportunityID), ev.At)
 	}
 	return nil
 }

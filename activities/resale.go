@@ -194,6 +194,9 @@ func (a *Activities) DecideResale(ctx context.Context, in ResaleDecisionInput) (
 			Actor: &in.Actor, Action: "update", Changes: changes, At: in.At}).Record(ctx, q); err != nil {
 			return err
 		}
+		if err := readNoticesOf(ctx, q, resaleNoticePrefix(in.ResaleID), in.At); err != nil { // notices_read.go
+			return err
+		}
 		if !in.Approve {
 			return nil
 		}

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -16,10 +17,14 @@ import (
 	"oportuna/internal/pdf"
 )
 
-// Slide is one carousel image of the login page.
+// Slide is one carousel image of the login page. The image is the backdrop;
+// its title and text are the page's own HTML (they reflow at any width and are
+// never cropped with the picture).
 type Slide struct {
-	URL string `json:"url"`
-	Alt string `json:"alt"`
+	URL   string `json:"url"`
+	Alt   string `json:"alt"`
+	Title string `json:"title"`
+	Text  string `json:"text"`
 }
 
 var slideTexts = [][2]string{
@@ -28,13 +33,12 @@ var slideTexts = [][2]string{
 	{"90 dias de validade", "Renove o registro antes de expirar e siga vendendo."},
 }
 
-var slideSVG = template.Must(template.New("slide").Parse(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 600" role="img" aria-label="{{.Title}}">
+// slideSVG is a slide's backdrop: the brand's gradient and a bar chart in the
+// upper right, clear of the text the page lays over its lower left.
+var slideSVG = template.Must(template.New("slide").Parse(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 600" aria-hidden="true">
 <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="{{.Primary}}"/><stop offset="1" stop-color="{{.Secondary}}"/></linearGradient></defs>
 <rect width="800" height="600" fill="url(#g)"/>
 <g fill="#ffffff" fill-opacity="0.12">{{range .Bars}}<rect x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}" rx="6"/>{{end}}</g>
-<text x="60" y="420" font-family="Segoe UI, Helvetica, Arial, sans-serif" font-size="44" font-weight="700" fill="#ffffff">{{.Title}}</text>
-<text x="60" y="470" font-family="Segoe UI, Helvetica, Arial, sans-serif" font-size="24" fill="#ffffff" fill-opacity="0.9">{{.Text}}</text>
-<text x="60" y="540" font-family="Segoe UI, Helvetica, Arial, sans-serif" font-size="20" font-weight="600" fill="#ffffff" fill-opacity="0.8">{{.Brand}}</text>
 </svg>`))
 
 type bar struct{ X, Y, W, H int }
@@ -50,20 +54,49 @@ func carouselSVG(b *brand.Brand, n int) ([]byte, bool) {
 		bars = append(bars, bar{X: 430 + i*38, Y: 330 - h, W: 24, H: h})
 	}
 	var buf bytes.Buffer
-	err := slideSVG.Execute(&buf, map[string]any{
-		"Title": slideTexts[n-1][0], "Text": slideTexts[n-1][1], "Brand": b.Name,
-		"Primary": b.Colors.Primary, "Secondary": b.Colors.Secondary, "Bars": bars,
-	})
+	err := slideSVG.Execute(&buf, map[string]any{"Primary": b.Colors.Primary, "Secondary": b.Colors.Secondary, "Bars": bars})
 	return buf.Bytes(), err == nil
 }
 
 func slides(b *brand.Brand) []Slide {
 	out := make([]Slide, len(slideTexts))
 	for i, s := range slideTexts {
-		out[i] = Slide{URL: fmt.Sprintf("%scarousel-%d.svg", brand.AssetPath(b.Slug), i+1), Alt: s[0]}
+		name := fmt.Sprintf("carousel-%d.svg", i+1)
+		body, _ := carouselSVG(b, i+1)
+		out[i] = Slide{URL: brand.AssetURL(b.Slug, name, body), Alt: s[0], Title: s[0], Text: s[1]}
 	}
 	return out
 }
+
+var carouselFile = regexp.MustCompile(`^carousel-(\d+)\.svg$`)
+
+// brandAsset is one of a brand's images by its plain name (logo.svg,
+// favicon.svg, logo.png, carousel-N.svg).
+func brandAsset(b *brand.Brand, name string) (body []byte, ctype string, ok bool) {
+	switch {
+	case name == "logo.svg":
+		return []byte(b.LogoSVG), "image/svg+xml", true
+	case name == "favicon.svg":
+		return []byte(b.FaviconSVG), "image/svg+xml", true
+	case name == "logo.png":
+		png := b.LogoPNG()
+		return png, "image/png", png != nil
+	case carouselFile.MatchString(name):
+		n, _ := strconv.Atoi(carouselFile.FindStringSubmatch(name)[1])
+		body, ok := carouselSVG(b, n)
+		return body, "image/svg+xml", ok
+	}
+	return nil, "", false
+}
+
+// Cache lifetimes of the brand's images: a content-addressed name
+// (logo.<fingerprint>.svg) never changes its bytes, so it is kept a year
+// without asking again; a plain name (logo.svg), or a fingerprint of an older
+// version (an old e-mail), answers the current image for an hour.
+const (
+	cacheImmutable = "public, max-age=31536000, immutable"
+	cacheHour      = "public, max-age=3600"
+)
 
 // privacyPolicy is the LGPD policy shown by the consent banner's viewer.
 func privacyPolicy() []byte {

@@ -209,6 +209,16 @@ var authzRows = []authzRow{
 	{route: "POST /api/seller", path: "/api/seller", body: `{"name":"","email":"x","phone":"1"}`,
 		want: want{401, 403, 403, 400, 403, 400, 400, 403}},
 	{route: "PATCH /api/seller/inative/{id}", path: "/api/seller/inative/{v3}", want: want{401, 403, 403, 200, 403, 404, 403, 403}},
+	// 'Desfazer' of the deletion just above, within its window: the company's reseller only.
+	{route: "PATCH /api/seller/restore/{id}", path: "/api/seller/restore/{v3}", want: want{401, 403, 403, 200, 403, 404, 403, 403}},
+
+	// --- global search: every role, each within what it may open ---
+	{route: "POST /api/search", variant: "opportunity", path: "/api/search", body: `{"q":"Sigiloso"}`, want: want{401, 200, 200, 200, 200, 200, 200, 200},
+		shows: "{opp}", showsTo: []actor{rep, sup, resaleUser, seller}},
+	{route: "POST /api/search", variant: "user", path: "/api/search", body: `{"q":"Lima"}`, want: want{401, 200, 200, 200, 200, 200, 200, 200},
+		shows: "{v1}", showsTo: []actor{rep, sup, resaleUser}},
+	{route: "POST /api/search", variant: "resale", path: "/api/search", body: `{"q":"Modelo"}`, want: want{401, 200, 200, 200, 200, 200, 200, 200},
+		shows: "{resale}", showsTo: []actor{rep, sup}},
 
 	// --- notifications: always the caller's own ---
 	{route: "GET /api/notifications", path: "/api/notifications", want: want{401, 200, 200, 200, 200, 200, 200, 200},

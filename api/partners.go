@@ -68,6 +68,7 @@ func (s *Server) partnerRoutes(r chi.Router) {
 	r.With(auth.Require(auth.Resale, auth.Representative, auth.Support)).Get("/seller/name", s.handleSellerByName)
 	r.With(auth.Require(auth.Resale)).Post("/seller", s.handleCreateSeller)
 	r.With(auth.Require(auth.Resale)).Patch("/seller/inative/{id}", s.handleDeactivateSeller)
+	r.With(auth.Require(auth.Resale)).Patch("/seller/restore/{id}", s.handleRestoreSeller)
 
 	r.Get("/notifications", s.handleNotifications)
 	r.Patch("/notifications/read-all", s.handleReadAllNotifications)

@@ -13,7 +13,6 @@ import (
 	"path"
 	"regexp"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"time"
 
@@ -131,6 +130,7 @@ func (s *Server) Handler() (http.Handler, error) {
 			r.Get("/opportunity/name", s.handleOpportunityNames)
 			r.With(auth.Require(auth.Resale, auth.Seller, auth.Representative)).Get("/opportunity/getSellersOnSalesforce", s.handleCRMSellers)
 			r.With(auth.Require(auth.Representative, auth.Support)).Get("/dashboard/status", s.handleDashboard)
+			r.Post("/search", s.handleSearch) // within the caller's role and brand (api/search.go); the text in the body, never the URL
 		})
 		r.NotFound(notFound)
 		r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
@@ -183,13 +183,20 @@ func (s *Server) prepare() error {
 		}
 		page := titleRE.ReplaceAll(raw, nil)
 		page = iconRE.ReplaceAll(page, nil)
-		head := fmt.Sprintf("<title>%s</title>\n<link rel=\"icon\" type=\"image/svg+xml\" href=\"%s\">\n<meta name=\"theme-color\" content=\"%s\">\n%s\n</head>",
-			template.HTMLEscapeString(b.Title), template.HTMLEscapeString(b.Public().Favicon), template.HTMLEscapeString(b.Colors.Primary), pub)
+		head := fmt.Sprintf("<title>%s</title>\n<meta name=\"description\" content=\"%s\">\n<link rel=\"icon\" type=\"image/svg+xml\" href=\"%s\">\n<meta name=\"theme-color\" content=\"%s\">\n%s\n</head>",
+			template.HTMLEscapeString(b.Title), template.HTMLEscapeString(pageDescription(b)), template.HTMLEscapeString(b.Public().Favicon),
+			template.HTMLEscapeString(b.Colors.Primary), pub)
 		s.index[b.Slug] = bytes.Replace(page, []byte("</head>"), []byte(head), 1)
 		s.guidelines[b.Slug] = guidelines(b)
 	}
 	s.lgpd = privacyPolicy()
 	return nil
+}
+
+// pageDescription is the brand's meta description (search results, link previews).
+func pageDescription(b *brand.Brand) string {
+	return "Portal de Oportunidades " + b.Name + ": revendas e vendedores registram oportunidades, " +
+		"acompanham a análise do representante e renovam o registro antes que expire."
 }
 
 func (s *Server) handleBrand(w http.ResponseWriter, r *http.Request) {
@@ -213,32 +220,24 @@ func (s *Server) handleImages(w http.ResponseWriter, r *http.Request) {
 	respond.JSON(w, http.StatusOK, map[string]any{"data": slides(b)})
 }
 
-var carouselFile = regexp.MustCompile(`^carousel-(\d+)\.svg$`)
-
 func (s *Server) handleBrandAsset(w http.ResponseWriter, r *http.Request) {
 	b, ok := s.Brands.BySlug(chi.URLParam(r, "slug"))
 	if !ok {
 		notFound(w, r)
 		return
 	}
-	var body []byte
-	switch file := chi.URLParam(r, "file"); {
-	case file == "logo.svg":
-		body = []byte(b.LogoSVG)
-	case file == "favicon.svg":
-		body = []byte(b.FaviconSVG)
-	case carouselFile.MatchString(file):
-		n, _ := strconv.Atoi(carouselFile.FindStringSubmatch(file)[1])
-		if body, ok = carouselSVG(b, n); !ok {
-			notFound(w, r)
-			return
-		}
-	default:
+	name, fingerprint := brand.SplitAssetName(chi.URLParam(r, "file"))
+	body, ctype, ok := brandAsset(b, name)
+	if !ok {
 		notFound(w, r)
 		return
 	}
-	w.Header().Set("Content-Type", "image/svg+xml")
-	w.Header().Set("Cache-Control", "public, max-age=3600")
+	w.Header().Set("Content-Type", ctype)
+	if fingerprint != "" && fingerprint == brand.Fingerprint(body) {
+		w.Header().Set("Cache-Control", cacheImmutable)
+	} else {
+		w.Header().Set("Cache-Control", cacheHour)
+	}
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
 	_, _ = w.Write(body)
 }

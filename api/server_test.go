@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -67,8 +68,11 @@ func TestIndexCarriesTheBrandOfTheHost(t *testing.T) {
 			if strings.Count(body, "<title>") != 1 || !strings.Contains(body, "<title>"+b.Title+"</title>") {
 				t.Errorf("%s: title not replaced: %s", b.Slug, body)
 			}
-			if strings.Contains(body, "/vite.svg") || !strings.Contains(body, `href="/brand-assets/`+b.Slug+`/favicon.svg"`) {
+			if strings.Contains(body, "/vite.svg") || !strings.Contains(body, `href="`+brand.AssetURL(b.Slug, "favicon.svg", []byte(b.FaviconSVG))+`"`) {
 				t.Errorf("%s: favicon not replaced", b.Slug)
+			}
+			if strings.Count(body, `<meta name="description"`) != 1 || !strings.Contains(body, `content="Portal de Oportunidades `+b.Name+`: `) {
+				t.Errorf("%s: no meta description of the brand", b.Slug)
 			}
 			open := `<script type="application/json" id="oportuna-brand">`
 			start := strings.Index(body, open)
@@ -80,7 +84,7 @@ func TestIndexCarriesTheBrandOfTheHost(t *testing.T) {
 			if err := json.Unmarshal([]byte(body[start+len(open):end]), &pub); err != nil {
 				t.Fatal(err)
 			}
-			if pub.Slug != b.Slug || pub.Colors.Primary != b.Colors.Primary || pub.Logo != "/brand-assets/"+b.Slug+"/logo.svg" {
+			if pub.Slug != b.Slug || pub.Colors.Primary != b.Colors.Primary || pub.Logo != brand.AssetURL(b.Slug, "logo.svg", []byte(b.LogoSVG)) {
 				t.Errorf("%s: injected %+v", b.Slug, pub)
 			}
 		}
@@ -130,10 +134,15 @@ func TestBrandVersionAndCarouselEndpoints(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &imgs); err != nil || len(imgs.Data) != 3 {
 		t.Fatalf("/api/image = %s", body)
 	}
+	codexa, _ := brand.MustLoad().BySlug("codexa")
 	for _, s := range imgs.Data {
 		res, svg := get(t, srv, "x", s.URL)
-		if res.StatusCode != 200 || res.Header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(svg, "Codexa") || !strings.Contains(svg, s.Alt) {
+		if res.StatusCode != 200 || res.Header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(svg, codexa.Colors.Primary) {
 			t.Errorf("%s: %d %s", s.URL, res.StatusCode, res.Header.Get("Content-Type"))
+		}
+		// The headline is the page's text, not the picture's: it reflows and is never cropped.
+		if strings.Contains(svg, "<text") || s.Title == "" || s.Text == "" || s.Alt != s.Title {
+			t.Errorf("%s: text inside the image, or a slide without its title and text: %+v", s.URL, s)
 		}
 	}
 	if res, _ := get(t, srv, "x", "/api/image?brand=acme"); res.StatusCode != 404 {
@@ -142,6 +151,7 @@ func TestBrandVersionAndCarouselEndpoints(t *testing.T) {
 	for path, ctype := range map[string]string{
 		"/brand-assets/yep/logo.svg":       "image/svg+xml",
 		"/brand-assets/yep/favicon.svg":    "image/svg+xml",
+		"/brand-assets/yep/logo.png":       "image/png",
 		"/brand-assets/lgpd.pdf":           "application/pdf",
 		"/brand-assets/yep/guidelines.pdf": "application/pdf",
 	} {
@@ -194,5 +204,40 @@ func TestEveryRouteAnswersJSONForTooLargeBodiesAndMisses(t *testing.T) {
 			json.Unmarshal([]byte(body), &m) != nil || m["message"] != MsgResourceNotFound {
 			t.Errorf("GET %s: %d %s %q, want a JSON 404", path, res.StatusCode, res.Header.Get("Content-Type"), body)
 		}
+	}
+}
+
+// TestBrandAssetsAreCachedByTheirFingerprint: an image addressed by its
+// content (logo.<fingerprint>.svg, what the pages and e-mails use) is cached a
+// year without asking again; its plain name, or an older fingerprint (an old
+// e-mail), answers the current image for an hour.
+func TestBrandAssetsAreCachedByTheirFingerprint(t *testing.T) {
+	srv := newTestServer(t)
+	yep, _ := brand.MustLoad().BySlug("yep")
+	var imgs struct {
+		Data []Slide `json:"data"`
+	}
+	_, body := get(t, srv, "x", "/api/image?brand=yep")
+	if err := json.Unmarshal([]byte(body), &imgs); err != nil || len(imgs.Data) == 0 {
+		t.Fatalf("/api/image = %s", body)
+	}
+	urls := []string{yep.Public().Logo, yep.Public().Favicon, brand.AssetURL("yep", "logo.png", yep.LogoPNG()), imgs.Data[0].URL}
+	for _, u := range urls {
+		if !regexp.MustCompile(`/brand-assets/yep/[a-z0-9-]+\.[0-9a-f]{10}\.(svg|png)$`).MatchString(u) {
+			t.Errorf("%s: not content-addressed", u)
+		}
+		res, body := get(t, srv, "x", u)
+		if res.StatusCode != 200 || res.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" || len(body) < 100 {
+			t.Errorf("%s: %d %q", u, res.StatusCode, res.Header.Get("Cache-Control"))
+		}
+	}
+	for _, u := range []string{"/brand-assets/yep/logo.svg", "/brand-assets/yep/logo.0123456789.svg", "/brand-assets/yep/carousel-1.svg"} {
+		res, body := get(t, srv, "x", u)
+		if res.StatusCode != 200 || res.Header.Get("Cache-Control") != "public, max-age=3600" || len(body) < 100 {
+			t.Errorf("%s: %d %q", u, res.StatusCode, res.Header.Get("Cache-Control"))
+		}
+	}
+	if res, _ := get(t, srv, "x", "/brand-assets/yep/nada.0123456789.svg"); res.StatusCode != 404 {
+		t.Errorf("unknown asset: %d", res.StatusCode)
 	}
 }

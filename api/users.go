@@ -307,10 +307,39 @@ func (s *Server) sendSellerInvitation(r *http.Request, b *brand.Brand, userID st
 		"user_id", userID, "brand", b.Slug, "err", err)
 }
 
-// handleDeactivateSeller is PATCH /seller/inative/{id} (RESALE): deactivates a
-// seller of the caller's company. The user keeps its history and records but can
-// no longer sign in: its sessions and pending links end.
-func (s *Server) handleDeactivateSeller(w http.ResponseWriter, r *http.Request) {
+// SellerUndoWindow is how long after 'Excluir usuário' its reseller may undo it
+// (PATCH /seller/restore/{id}): the web app offers 'Desfazer' for a few
+// seconds; the server allows more, for a slow network.
+const SellerUndoWindow = 10 * time.Minute
+
+// Messages of the undo of a seller's deletion.
+const (
+	MsgUserRestored   = "Exclusão desfeita: o usuário voltou a ter acesso."
+	MsgUndoExpired    = "Não é mais possível desfazer esta exclusão."
+	MsgUserNotDeleted = "Este usuário não está excluído."
+)
+
+// lockCompanySeller reads and locks user id for a change by reseller p: 404
+// for an unknown id or a user of another brand, 403 for another company's
+// user or one that is not a seller; 0 when p may change it.
+func lockCompanySeller(r *http.Request, q *store.Queries, p partner, id string) (store.LockBrandUserRow, int, error) {
+	u, err := q.LockBrandUser(r.Context(), store.LockBrandUserParams{ID: id, Brand: p.Brand})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return u, http.StatusNotFound, nil // unknown, or a user of another brand
+	}
+	if err != nil {
+		return u, 0, err
+	}
+	if u.ResaleID == nil || p.ResaleID == "" || *u.ResaleID != p.ResaleID || !u.Seller {
+		return u, http.StatusForbidden, nil // another company's user, or not a seller
+	}
+	return u, 0, nil
+}
+
+// sellerChange runs change on a seller of the caller's company (the checks of
+// lockCompanySeller, then change's own status and message) in one transaction.
+func (s *Server) sellerChange(w http.ResponseWriter, r *http.Request,
+	change func(q *store.Queries, p partner, id string, u store.LockBrandUserRow, actor opportunity.Actor) (int, string, error)) {
 	p, ok := s.partnerOf(w, r)
 	if !ok {
 		return
@@ -326,35 +355,15 @@ func (s *Server) handleDeactivateSeller(w http.ResponseWriter, r *http.Request) 
 	}
 	actor := opportunity.Actor{UserID: p.Subject, Name: p.Name, Roles: p.Roles, ResaleID: p.ResaleID}
 	var status int
+	var msg string
 	err := store.Tx(r.Context(), s.DB, func(q *store.Queries) error {
-		u, err := q.LockBrandUser(r.Context(), store.LockBrandUserParams{ID: id, Brand: p.Brand})
-		if errors.Is(err, pgx.ErrNoRows) {
-			status = http.StatusNotFound // unknown, or a user of another brand
-			return nil
-		}
-		if err != nil {
+		u, refused, err := lockCompanySeller(r, q, p, id)
+		if err != nil || refused != 0 {
+			status = refused
 			return err
 		}
-		if u.ResaleID == nil || p.ResaleID == "" || *u.ResaleID != p.ResaleID || !u.Seller {
-			status = http.StatusForbidden // another company's user, or not a seller
-			return nil
-		}
-		status = http.StatusOK
-		if !u.Active {
-			return nil // already deactivated: nothing changes
-		}
-		now := time.Now()
-		if err := q.DeactivateUser(r.Context(), store.DeactivateUserParams{ID: id, At: now}); err != nil {
-			return err
-		}
-		if err := q.RevokeUserTokens(r.Context(), store.RevokeUserTokensParams{UserID: id, At: &now}); err != nil {
-			return err
-		}
-		if err := q.VoidPasswordLinks(r.Context(), store.VoidPasswordLinksParams{UserID: id, At: &now}); err != nil {
-			return err
-		}
-		return opportunity.History{Type: "user", TypeID: id, Brand: p.Brand, Actor: &actor, Action: "update",
-			Changes: []opportunity.Change{{Attribute: "active", OldValue: "true", NewValue: "false"}}, At: now}.Record(r.Context(), q)
+		status, msg, err = change(q, p, id, u, actor)
+		return err
 	})
 	switch {
 	case err != nil:
@@ -363,7 +372,55 @@ func (s *Server) handleDeactivateSeller(w http.ResponseWriter, r *http.Request) 
 		respond.Error(w, status, MsgUserNotFound)
 	case status == http.StatusForbidden:
 		respond.Error(w, status, auth.MsgForbidden)
+	case status >= 400:
+		respond.Error(w, status, msg)
 	default:
-		respond.JSON(w, http.StatusOK, respond.Message{Message: MsgUserDeleted})
+		respond.JSON(w, status, respond.Message{Message: msg})
 	}
+}
+
+// handleDeactivateSeller is PATCH /seller/inative/{id} (RESALE): deactivates a
+// seller of the caller's company. The user keeps its history and records but can
+// no longer sign in: its sessions and pending links end. Within
+// SellerUndoWindow the reseller may undo it (handleRestoreSeller).
+func (s *Server) handleDeactivateSeller(w http.ResponseWriter, r *http.Request) {
+	s.sellerChange(w, r, func(q *store.Queries, p partner, id string, u store.LockBrandUserRow, actor opportunity.Actor) (int, string, error) {
+		if !u.Active {
+			return http.StatusOK, MsgUserDeleted, nil // already deactivated: nothing changes
+		}
+		now := s.now()
+		if err := q.DeactivateUser(r.Context(), store.DeactivateUserParams{ID: id, At: now}); err != nil {
+			return 0, "", err
+		}
+		if err := q.RevokeUserTokens(r.Context(), store.RevokeUserTokensParams{UserID: id, At: &now}); err != nil {
+			return 0, "", err
+		}
+		if err := q.VoidPasswordLinks(r.Context(), store.VoidPasswordLinksParams{UserID: id, At: &now}); err != nil {
+			return 0, "", err
+		}
+		return http.StatusOK, MsgUserDeleted, opportunity.History{Type: "user", TypeID: id, Brand: p.Brand, Actor: &actor,
+			Action: "update", Changes: []opportunity.Change{{Attribute: "active", OldValue: "true", NewValue: "false"}}, At: now}.Record(r.Context(), q)
+	})
+}
+
+// handleRestoreSeller is PATCH /seller/restore/{id} (RESALE): undoes the
+// deactivation of a seller of the caller's company within SellerUndoWindow
+// ('Desfazer'). The user signs in again with its password; the sessions and
+// links the deletion ended stay ended. 409 when the user is not deleted or the
+// window has passed.
+func (s *Server) handleRestoreSeller(w http.ResponseWriter, r *http.Request) {
+	s.sellerChange(w, r, func(q *store.Queries, p partner, id string, u store.LockBrandUserRow, actor opportunity.Actor) (int, string, error) {
+		now := s.now()
+		switch {
+		case u.Active:
+			return http.StatusConflict, MsgUserNotDeleted, nil
+		case u.DeactivatedAt == nil || now.Sub(*u.DeactivatedAt) > SellerUndoWindow:
+			return http.StatusConflict, MsgUndoExpired, nil
+		}
+		if err := q.RestoreUser(r.Context(), store.RestoreUserParams{ID: id, At: now}); err != nil {
+			return 0, "", err
+		}
+		return http.StatusOK, MsgUserRestored, opportunity.History{Type: "user", TypeID: id, Brand: p.Brand, Actor: &actor,
+			Action: "update", Changes: []opportunity.Change{{Attribute: "active", OldValue: "false", NewValue: "true"}}, At: now}.Record(r.Context(), q)
+	})
 }

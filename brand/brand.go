@@ -70,7 +70,7 @@ func AssetPath(slug string) string { return "/brand-assets/" + slug + "/" }
 func (b *Brand) Public() Public {
 	return Public{
 		Slug: b.Slug, Name: b.Name, Tagline: b.Tagline, Title: b.Title, Colors: b.Colors,
-		Logo: AssetPath(b.Slug) + "logo.svg", Favicon: AssetPath(b.Slug) + "favicon.svg",
+		Logo: AssetURL(b.Slug, "logo.svg", []byte(b.LogoSVG)), Favicon: AssetURL(b.Slug, "favicon.svg", []byte(b.FaviconSVG)),
 		Distributor: b.Distributor, Admin: b.Admin, Contact: b.Contact,
 	}
 }

@@ -56,7 +56,9 @@ type Action struct{ Label, URL string }
 type view struct {
 	Brand      *brand.Brand
 	Portal     string
-	LogoURL    string
+	LogoURL    string // the PNG (no mail client shows an SVG); empty: the brand's name instead
+	LogoWidth  int
+	LogoHeight int
 	Subject    string
 	Preheader  string
 	Heading    string
@@ -71,7 +73,10 @@ type view struct {
 
 func (t Templates) render(v view) (Content, error) {
 	v.Brand, v.Portal = t.Brand, strings.TrimRight(t.Portal, "/")
-	v.LogoURL = v.Portal + brand.AssetPath(t.Brand.Slug) + "logo.svg"
+	if png := t.Brand.LogoPNG(); png != nil {
+		v.LogoURL = v.Portal + brand.AssetURL(t.Brand.Slug, "logo.png", png)
+		v.LogoWidth, v.LogoHeight = t.Brand.LogoPNGSize()
+	}
 	v.Subject = oneLine(v.Subject, MaxSubject)
 	if v.Footer == "" {
 		v.Footer = "Este é um e-mail automático do Portal de Oportunidades " + t.Brand.Name + "; não é preciso respondê-lo."

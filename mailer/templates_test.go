@@ -1,6 +1,7 @@
 package mailer_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -99,8 +100,14 @@ func TestEveryKindRendersInTheBrandColoursWithEscapedInput(t *testing.T) {
 				strings.Contains(c.HTML, other.Colors.Primary) {
 				fail("HTML not in the brand's colours")
 			}
-			if !strings.Contains(c.HTML, `src="https://parceiros.`+b.Slug+`.example/brand-assets/`+b.Slug+`/logo.svg"`) {
-				fail("no logo from the portal")
+			// The logo is a PNG (Gmail and Outlook show no SVG), content-addressed, with its size.
+			w, h := b.LogoPNGSize()
+			png := `src="https://parceiros.` + b.Slug + `.example` + brand.AssetURL(b.Slug, "logo.png", b.LogoPNG()) + `"`
+			if !strings.Contains(c.HTML, png) || h != 40 || !strings.Contains(c.HTML, fmt.Sprintf(`width="%d" height="%d"`, w, h)) {
+				fail("no sized PNG logo from the portal")
+			}
+			if strings.Contains(c.HTML, ".svg") {
+				fail("an SVG image in the e-mail")
 			}
 			if !strings.Contains(c.HTML, b.Name) || !strings.Contains(c.Text, b.Name) {
 				fail("brand name missing")

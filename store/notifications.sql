@@ -61,3 +61,12 @@ UPDATE notifications SET read_at = COALESCE(read_at, now()) WHERE id = @id AND u
 -- name: ReadAllNotifications :execrows
 -- ReadAllNotifications marks every unread notice of the user at the brand read.
 UPDATE notifications SET read_at = now() WHERE user_id = @user_id AND brand = @brand AND read_at IS NULL;
+
+-- name: ReadNoticesByKeyRange :exec
+-- ReadNoticesByKeyRange marks read, at the given time, the unread notices
+-- whose key is from the given one up to (not including) before: a record's
+-- notices, by their key's prefix. The range on the byte-wise operators
+-- (~>=~, ~<~) is what the text_pattern_ops index answers, with a parameter as
+-- well as with a constant.
+UPDATE notifications SET read_at = @at::timestamptz
+WHERE read_at IS NULL AND notice_key ~>=~ @key_from::text AND notice_key ~<~ @key_before::text;

@@ -227,6 +227,27 @@ func (q *Queries) ReadAllNotifications(ctx context.Context, arg ReadAllNotificat
 	return result.RowsAffected(), nil
 }
 
+const readNoticesByKeyRange = `-- name: ReadNoticesByKeyRange :exec
+UPDATE notifications SET read_at = $1::timestamptz
+WHERE read_at IS NULL AND notice_key ~>=~ $2::text AND notice_key ~<~ $3::text
+`
+
+type ReadNoticesByKeyRangeParams struct {
+	At        time.Time `db:"at"`
+	KeyFrom   string    `db:"key_from"`
+	KeyBefore string    `db:"key_before"`
+}
+
+// ReadNoticesByKeyRange marks read, at the given time, the unread notices
+// whose key is from the given one up to (not including) before: a record's
+// notices, by their key's prefix. The range on the byte-wise operators
+// (~>=~, ~<~) is what the text_pattern_ops index answers, with a parameter as
+// well as with a constant.
+func (q *Queries) ReadNoticesByKeyRange(ctx context.Context, arg ReadNoticesByKeyRangeParams) error {
+	_, err := q.db.Exec(ctx, readNoticesByKeyRange, arg.At, arg.KeyFrom, arg.KeyBefore)
+	return err
+}
+
 const readNotification = `-- name: ReadNotification :execrows
 UPDATE notifications SET read_at = COALESCE(read_at, now()) WHERE id = $1 AND user_id = $2 AND brand = $3
 `

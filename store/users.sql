@@ -63,16 +63,22 @@ SELECT resale_id FROM users WHERE id = @id AND active;
 
 -- name: LockBrandUser :one
 -- LockBrandUser reads, locked until the transaction ends, a user holding a
--- role at the brand: its company, whether it is active and a SELLER there.
-SELECT u.resale_id, u.active,
+-- role at the brand: its company, whether it is active (and since when it is
+-- not) and whether it is a SELLER there.
+SELECT u.resale_id, u.active, u.deactivated_at,
     EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role = 'SELLER' AND ur.brand = @brand) AS seller
 FROM users u
 WHERE u.id = @id AND EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.brand = @brand)
 FOR UPDATE OF u;
 
 -- name: DeactivateUser :exec
--- DeactivateUser keeps the user and its records but no longer lets it sign in.
-UPDATE users SET active = false, updated_at = @at WHERE id = @id;
+-- DeactivateUser keeps the user and its records but no longer lets it sign
+-- in; its company may undo it for a while (RestoreUser).
+UPDATE users SET active = false, deactivated_at = @at::timestamptz, updated_at = @at::timestamptz WHERE id = @id;
+
+-- name: RestoreUser :exec
+-- RestoreUser undoes a deactivation: the user signs in again.
+UPDATE users SET active = true, deactivated_at = NULL, updated_at = @at WHERE id = @id;
 
 -- name: ActorByEmail :one
 -- ActorByEmail reads a user's id, name and company by e-mail (lower case).

@@ -150,7 +150,7 @@ func (q *Queries) CreateUser(ctx context.Context, arg CreateUserParams) (string,
 }
 
 const deactivateUser = `-- name: DeactivateUser :exec
-UPDATE users SET active = false, updated_at = $1 WHERE id = $2
+UPDATE users SET active = false, deactivated_at = $1::timestamptz, updated_at = $1::timestamptz WHERE id = $2
 `
 
 type DeactivateUserParams struct {
@@ -158,7 +158,8 @@ type DeactivateUserParams struct {
 	ID string    `db:"id"`
 }
 
-// DeactivateUser keeps the user and its records but no longer lets it sign in.
+// DeactivateUser keeps the user and its records but no longer lets it sign
+// in; its company may undo it for a while (RestoreUser).
 func (q *Queries) DeactivateUser(ctx context.Context, arg DeactivateUserParams) error {
 	_, err := q.db.Exec(ctx, deactivateUser, arg.At, arg.ID)
 	return err
@@ -212,7 +213,7 @@ func (q *Queries) GrantRole(ctx context.Context, arg GrantRoleParams) error {
 }
 
 const lockBrandUser = `-- name: LockBrandUser :one
-SELECT u.resale_id, u.active,
+SELECT u.resale_id, u.active, u.deactivated_at,
     EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role = 'SELLER' AND ur.brand = $1) AS seller
 FROM users u
 WHERE u.id = $2 AND EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.brand = $1)
@@ -225,17 +226,24 @@ type LockBrandUserParams struct {
 }
 
 type LockBrandUserRow struct {
-	ResaleID *string `db:"resale_id"`
-	Active   bool    `db:"active"`
-	Seller   bool    `db:"seller"`
+	ResaleID      *string    `db:"resale_id"`
+	Active        bool       `db:"active"`
+	DeactivatedAt *time.Time `db:"deactivated_at"`
+	Seller        bool       `db:"seller"`
 }
 
 // LockBrandUser reads, locked until the transaction ends, a user holding a
-// role at the brand: its company, whether it is active and a SELLER there.
+// role at the brand: its company, whether it is active (and since when it is
+// not) and whether it is a SELLER there.
 func (q *Queries) LockBrandUser(ctx context.Context, arg LockBrandUserParams) (LockBrandUserRow, error) {
 	row := q.db.QueryRow(ctx, lockBrandUser, arg.Brand, arg.ID)
 	var i LockBrandUserRow
-	err := row.Scan(&i.ResaleID, &i.Active, &i.Seller)
+	err := row.Scan(
+		&i.ResaleID,
+		&i.Active,
+		&i.DeactivatedAt,
+		&i.Seller,
+	)
 	return i, err
 }
 
@@ -278,6 +286,21 @@ func (q *Queries) MayReadUser(ctx context.Context, arg MayReadUserParams) (bool,
 	var exists bool
 	err := row.Scan(&exists)
 	return exists, err
+}
+
+const restoreUser = `-- name: RestoreUser :exec
+UPDATE users SET active = true, deactivated_at = NULL, updated_at = $1 WHERE id = $2
+`
+
+type RestoreUserParams struct {
+	At time.Time `db:"at"`
+	ID string    `db:"id"`
+}
+
+// RestoreUser undoes a deactivation: the user signs in again.
+func (q *Queries) RestoreUser(ctx context.Context, arg RestoreUserParams) error {
+	_, err := q.db.Exec(ctx, restoreUser, arg.At, arg.ID)
+	return err
 }
 
 const roleGrants = `-- name: RoleGrants :many

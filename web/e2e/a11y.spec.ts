@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
+import { seriousViolations } from './axe-support';
 import { login, openLogin } from './support';
 
 /**
@@ -8,34 +7,6 @@ import { login, openLogin } from './support';
  * light brand and a red one: no serious or critical violation. axe is injected
  * from node_modules (no download). Each screen is also saved as a screenshot.
  */
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-// Evaluated through the DevTools protocol: the page's Content-Security-Policy refuses inline
-// scripts, so page.addScriptTag (an inline <script>) would be blocked (docs/security-browser.md).
-const AXE_SOURCE = readFileSync(AXE_PATH, 'utf8');
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
-
-async function seriousViolations(page: Page): Promise<Violation[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Violation[] }> } }).axe;
-    const result = await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
-    }));
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
 
 /** Opens a screen, waits for its title, saves a screenshot and checks it with axe. */
 async function check(page: Page, name: string, path: string | null, title?: RegExp | string) {

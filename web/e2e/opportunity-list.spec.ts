@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
+import { showColumns } from './columns-support';
 import { apiSession, decide, register, runTag, shots, watchConsole } from './list-support';
 import { login, maskCnpj, randomCnpj, url } from './support';
 
@@ -53,6 +54,7 @@ test('the representative finds an opportunity by name, status and CNPJ', async (
   await page.getByLabel('Nome da oportunidade').fill(f.tag);
   await expect(rows(page)).toHaveCount(3);
   expect(await names(page)).toEqual([`${f.tag} Gama`, `${f.tag} Beta`, `${f.tag} Alfa`]);
+  await showColumns(page, ['CNPJ', 'Probabilidade', 'Aprovação', 'Distribuidor']);
   const approvedRow = rows(page).filter({ hasText: `${f.tag} Alfa` });
   await expect(approvedRow.getByTestId('row-status')).toHaveText('Aprovado');
   await expect(approvedRow.getByTestId('row-approval')).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
@@ -119,7 +121,13 @@ test('the filters, the sort and the page size survive a reload', async ({ page, 
   await expect(page.getByRole('button', { name: 'Aprovados', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByRole('combobox', { name: 'linhas/página' })).toHaveValue('25');
   await expect(rows(page)).toHaveCount(1);
-  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('opportunity_preferences') ?? 'null'));
+  // Kept for this user at this brand (components/userPreferences.ts).
+  const stored = await page.evaluate(() => {
+    const all = JSON.parse(localStorage.getItem('opportunity_preferences') ?? 'null');
+    const company = document.cookie.match(/(?:^|; )company=([^;]*)/)?.[1] ?? '';
+    const user = document.cookie.match(/(?:^|; )userid=([^;]*)/)?.[1] ?? '';
+    return all?.users?.[`${decodeURIComponent(company)}/${decodeURIComponent(user)}`];
+  });
   expect(stored).toMatchObject({ filters: { name: f.tag, status: ['approved'] }, amount: 25, sort: { field: 'estimated' } });
   expect(errors).toEqual([]);
 });

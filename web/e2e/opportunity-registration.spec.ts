@@ -1,5 +1,6 @@
 import { expect as baseExpect, test, type Page, type TestInfo } from '@playwright/test';
 import { dateDigits, login, randomCnpj, url } from './support';
+import { showColumns } from './columns-support';
 
 // Long flows (several sign-ins, workflow updates): generous limits on a busy machine.
 test.describe.configure({ timeout: 180_000 });
@@ -188,6 +189,7 @@ test('a seller registers an opportunity with products, accessories and a competi
   await login(rep, SLUG, 'representante');
   await rep.goto(url(SLUG, '/Painel/Opportunities'));
   await expect(rep.getByTestId('page-title')).toHaveText('Oportunidades');
+  await showColumns(rep, ['CNPJ', 'Aprovação']);
   const cnpjFilter = rep.getByLabel('CNPJ');
   await cnpjFilter.pressSequentially(cnpj);
   await expect(cnpjFilter).toHaveValue(maskedCnpj);

@@ -83,7 +83,8 @@ export async function login(
 
 /** Asserts the page is the Login screen. */
 export async function expectLogin(page: Page): Promise<void> {
-  await expect(page).toHaveURL(/^http:\/\/[^/]+\/$/);
+  // A screen left logged out is kept as the login's return address (`/?next=`).
+  await expect(page).toHaveURL(/^http:\/\/[^/]+\/(\?next=[^#]*)?$/);
   await expect(page.locator('#username')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Entrar' })).toBeVisible();
 }

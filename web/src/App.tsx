@@ -4,6 +4,9 @@ import { Navigate, Route, Routes, useNavigate } from 'react-router';
 import { LgpdBanner } from './components/LgpdBanner';
 import { AuthLayout } from './features/auth/AuthLayout';
 import { LoginPage } from './features/auth/login/LoginPage';
+// 'Esqueceu sua senha?' is one small field in the login's layout: loaded with it, the form
+// appears at once, without a spinner that it then pushes down (a layout shift).
+import { RecoveryPage } from './features/auth/recovery/RecoveryPage';
 import { Guard } from './features/panel/Guard';
 import { PANEL_BASE, PANEL_ROUTES, type PanelRoute } from './lib/guards';
 import { setNavigator } from './lib/navigation';
@@ -34,7 +37,6 @@ export function preloadScreens(): Promise<unknown> {
   return Promise.all(preloads.map((p) => p()));
 }
 
-const RecoveryPage = screen(() => import('./features/auth/recovery/RecoveryPage'), 'RecoveryPage');
 const ResetPasswordPage = screen(() => import('./features/auth/recovery/ResetPasswordPage'), 'ResetPasswordPage');
 const PanelLayout = screen(() => import('./features/panel/PanelLayout'), 'PanelLayout');
 const ContactPage = screen(() => import('./features/contact/ContactPage'), 'ContactPage');
@@ -126,7 +128,7 @@ export function AppRoutes() {
       <Routes>
         <Route element={<AuthLayout />}>
           <Route index element={<LoginPage />} />
-          <Route path="recovery-password" element={<Loading><RecoveryPage /></Loading>} />
+          <Route path="recovery-password" element={<RecoveryPage />} />
           <Route path="reset-password" element={<Loading><ResetPasswordPage /></Loading>} />
         </Route>
         <Route path="Registration" element={<Loading><RegistrationPage /></Loading>} />

@@ -83,15 +83,31 @@ export interface ListCardProps {
   page: number;
   pageCount: number;
   onPage: (page: number) => void;
+  /** Controls of the list shown right of the total (sort, columns). */
+  tools?: ReactNode;
   /** The list's body (a ListBody). */
   children: ReactNode;
 }
 
 /**
  * The card every list sits in: the total ('12 revendas') with a spinner while a
- * new page loads, the body, then the 'linhas/página' select and the paginator.
+ * new page loads and the list's tools (sort, 'Colunas'), the body, then the
+ * 'linhas/página' select and the paginator.
  */
-export function ListCard({ state, rowCount, total, noun, amount, onAmount, pageSizes, page, pageCount, onPage, children }: ListCardProps) {
+export function ListCard({
+  state,
+  rowCount,
+  total,
+  noun,
+  amount,
+  onAmount,
+  pageSizes,
+  page,
+  pageCount,
+  onPage,
+  tools,
+  children,
+}: ListCardProps) {
   const loading = state === 'loading';
   return (
     <Card className="list-card" elevation={1}>
@@ -100,6 +116,7 @@ export function ListCard({ state, rowCount, total, noun, amount, onAmount, pageS
           {state === 'ready' || rowCount > 0 ? `${total} ${total === 1 ? noun[0] : noun[1]}` : ''}
         </span>
         {loading && rowCount > 0 && <Spinner size={16} aria-label="Carregando" />}
+        {tools && <div className="list-tools">{tools}</div>}
       </div>
       {children}
       <div className="list-footer">

@@ -9,3 +9,8 @@ export function showToast(props: ToastProps): void {
   }
   void toaster.then((t) => t.show({ timeout: 5000, ...props }));
 }
+
+/** Dismisses every toast shown (tests start each case from none). */
+export async function clearToasts(): Promise<void> {
+  if (toaster) (await toaster).clear();
+}

@@ -15,6 +15,10 @@ export interface Brand {
   contact?: { phones: string[]; address: string; email: string };
 }
 
+/** Every brand's logo is drawn on a 220 × 48 viewBox: the <img> is sized so the page does not shift. */
+export const LOGO_WIDTH = 220;
+export const LOGO_HEIGHT = 48;
+
 /** The first brand of the list is the fallback (spec §1). */
 export const FALLBACK_BRAND: Brand = {
   slug: 'nordata',

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import brands from '../../../brand/brands.json';
+import { STATUS_PALETTE } from './status';
 import {
   DANGER,
   PAGE_BACKGROUND,
   brandTheme,
   contrast,
+  focusSurfaces,
   hueDistance,
   hueSat,
   readsAsError,
@@ -60,5 +62,58 @@ describe('brand theme: every accent from the brand, WCAG AA, errors unlike the b
     expect(vars['--brand-accent']).toBe(ALL[2].colors.secondary);
     expect(vars['--brand-focus']).toBe(vars['--brand-accent']);
     expect(vars['--portal-danger']).toBe(DANGER);
+  });
+
+  // WCAG 2.2 SC 1.4.11 (non-text contrast) and 2.4.13 (focus appearance): the
+  // ring differs from the surface it is drawn on by at least 3:1.
+  it.each(ALL.map((b) => [b.slug, b.colors] as const))('%s: the focus ring is ≥ 3:1 on every surface', (_, colors) => {
+    const surfaces = focusSurfaces(colors);
+    expect(surfaces.length).toBeGreaterThanOrEqual(9);
+    for (const { surface, background, ring } of surfaces) {
+      expect(contrast(ring, background), `${surface}: ring ${ring} on ${background}`).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it.each(ALL.map((b) => [b.slug, b.colors] as const))('%s: the chrome never reads as an alert and carries its text', (_, colors) => {
+    const t = brandTheme(colors);
+    expect(readsAsError(t.chrome), `chrome ${t.chrome}`).toBe(false);
+    expect(contrast(t.chromeText, t.chrome)).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(t.chromeText, t.chromeActive)).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(t.chromeHighlight, t.chrome)).toBeGreaterThanOrEqual(3);
+    expect(contrast(t.initialsText, t.initials)).toBeGreaterThanOrEqual(4.5);
+    // Not the error banners' family either: far from the danger red in hue, or a near-grey.
+    const c = hueSat(t.chrome);
+    expect(c.sat < 0.35 || hueDistance(c.hue, hueSat(DANGER).hue) > 40).toBe(true);
+  });
+
+  it('a red brand gets a neutral chrome with its colour as the stripe (Etiquetron, Tagora); the others keep their colour', () => {
+    for (const slug of ['etiquetron', 'tagora']) {
+      const b = ALL.find((x) => x.slug === slug)!;
+      const t = brandTheme(b.colors);
+      expect(t.chrome).not.toBe(b.colors.primary);
+      expect(t.chromeStripe).toBe(b.colors.primary);
+    }
+    const nordata = ALL.find((x) => x.slug === 'nordata')!;
+    expect(brandTheme(nordata.colors).chrome).toBe(nordata.colors.primary);
+    expect(brandTheme(nordata.colors).chromeStripe).toBe(nordata.colors.secondary);
+  });
+
+  it.each(ALL.map((b) => [b.slug, b.colors] as const))('%s: links look like links (a colour, AA, not the error red)', (_, colors) => {
+    const t = brandTheme(colors);
+    expect(hueSat(t.link).sat).toBeGreaterThanOrEqual(0.35);
+    expect(readsAsError(t.link)).toBe(false);
+    expect(contrast(t.link, '#ffffff')).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(t.link, PAGE_BACKGROUND)).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('one status palette for every brand, each pair AA', () => {
+    const statusOf = (v: Record<string, string>) => Object.fromEntries(Object.entries(v).filter(([k]) => k.startsWith('--status-')));
+    const first = statusOf(themeVariables(ALL[0].colors));
+    expect(Object.keys(first)).toHaveLength(15);
+    for (const b of ALL) expect(statusOf(themeVariables(b.colors)), b.slug).toEqual(first);
+    for (const [tone, p] of Object.entries(STATUS_PALETTE)) {
+      expect(contrast('#ffffff', p.solid), `${tone} solid`).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(p.fg, p.tint), `${tone} minimal`).toBeGreaterThanOrEqual(4.5);
+    }
   });
 });

@@ -12,8 +12,20 @@
  * - the accent is darkened, when needed, until it reads as text on white and
  *   on the page's background (links) and carries its text colour (buttons);
  * - the focus ring is the accent: never red, always ≥ 3:1 on white;
- * - errors keep Blueprint's danger red.
+ * - errors keep Blueprint's danger red;
+ * - the chrome (side menu, top bar) is the brand's primary colour, unless that
+ *   reads as an error: then the same neutral as the accent (Etiquetron's
+ *   slate), with the brand's colour as its stripe;
+ * - the focus ring is visible on every surface (≥ 3:1, WCAG 2.2 SC 1.4.11 and
+ *   2.4.13): the accent on light surfaces, the chrome's text colour on the
+ *   chrome, white on dark surfaces (focusSurfaces lists them; a test checks
+ *   every brand);
+ * - links read as links: the accent when it is a colour, a link blue when the
+ *   accent is a near-grey (it would read as body text), and underlined;
+ * - statuses have one palette for every brand (lib/status.ts STATUS_PALETTE).
  */
+
+import { statusVariables } from './status';
 
 export interface BrandColors {
   primary: string;
@@ -37,12 +49,40 @@ export interface BrandTheme {
   focus: string;
   /** Errors (invalid fields, failure messages): Blueprint's danger red. */
   danger: string;
+  /** The chrome: side menu and top bar. */
+  chrome: string;
+  /** Text and icons on the chrome. */
+  chromeText: string;
+  /** Hovered and current entries of the side menu, the role tags on it. */
+  chromeActive: string;
+  /** The stripe under the top bar and beside the current entry of the menu. */
+  chromeStripe: string;
+  /** The bell's highlight on the chrome (≥ 3:1 against it). */
+  chromeHighlight: string;
+  /** The focus ring on the chrome. */
+  chromeFocus: string;
+  /** Links in text. */
+  link: string;
+  /** The user's initials: background and text. */
+  initials: string;
+  initialsText: string;
 }
 
 export const PAGE_BACKGROUND = '#f4f6f8';
 export const DANGER = '#cd4246';
 export const DARK_TEXT = '#1c2127';
 const SLATE = '#394b59';
+/** Links when the accent is a near-grey: a link blue, AA on white and on the page. */
+const LINK_BLUE = '#1f5fa8';
+/** The focus ring on dark surfaces (the LGPD banner, the carousel's controls). */
+export const FOCUS_ON_DARK = '#ffffff';
+/** The LGPD banner's background. */
+export const BANNER_BACKGROUND = '#1c2127';
+/** The carousel's controls sit on this (70 % opaque), over any slide. */
+export const CAROUSEL_CONTROLS = '#1c2127';
+export const CAROUSEL_CONTROLS_OPACITY = 0.7;
+/** A hovered minimal button or row on a light surface (Blueprint: 15 % of #8f99a8 on white). */
+export const HOVER_ON_LIGHT = '#edeff2';
 
 type RGB = [number, number, number];
 
@@ -104,6 +144,18 @@ function darken(color: string, amount: number): string {
   return hex(rgb(color).map((v) => v * (1 - amount)) as RGB);
 }
 
+/** Mixes a colour with white (amount 0–1). */
+function lighten(color: string, amount: number): string {
+  return hex(rgb(color).map((v) => v + (255 - v) * amount) as RGB);
+}
+
+/** `top` at `opacity` over `bottom`: the colour seen. */
+export function over(top: string, opacity: number, bottom: string): string {
+  const t = rgb(top);
+  const b = rgb(bottom);
+  return hex(t.map((v, i) => v * opacity + b[i] * (1 - opacity)) as RGB);
+}
+
 /** The colour, darkened in small steps until it reaches `ratio` against every background given. */
 function darkenUntil(color: string, ratio: number, backgrounds: string[]): string {
   let c = color;
@@ -117,13 +169,28 @@ function textOn(background: string): string {
 }
 
 export function brandTheme(colors: BrandColors): BrandTheme {
+  const red = readsAsError(colors.primary);
   let base = colors.primary;
-  if (readsAsError(base)) {
+  if (red) {
     base = !readsAsError(colors.secondary) && contrast(colors.secondary, '#ffffff') >= 4.5 ? colors.secondary : SLATE;
   }
   const accent = darkenUntil(base, 4.5, ['#ffffff', PAGE_BACKGROUND]);
   const primaryText =
     contrast(colors.primaryText, colors.primary) >= 4.5 ? colors.primaryText : textOn(colors.primary);
+
+  // The chrome: the primary colour, or the neutral base of a red brand.
+  const chrome = red ? base : colors.primary;
+  const chromeText = contrast(colors.primaryText, chrome) >= 4.5 ? colors.primaryText : textOn(chrome);
+  const chromeActive = chromeText === DARK_TEXT ? lighten(chrome, 0.3) : darken(chrome, 0.22);
+  // The stripe: the secondary colour when it stands out of the chrome, else the brand's own colour.
+  const chromeStripe = contrast(colors.secondary, chrome) >= 1.5 ? colors.secondary : colors.primary;
+  const chromeHighlight = contrast(chromeStripe, chrome) >= 3 ? chromeStripe : chromeText;
+
+  const { sat } = hueSat(accent);
+  const link = sat >= 0.35 ? accent : darkenUntil(LINK_BLUE, 4.5, ['#ffffff', PAGE_BACKGROUND]);
+  // Initials on the chrome: the secondary colour, unless it melts into the chrome.
+  const initials = contrast(colors.secondary, chrome) >= 1.5 ? colors.secondary : '#ffffff';
+
   return {
     accent,
     accentText: textOn(accent),
@@ -133,7 +200,53 @@ export function brandTheme(colors: BrandColors): BrandTheme {
     secondaryText: textOn(colors.secondary),
     focus: accent,
     danger: DANGER,
+    chrome,
+    chromeText,
+    chromeActive,
+    chromeStripe,
+    chromeHighlight,
+    chromeFocus: chromeText,
+    link,
+    initials,
+    initialsText: textOn(initials),
   };
+}
+
+/** One surface something focusable sits on, and the focus ring drawn there. */
+export interface FocusSurface {
+  surface: string;
+  background: string;
+  ring: string;
+}
+
+/**
+ * Every surface of the portal a focusable control sits on, with the ring the
+ * CSS draws there (styles/brand.css: --brand-focus on light surfaces,
+ * --chrome-focus in .side-menu and .panel-navbar, --focus-on-dark on the LGPD
+ * banner and the carousel's controls).
+ */
+export function focusSurfaces(colors: BrandColors): FocusSurface[] {
+  const t = brandTheme(colors);
+  const tint = (c: string, amount: number) => over(c, amount, '#ffffff');
+  return [
+    { surface: 'card (white)', background: '#ffffff', ring: t.focus },
+    { surface: 'page', background: PAGE_BACKGROUND, ring: t.focus },
+    { surface: 'hovered row or button', background: HOVER_ON_LIGHT, ring: t.focus },
+    { surface: 'selected tag or tab (accent tint)', background: tint(t.accent, 0.12), ring: t.focus },
+    { surface: 'side menu and top bar', background: t.chrome, ring: t.chromeFocus },
+    { surface: 'current entry of the side menu', background: t.chromeActive, ring: t.chromeFocus },
+    { surface: 'LGPD banner', background: BANNER_BACKGROUND, ring: FOCUS_ON_DARK },
+    {
+      surface: 'carousel controls over a white slide',
+      background: over(CAROUSEL_CONTROLS, CAROUSEL_CONTROLS_OPACITY, '#ffffff'),
+      ring: FOCUS_ON_DARK,
+    },
+    {
+      surface: 'carousel controls over the brand colour',
+      background: over(CAROUSEL_CONTROLS, CAROUSEL_CONTROLS_OPACITY, colors.primary),
+      ring: FOCUS_ON_DARK,
+    },
+  ];
 }
 
 /** The theme as CSS custom properties (set on :root by lib/brand.ts#applyBrand). */
@@ -150,5 +263,15 @@ export function themeVariables(colors: BrandColors): Record<string, string> {
     '--brand-accent-active': t.accentActive,
     '--brand-focus': t.focus,
     '--portal-danger': t.danger,
+    '--chrome': t.chrome,
+    '--chrome-text': t.chromeText,
+    '--chrome-active': t.chromeActive,
+    '--chrome-stripe': t.chromeStripe,
+    '--chrome-highlight': t.chromeHighlight,
+    '--chrome-focus': t.chromeFocus,
+    '--brand-link': t.link,
+    '--brand-initials': t.initials,
+    '--brand-initials-text': t.initialsText,
+    ...statusVariables(),
   };
 }

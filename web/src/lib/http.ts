@@ -1,4 +1,5 @@
 import { navigateTo } from './navigation';
+import { loginPath } from './returnPath';
 import { COOKIE, clearAllExceptLgpd, getRefreshToken, getToken, saveTokens } from './session';
 
 /** The three services behind the one server (docs/api.md). */
@@ -247,7 +248,8 @@ function timeoutSignal(ms: number): AbortSignal | undefined {
 /** Ends the session after a 401 that a refresh could not cure (spec §8). */
 export function endSession(): void {
   clearAllExceptLgpd();
-  navigateTo('/');
+  // The login comes back to this screen (lib/returnPath.ts).
+  navigateTo(loginPath(window.location.pathname + window.location.search + window.location.hash));
 }
 
 /** Calls a service; see HttpResponse for what comes back. */

@@ -1,5 +1,6 @@
 import Cookies from 'js-cookie';
 import { request } from './http';
+import { samePath } from './returnPath';
 import { cookieAttributes } from './session';
 
 /** In-app notifications: the panel's bell (docs/api.md "Notifications"). */
@@ -47,8 +48,7 @@ export function markAllNotificationsRead() {
  * nor a scheme). Anything else is not followed.
  */
 export function safeLink(link: string | null | undefined): string | null {
-  const l = String(link ?? '').trim();
-  return l.startsWith('/') && !l.startsWith('//') && !l.startsWith('/\\') ? l : null;
+  return samePath(String(link ?? '').trim());
 }
 
 /**

@@ -5,6 +5,9 @@ import { getCompany, request } from './http';
 export interface CarouselImage {
   url: string;
   alt: string;
+  /** The slide's headline and line of text, laid over the image as the page's text. */
+  title?: string;
+  text?: string;
 }
 
 /** GET /api/version → {"version"}. */

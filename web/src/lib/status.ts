@@ -67,6 +67,56 @@ export function statusIntent(value: string | null | undefined): 'success' | 'dan
   }
 }
 
+/**
+ * The colours of a status, the same for every brand (a status never takes the
+ * brand's colours: 'Em Análise' is one blue on the card, the badge and the
+ * list of every portal): `solid` carries white text (the details' badge, the
+ * dashboard card's stripe), `fg` on `tint` the minimal badges. Each pair meets
+ * AA (4.5:1); lib/brandTheme.ts writes them as --status-<tone>-* variables.
+ */
+export type StatusTone = 'analysis' | 'approved' | 'disapproved' | 'renewal' | 'expired';
+
+export const STATUS_PALETTE: Record<StatusTone, { solid: string; fg: string; tint: string }> = {
+  analysis: { solid: '#215db0', fg: '#1a4f96', tint: '#e5edf8' },
+  approved: { solid: '#1c6e42', fg: '#1c6e42', tint: '#e3f1e8' },
+  disapproved: { solid: '#ac2f33', fg: '#ac2f33', tint: '#fbe7e7' },
+  renewal: { solid: '#935610', fg: '#8a500e', tint: '#fcefdc' },
+  expired: { solid: '#5f6b7c', fg: '#404854', tint: '#edeff2' },
+};
+
+/** The tone of a status value (renewals share one); undefined when unknown. */
+export function statusTone(value: string | null | undefined): StatusTone | undefined {
+  switch (value) {
+    case 'analysis':
+    case 'approved':
+    case 'disapproved':
+    case 'expired':
+      return value;
+    case 'renovation':
+    case 'awaiting_renovation':
+      return 'renewal';
+    default:
+      return undefined;
+  }
+}
+
+/** The class of a status badge (styles/brand.css `.status-tag`): its palette, not the brand's. */
+export function statusClass(value: string | null | undefined): string {
+  const tone = statusTone(value);
+  return tone ? `status-tag status-${tone}` : 'status-tag';
+}
+
+/** The palette as CSS variables: --status-<tone>-solid, -fg, -tint. */
+export function statusVariables(): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const [tone, p] of Object.entries(STATUS_PALETTE)) {
+    vars[`--status-${tone}-solid`] = p.solid;
+    vars[`--status-${tone}-fg`] = p.fg;
+    vars[`--status-${tone}-tint`] = p.tint;
+  }
+  return vars;
+}
+
 /** Probability-of-closing bands (spec §3, §9). */
 export const PROBABILITY_VALUES = [25, 50, 75, 100] as const;
 export type Probability = (typeof PROBABILITY_VALUES)[number];

@@ -128,3 +128,13 @@ export const MSG_USER_ERROR = 'Houve um erro. Tente novamente mais tarde!';
 export function deactivateSeller(id: string) {
   return request<{ message?: string }>('api', `/seller/inative/${encodeURIComponent(id)}`, { method: 'PATCH' });
 }
+
+/** How long the 'Desfazer' of a deletion is offered (the server allows it for 10 minutes: docs/api.md). */
+export const UNDO_DELETE_MS = 10_000;
+export const MSG_USER_RESTORED = 'Exclusão desfeita: o usuário voltou a ter acesso.';
+export const MSG_UNDO_FAILED = 'Não foi possível desfazer a exclusão.';
+
+/** PATCH /api/seller/restore/{id} (RESALE): undoes the deletion of one of the company's sellers, shortly after it. */
+export function restoreSeller(id: string) {
+  return request<{ message?: string }>('api', `/seller/restore/${encodeURIComponent(id)}`, { method: 'PATCH' });
+}

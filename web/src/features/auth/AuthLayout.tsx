@@ -1,6 +1,6 @@
 import { Card } from '@blueprintjs/core';
 import { Link, Outlet } from 'react-router';
-import { useBrand } from '../../lib/brand';
+import { LOGO_HEIGHT, LOGO_WIDTH, useBrand } from '../../lib/brand';
 import { Carousel } from './login/Carousel';
 import { VersionText } from './login/VersionText';
 import { MAIN_CONTENT_ID, SkipLink } from '../../components/SkipLink';
@@ -16,7 +16,7 @@ export function AuthLayout() {
       <SkipLink />
       <main className="auth-form-column" id={MAIN_CONTENT_ID} tabIndex={-1}>
         <Card className="auth-card" elevation={2}>
-          <img className="brand-logo auth-logo" src={brand.logo} alt={brand.name} data-testid="brand-logo" />
+          <img className="brand-logo auth-logo" src={brand.logo} alt={brand.name} width={LOGO_WIDTH} height={LOGO_HEIGHT} data-testid="brand-logo" />
           <Outlet />
         </Card>
         <footer className="auth-footer">

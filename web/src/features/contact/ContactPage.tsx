@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ErrorModal } from '../../components/ErrorModal';
 import { SuccessModal } from '../../components/SuccessModal';
-import { useBrand } from '../../lib/brand';
+import { LOGO_HEIGHT, LOGO_WIDTH, useBrand } from '../../lib/brand';
 import { contactOutcome, sendContact, type ContactRequest } from '../../lib/contactApi';
 import './contact.css';
 import { FormField } from '../../components/FormField';
@@ -112,7 +112,7 @@ export function ContactPage() {
     <div className="public-page contact-page">
       <SkipLink />
       <Card className="public-card contact-card" elevation={2} id={MAIN_CONTENT_ID} tabIndex={-1} role="main">
-        <img className="brand-logo auth-logo" src={brand.logo} alt={brand.name} data-testid="brand-logo" />
+        <img className="brand-logo auth-logo" src={brand.logo} alt={brand.name} width={LOGO_WIDTH} height={LOGO_HEIGHT} data-testid="brand-logo" />
         <H1 className="page-title contact-title" data-testid="page-title">
           Contato
         </H1>

@@ -15,7 +15,7 @@ import { ErrorModal } from '../../components/ErrorModal';
 import { LOADING_MESSAGES } from '../../components/LoadingModal';
 import type { DashboardData, StatusTotal } from '../../lib/dashboardApi';
 import { PANEL_BASE } from '../../lib/guards';
-import { statusIntent, statusLabel } from '../../lib/status';
+import { statusClass, statusIntent, statusLabel } from '../../lib/status';
 import { detailsPath, historyPath } from '../opportunities/list/OpportunityTable';
 import { monthsToDate, TAB_SERIES } from './chart';
 import { MonthlyChart } from './MonthlyChart';
@@ -172,7 +172,7 @@ export function DashboardPage() {
                       <td>{row.corporateName || 'N/C'}</td>
                       <td>{row.product || 'N/C'}</td>
                       <td>
-                        <Tag minimal intent={statusIntent(row.status)}>
+                        <Tag minimal intent={statusIntent(row.status)} className={statusClass(row.status)}>
                           {statusLabel(row.status)}
                         </Tag>
                       </td>

@@ -106,7 +106,7 @@ describe('NotificationBell', () => {
     expect(await screen.findByTestId('notifications-count')).toHaveTextContent('2');
   });
 
-  it("tags what arrived since the last look 'Nova' and remembers the look in the notifications cookie", async () => {
+  it("highlights the bell while notices newer than the last look wait, and remembers the look in the notifications cookie", async () => {
     storeSession({ roles: ['SELLER'] });
     Cookies.set('notifications', 'u1:5', { path: '/' });
     service([notice(7), notice(6, { readAt: '2026-03-05T16:00:00Z' }), notice(5)]);
@@ -114,19 +114,78 @@ describe('NotificationBell', () => {
     await screen.findByTestId('notifications-count');
     expect(bell()).toHaveClass('has-new');
     await userEvent.click(bell());
-    const panel = await screen.findByTestId('notifications-panel');
-    expect(within(panel).getByTestId('notification-7')).toHaveTextContent('Nova');
-    expect(within(panel).getByTestId('notification-6')).toHaveTextContent('Nova');
-    expect(within(panel).getByTestId('notification-5')).not.toHaveTextContent('Nova');
+    await screen.findByTestId('notifications-panel');
     await waitFor(() => expect(Cookies.get('notifications')).toBe('u1:7'));
     expect(bell()).not.toHaveClass('has-new');
     unmount();
-
     renderAt('/Painel/Settings', <AppRoutes />);
     await screen.findByTestId('notifications-count');
-    await userEvent.click(screen.getByTestId('notifications-bell'));
+    expect(bell()).not.toHaveClass('has-new');
+  });
+
+  it("tags the unread notices 'Nova'; an opened one is no longer 'Nova' when the dropdown opens again", async () => {
+    storeSession({ roles: ['SELLER'] });
+    service([notice(7), notice(6, { readAt: '2026-03-05T16:00:00Z' }), notice(5)]);
+    renderAt('/Painel/Settings', <AppRoutes />);
+    await userEvent.click(await screen.findByTestId('notifications-bell'));
+    const panel = await screen.findByTestId('notifications-panel');
+    await waitFor(() => expect(within(panel).getByTestId('notification-7')).toHaveTextContent('Nova'));
+    expect(within(panel).getByTestId('notification-6')).not.toHaveTextContent('Nova');
+    expect(within(panel).getByTestId('notification-5')).toHaveTextContent('Nova');
+    await userEvent.click(within(panel).getByTestId('notification-7'));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/Painel/Opportunities/op-7'));
+    await userEvent.click(bell());
     const again = await screen.findByTestId('notifications-panel');
-    expect(within(again).queryByText('Nova')).not.toBeInTheDocument();
+    await waitFor(() => expect(within(again).getByTestId('notification-7')).not.toHaveTextContent('Nova'));
+    expect(within(again).getByTestId('notification-5')).toHaveTextContent('Nova');
+    expect(screen.getByTestId('notifications-count')).toHaveTextContent('1');
+  });
+
+  it('opening the dropdown asks the list once, cancelling nothing', async () => {
+    storeSession({ roles: ['SELLER'] });
+    const { calls } = service([notice(3)]);
+    renderAt('/Painel/Settings', <AppRoutes />);
+    await screen.findByTestId('notifications-count');
+    const before = listCalls(calls).length;
+    await userEvent.click(bell());
+    await screen.findByTestId('notifications-panel');
+    await waitFor(() => expect(listCalls(calls).length).toBe(before + 1));
+    await act(() => new Promise((r) => setTimeout(r, 300)));
+    expect(listCalls(calls).length).toBe(before + 1);
+  });
+
+  it('each notice is a link to its record, followed with the keyboard too', async () => {
+    storeSession({ roles: ['SELLER'] });
+    const { calls } = service([notice(4), notice(3)]);
+    renderAt('/Painel/Settings', <AppRoutes />);
+    await userEvent.click(await screen.findByTestId('notifications-bell'));
+    const item = await screen.findByTestId('notification-4');
+    expect(item).toHaveAttribute('href', '/Painel/Opportunities/op-4');
+    item.focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/Painel/Opportunities/op-4'));
+    expect(calls.some((c) => c.method === 'PATCH' && c.url === '/api/notifications/4/read')).toBe(true);
+  });
+
+  it('a notice is read once its record is opened any other way (from a list, a bookmark)', async () => {
+    storeSession({ roles: ['REPRESENTATIVE'] });
+    const { calls } = service([
+      notice(8, { kind: 'resale-registered', link: '/Painel/Resales/details?id=r1&status=analysis' }),
+      notice(9, { kind: 'resale-registered', link: '/Painel/Resales/details?id=r2' }),
+    ]);
+    renderAt('/Painel/Resales/details?id=r1', <AppRoutes />);
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH' && c.url === '/api/notifications/8/read')).toBe(true));
+    expect(calls.some((c) => c.url === '/api/notifications/9/read')).toBe(false);
+    await waitFor(() => expect(screen.getByTestId('notifications-count')).toHaveTextContent('1'));
+  });
+
+  it('a notice pointing at a list (the welcome) stays unread on that list', async () => {
+    storeSession({ roles: ['RESALE'] });
+    const { calls } = service([notice(10, { kind: 'resale-approved', link: '/Painel/Opportunities' })]);
+    renderAt('/Painel/Opportunities', <AppRoutes />);
+    expect(await screen.findByTestId('notifications-count')).toHaveTextContent('1');
+    await act(() => new Promise((r) => setTimeout(r, 300)));
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
   });
 
   it('never follows a link out of the portal', async () => {

@@ -8,8 +8,8 @@ import {
   TickCircleIcon,
   TimeIcon,
 } from '@blueprintjs/icons';
-import { useEffect, useState, type ReactElement } from 'react';
-import { useNavigate } from 'react-router';
+import { useEffect, useState, type MouseEvent, type ReactElement } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { formatDateTime } from '../../lib/format';
 import {
   lastSeenNotification,
@@ -38,21 +38,45 @@ export function badgeText(unread: number): string {
 }
 
 /**
+ * Whether a notice's link leads to the record the page shows: a record's page
+ * (/Painel/Opportunities/<id>, /Painel/Resales/details?id=…, not a list such as
+ * /Painel/Opportunities, where a welcome notice points), the same path and,
+ * when the link names the record in its query (`?id=`), the same id.
+ */
+export function isRecordOf(link: string, pathname: string, search: string): boolean {
+  const safe = safeLink(link);
+  if (!safe) return false;
+  const target = new URL(safe, 'http://portal.invalid');
+  if (target.pathname.split('/').filter(Boolean).length < 3) return false;
+  if (target.pathname.toLowerCase() !== pathname.toLowerCase()) return false;
+  const id = target.searchParams.get('id');
+  return id === null || new URLSearchParams(search).get('id') === id;
+}
+
+/**
  * The bell of the panel header: the unread count, and a dropdown of the user's
- * recent events (spec §2 "Shared modals"), each opening its record. Opening an
- * event marks it read; 'Marcar todas como lidas' marks them all. The list is
- * asked again every 30 seconds while the page is visible, and when the window
- * regains focus. The notifications cookie (lib/notificationsApi.ts) remembers the
- * newest event already seen here, so events that arrived since are tagged 'Nova'.
+ * recent events (spec §2 "Shared modals"), each a link to its record. A notice
+ * is read once opened (from the dropdown or by opening its record any other
+ * way) or once its record is decided (the server marks it read for everyone
+ * who got it); 'Marcar todas como lidas' marks them all. Unread notices are
+ * tagged 'Nova'. The list is asked when the dropdown opens, every 30 seconds
+ * while the page is visible, and when the window regains focus. The
+ * notifications cookie (lib/notificationsApi.ts) remembers the newest notice
+ * already seen here: the bell is highlighted while newer ones wait.
  */
 export function NotificationBell() {
   const navigate = useNavigate();
+  const { pathname, search } = useLocation();
   const userId = readSession().userid;
   const { items, unread, loaded, failed, refresh, markRead, markAllRead } = useNotifications(userId);
   const [open, setOpen] = useState(false);
   const [lastSeen, setLastSeen] = useState(() => lastSeenNotification(userId));
-  /** lastSeen when the dropdown opened: what is newer shows 'Nova' while it stays open. */
-  const [seenAtOpen, setSeenAtOpen] = useState(0);
+
+  // Opening asks the list once (Blueprint may report the opening twice: an
+  // effect on the state, not the callback, so no request cancels another).
+  useEffect(() => {
+    if (open) refresh();
+  }, [open, refresh]);
 
   // While open, what arrives counts as seen.
   useEffect(() => {
@@ -64,23 +88,19 @@ export function NotificationBell() {
     }
   }, [open, items, userId]);
 
-  function onToggle(next: boolean) {
-    if (next) {
-      setSeenAtOpen(lastSeenNotification(userId));
-      refresh();
-    }
-    setOpen(next);
-  }
+  // The record on screen: its notices are read.
+  useEffect(() => {
+    for (const n of items) if (!n.readAt && isRecordOf(n.link, pathname, search)) markRead(n.id);
+  }, [items, pathname, search, markRead]);
 
-  function onPick(n: Notification) {
+  function onPick(n: Notification, event: MouseEvent) {
     const link = safeLink(n.link);
+    // A plain click stays in the app; with a modifier the browser opens the link (new tab, window).
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
     setOpen(false);
     if (!n.readAt) markRead(n.id);
     if (link) navigate(link);
-  }
-
-  function onReadAll() {
-    markAllRead();
   }
 
   const count = badgeText(unread);
@@ -96,7 +116,7 @@ export function NotificationBell() {
           size="small"
           text="Marcar todas como lidas"
           disabled={unread === 0}
-          onClick={onReadAll}
+          onClick={markAllRead}
           data-testid="notifications-read-all"
         />
       </div>
@@ -111,35 +131,30 @@ export function NotificationBell() {
         />
       ) : (
         <Menu className="notifications-list" aria-label="Notificações recentes">
-          {items.map((n) => {
-            const isNew = n.id > seenAtOpen;
-            return (
-              <MenuItem
-                key={n.id}
-                icon={kindIcon(n.kind)}
-                className={n.readAt ? 'notification-item' : 'notification-item is-unread'}
-                multiline
-                data-testid={`notification-${n.id}`}
-                text={
-                  <span className="notification-text">
-                    <span className="notification-title">{n.title}</span>
-                    <span className={`notification-date ${Classes.TEXT_MUTED}`}>
-                      {formatDateTime(n.createdAt)}
-                      {!n.readAt && <span className="notification-unread-dot" aria-label="não lida" role="img" />}
-                    </span>
-                  </span>
-                }
-                labelElement={
-                  isNew ? (
-                    <Tag minimal round intent="primary">
-                      Nova
-                    </Tag>
-                  ) : undefined
-                }
-                onClick={() => onPick(n)}
-              />
-            );
-          })}
+          {items.map((n) => (
+            <MenuItem
+              key={n.id}
+              icon={kindIcon(n.kind)}
+              className={n.readAt ? 'notification-item' : 'notification-item is-unread'}
+              multiline
+              href={safeLink(n.link) ?? undefined}
+              data-testid={`notification-${n.id}`}
+              text={
+                <span className="notification-text">
+                  <span className="notification-title">{n.title}</span>
+                  <span className={`notification-date ${Classes.TEXT_MUTED}`}>{formatDateTime(n.createdAt)}</span>
+                </span>
+              }
+              labelElement={
+                n.readAt ? undefined : (
+                  <Tag minimal round intent="primary" className="notification-new">
+                    Nova
+                  </Tag>
+                )
+              }
+              onClick={(e) => onPick(n, e)}
+            />
+          ))}
         </Menu>
       )}
     </div>
@@ -149,7 +164,7 @@ export function NotificationBell() {
     <PopoverNext
       content={content}
       isOpen={open}
-      onInteraction={onToggle}
+      onInteraction={setOpen}
       placement="bottom-end"
       popoverClassName="notifications-popover"
       autoFocus

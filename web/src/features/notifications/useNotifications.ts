@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import {
   NOTIFICATION_POLL_MS,
   listNotifications,
@@ -39,22 +39,26 @@ export function useNotifications(userId: string | undefined) {
   // TanStack's own focus refetch follows visibilitychange; a window that only regains focus counts too.
   useEffect(() => {
     const onFocus = () => {
-      if (document.visibilityState !== 'hidden') void refetch();
+      if (document.visibilityState !== 'hidden') void refetch({ cancelRefetch: false });
     };
     window.addEventListener('focus', onFocus);
     return () => window.removeEventListener('focus', onFocus);
   }, [refetch]);
 
-  const update = (fn: (list: NotificationList) => NotificationList) =>
-    client.setQueryData<NotificationList>(key, (old) => (old ? fn(old) : old));
+  const update = useCallback(
+    (fn: (list: NotificationList) => NotificationList) =>
+      client.setQueryData<NotificationList>(queryKeys.notifications(userId ?? ''), (old) => (old ? fn(old) : old)),
+    [client, userId],
+  );
 
-  return {
-    items: q.data?.result ?? [],
-    unread: q.data?.unread ?? 0,
-    loaded: !q.isPending || q.isError,
-    failed: q.isError,
-    refresh: () => void refetch(),
-    markRead(id: number) {
+  // Asks again without cancelling a request under way (a poll, the opening of the dropdown).
+  const refresh = useCallback(() => void refetch({ cancelRefetch: false }), [refetch]);
+
+  /** Marks one notice read, here at once and on the server; nothing when it is read already. */
+  const markRead = useCallback(
+    (id: number) => {
+      const list = client.getQueryData<NotificationList>(queryKeys.notifications(userId ?? ''));
+      if (!list?.result.some((x) => x.id === id && !x.readAt)) return;
       const now = new Date().toISOString();
       update((l) => ({
         result: l.result.map((x) => (x.id === id ? { ...x, readAt: now } : x)),
@@ -62,12 +66,24 @@ export function useNotifications(userId: string | undefined) {
       }));
       void markNotificationRead(id);
     },
-    markAllRead() {
-      const now = new Date().toISOString();
-      update((l) => ({ result: l.result.map((x) => (x.readAt ? x : { ...x, readAt: now })), unread: 0 }));
-      void markAllNotificationsRead().then((res) => {
-        if (!res.ok) void refetch();
-      });
-    },
+    [client, userId, update],
+  );
+
+  const markAllRead = useCallback(() => {
+    const now = new Date().toISOString();
+    update((l) => ({ result: l.result.map((x) => (x.readAt ? x : { ...x, readAt: now })), unread: 0 }));
+    void markAllNotificationsRead().then((res) => {
+      if (!res.ok) void refetch();
+    });
+  }, [update, refetch]);
+
+  return {
+    items: q.data?.result ?? [],
+    unread: q.data?.unread ?? 0,
+    loaded: !q.isPending || q.isError,
+    failed: q.isError,
+    refresh,
+    markRead,
+    markAllRead,
   };
 }

@@ -5,6 +5,7 @@ import { showToast } from '../../components/toaster';
 import { useBrand } from '../../lib/brand';
 import { decideAccess } from '../../lib/guards';
 import { refreshSession } from '../../lib/http';
+import { loginPath } from '../../lib/returnPath';
 import { clearAllExceptLgpd, readSession } from '../../lib/session';
 import type { Role } from '../../lib/roles';
 import { ForbiddenScreen } from './ForbiddenScreen';
@@ -65,5 +66,7 @@ export function Guard({ roles, children }: GuardProps) {
   if (roles !== null && decision.reason === 'forbidden' && readSession().permissions.length > 0) {
     return <ForbiddenScreen />;
   }
-  return <Navigate to="/" replace state={{ denied: decision.reason }} />;
+  // Logged out (or expired): the login comes back here afterwards (lib/returnPath.ts).
+  const back = decision.reason === 'forbidden' ? '/' : loginPath(location.pathname + location.search + location.hash);
+  return <Navigate to={back} replace state={{ denied: decision.reason }} />;
 }

@@ -97,7 +97,8 @@ describe('panel', () => {
     storeSession({ roles: ['SELLER'], keep: false, exp: Math.floor(Date.now() / 1000) + 10 });
     mockFetch(() => json(200, {}));
     renderAt('/Painel/Opportunities', <AppRoutes />);
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
+    // The login keeps the way back to the screen (lib/returnPath.ts).
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/\?next=%2FPainel%2FOpportunities$/));
   });
 
   it('refreshes an expired kept session once before giving up', async () => {
@@ -118,7 +119,7 @@ describe('panel', () => {
     storeSession({ roles: ['SELLER'], exp: Math.floor(Date.now() / 1000) + 10 });
     mockFetch(() => json(401, {}));
     renderAt('/Painel/Opportunities', <AppRoutes />);
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/\?next=%2FPainel%2FOpportunities$/));
     expect(Cookies.get('token')).toBeUndefined();
   });
 

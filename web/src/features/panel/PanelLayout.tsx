@@ -6,6 +6,7 @@ import { signOut } from '../../lib/auth';
 import { useBrand } from '../../lib/brand';
 import { readSession } from '../../lib/session';
 import { NotificationBell } from '../notifications/NotificationBell';
+import { GlobalSearch } from '../search/GlobalSearch';
 import { SideMenu } from './SideMenu';
 import { MAIN_CONTENT_ID, SkipLink } from '../../components/SkipLink';
 
@@ -52,6 +53,7 @@ export function PanelLayout() {
             />
           </NavbarGroup>
           <NavbarGroup align="end">
+            <GlobalSearch />
             <NotificationBell />
             <NavbarHeading className="panel-brand-name">{brand.name}</NavbarHeading>
           </NavbarGroup>

@@ -2,7 +2,7 @@ import { Button, Menu, MenuItem } from '@blueprintjs/core';
 import { CogIcon, DashboardIcon, BriefcaseIcon, LogOutIcon, PeopleIcon, ShopIcon } from '@blueprintjs/icons';
 import type { ReactElement } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { useBrand } from '../../lib/brand';
+import { LOGO_HEIGHT, LOGO_WIDTH, useBrand } from '../../lib/brand';
 import { PANEL_BASE, menuFor } from '../../lib/guards';
 import { UserBadge } from './UserBadge';
 
@@ -30,7 +30,7 @@ export function SideMenu({ name, roles, onLogout, onNavigate, loggingOut = false
   return (
     <nav className="side-menu" aria-label="Menu principal">
       <div className="side-menu-brand">
-        <img className="brand-logo side-menu-logo" src={brand.logo} alt={brand.name} data-testid="brand-logo" />
+        <img className="brand-logo side-menu-logo" src={brand.logo} alt={brand.name} width={LOGO_WIDTH} height={LOGO_HEIGHT} data-testid="brand-logo" />
       </div>
       <UserBadge name={name} roles={roles} />
       <Menu className="side-menu-entries">

@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { ErrorModal } from '../../components/ErrorModal';
 import { LoadingModal } from '../../components/LoadingModal';
 import { SuccessModal } from '../../components/SuccessModal';
-import { useBrand } from '../../lib/brand';
+import { LOGO_HEIGHT, LOGO_WIDTH, useBrand } from '../../lib/brand';
 import { normalizeCnpj } from '../../lib/cnpj';
 import { lookupCnpj, type CompanyData } from '../../lib/cnpjApi';
 import { onlyDigits } from '../../lib/format';
@@ -181,7 +181,7 @@ export function RegistrationPage() {
     <div className="public-page registration-page">
       <SkipLink />
       <Card className="public-card registration-card" elevation={2} id={MAIN_CONTENT_ID} tabIndex={-1} role="main">
-        <img className="brand-logo auth-logo" src={brand.logo} alt={brand.name} data-testid="brand-logo" />
+        <img className="brand-logo auth-logo" src={brand.logo} alt={brand.name} width={LOGO_WIDTH} height={LOGO_HEIGHT} data-testid="brand-logo" />
         <H1 className="page-title registration-title" data-testid="page-title">
           Cadastre sua revenda
         </H1>

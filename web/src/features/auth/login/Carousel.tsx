@@ -16,9 +16,13 @@ function prefersReducedMotion(): boolean {
 }
 
 /**
- * Brand images beside the login form (GET /api/image?brand=), rotating every 6
- * seconds. A button pauses and resumes the rotation (WCAG 2.2.2); it starts
- * paused when the system asks for reduced motion.
+ * Brand slides beside the login form (GET /api/image?brand=), rotating every
+ * 6 seconds. The image is the backdrop; the headline and its line are the
+ * page's text over it (they reflow at any width, and are never cropped with
+ * the picture). Below them, on their own dark strip, a button pauses and
+ * resumes the rotation (WCAG 2.2.2) and one dot per slide picks it, each a
+ * 24 px target (WCAG 2.5.8); it starts paused when the system asks for
+ * reduced motion.
  */
 export function Carousel() {
   const brand = useBrand();
@@ -49,43 +53,51 @@ export function Carousel() {
       </div>
     );
   }
+  const current = images[Math.min(index, images.length - 1)];
   return (
     <div className="carousel" data-testid="login-carousel" aria-roledescription="carrossel">
       {images.map((image, i) => (
         <img
           key={image.url}
           src={image.url}
-          alt={image.alt}
+          alt=""
+          width={800}
+          height={600}
           className={i === index ? 'carousel-slide is-active' : 'carousel-slide'}
-          aria-hidden={i !== index}
           data-testid={i === index ? 'carousel-active' : undefined}
+          data-title={image.title ?? image.alt}
         />
       ))}
-      {images.length > 1 && (
-        <div className="carousel-dots">
-          <Button
-            variant="minimal"
-            size="small"
-            className="carousel-pause"
-            icon={paused ? <PlayIcon /> : <PauseIcon />}
-            aria-label={paused ? PLAY_LABEL : PAUSE_LABEL}
-            aria-pressed={paused}
-            onClick={() => setPaused((p) => !p)}
-            data-testid="carousel-pause"
-          />
-          {images.map((image, i) => (
-            <Button
-              key={image.url}
-              variant="minimal"
-              size="small"
-              className={i === index ? 'carousel-dot is-active' : 'carousel-dot'}
-              aria-label={`Imagem ${i + 1} de ${images.length}`}
-              aria-current={i === index}
-              onClick={() => setIndex(i)}
-            />
-          ))}
+      <div className="carousel-panel">
+        <div className="carousel-caption" aria-live={paused ? 'polite' : 'off'} data-testid="carousel-caption">
+          <p className="carousel-title">{current.title ?? current.alt}</p>
+          {current.text && <p className="carousel-text">{current.text}</p>}
         </div>
-      )}
+        {images.length > 1 && (
+          <div className="carousel-controls" data-testid="carousel-controls">
+            <Button
+              variant="minimal"
+              className="carousel-pause"
+              icon={paused ? <PlayIcon /> : <PauseIcon />}
+              aria-label={paused ? PLAY_LABEL : PAUSE_LABEL}
+              aria-pressed={paused}
+              onClick={() => setPaused((p) => !p)}
+              data-testid="carousel-pause"
+            />
+            {images.map((image, i) => (
+              <Button
+                key={image.url}
+                variant="minimal"
+                className={i === index ? 'carousel-dot is-active' : 'carousel-dot'}
+                aria-label={`Imagem ${i + 1} de ${images.length}: ${image.title ?? image.alt}`}
+                aria-current={i === index}
+                onClick={() => setIndex(i)}
+                data-testid="carousel-dot"
+              />
+            ))}
+          </div>
+        )}
+      </div>
     </div>
   );
 }

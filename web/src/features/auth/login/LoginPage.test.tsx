@@ -137,4 +137,55 @@ describe('LoginPage', () => {
     renderAt('/', <AppRoutes />);
     expect(screen.queryByTestId('email-notice')).not.toBeInTheDocument();
   });
+  describe('return address (an e-mail link opened while logged out)', () => {
+    function sellerLogin() {
+      const exp = Math.floor(Date.now() / 1000) + 3600 * 8;
+      publicApi((url) => {
+        if (url.startsWith('/authenticator/login'))
+          return json(200, { data: { data: { access_token: fakeJwt(exp), refresh_token: 'r' } } });
+        if (url === '/authenticator/auth/payload') return json(200, { payload: { id: '9', name: 'Vera Vendedora', exp } });
+        if (url === '/authenticator/user/9/role') return json(200, { roles: [{ name: 'SELLER', data: { brand: 'yep' } }] });
+        return undefined;
+      });
+    }
+    async function signIn() {
+      await userEvent.type(screen.getByLabelText('E-mail'), 'vendedor1@yep.demo');
+      await userEvent.type(screen.getByLabelText('Senha'), 'Oportuna@2026');
+      await userEvent.click(submitButton());
+    }
+
+    it('goes through the login to the linked opportunity', async () => {
+      sellerLogin();
+      renderAt('/Painel/Opportunities/6f1c-42?renovation=true', <AppRoutes />);
+      await waitFor(() =>
+        expect(screen.getByTestId('location')).toHaveTextContent('/?next=%2FPainel%2FOpportunities%2F6f1c-42%3Frenovation%3Dtrue'),
+      );
+      await signIn();
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/Painel\/Opportunities\/6f1c-42\?renovation=true$/));
+    });
+
+    it.each(['//evil.example/Painel/x', '/\\evil.example', 'https://evil.example/Painel/x', '/Contact'])(
+      'refuses the return address %j and lands on the first page',
+      async (next) => {
+        sellerLogin();
+        renderAt(`/?next=${encodeURIComponent(next)}`, <AppRoutes />);
+        await signIn();
+        await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/Painel\/Opportunities$/));
+      },
+    );
+
+    it('lands on the first page when the role may not open the linked screen', async () => {
+      sellerLogin();
+      renderAt(`/?next=${encodeURIComponent('/Painel/Dashboard')}`, <AppRoutes />);
+      await signIn();
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/Painel\/Opportunities$/));
+    });
+
+    it('sends a user already signed in straight to the linked screen', async () => {
+      publicApi();
+      storeSession({ roles: ['SUPPORT'] });
+      renderAt(`/?next=${encodeURIComponent('/Painel/Resales')}`, <AppRoutes />);
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/Painel\/Resales$/));
+    });
+  });
 });

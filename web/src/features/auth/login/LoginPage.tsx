@@ -5,7 +5,8 @@ import { ErrorModal } from '../../../components/ErrorModal';
 import { PasswordVisibilityToggle } from '../../../components/PasswordFields';
 import { signIn } from '../../../lib/auth';
 import { useBrand } from '../../../lib/brand';
-import { firstLanding, hasValidSession, type GuardDenial } from '../../../lib/guards';
+import { decideForPath, firstLanding, hasValidSession, type GuardDenial } from '../../../lib/guards';
+import { returnPathFrom } from '../../../lib/returnPath';
 import { readSession } from '../../../lib/session';
 import { EmailNotice } from './EmailNotice';
 
@@ -19,6 +20,12 @@ export function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const denial = (location.state as { denied?: GuardDenial } | null)?.denied;
+  // The screen the user was sent here from (an e-mail's link, an expired session), when they may open it.
+  const next = returnPathFrom(location.search);
+  const landing = (fallback: string) => {
+    const s = readSession();
+    return next && decideForPath(s, next.split(/[?#]/)[0], brand.slug).kind === 'allow' ? next : fallback;
+  };
 
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -33,7 +40,7 @@ export function LoginPage() {
   // just sent the user here from a screen of the panel they may not open.
   const session = readSession();
   if (denial !== 'forbidden' && hasValidSession(session, brand.slug) && session.refreshToken) {
-    return <Navigate to={firstLanding(session.permissions)} replace />;
+    return <Navigate to={landing(firstLanding(session.permissions))} replace />;
   }
 
   const canSubmit = username.trim() !== '' && password.trim() !== '' && !submitting;
@@ -46,7 +53,7 @@ export function LoginPage() {
     setThrottled('');
     const result = await signIn(username, password, keepConnection);
     setSubmitting(false);
-    if (result.kind === 'ok') navigate(result.landing, { replace: true });
+    if (result.kind === 'ok') navigate(landing(result.landing), { replace: true });
     else if (result.kind === 'invalid') setInvalid(true);
     else if (result.kind === 'throttled') setThrottled(result.message);
     else setErrorOpen(true);

@@ -130,7 +130,7 @@ describe('OpportunityDetailsPage', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('detail-phone')).toHaveTextContent('(11) 98765-4321');
     expect(screen.getByTestId('detail-origin')).toHaveTextContent('Feira/Evento');
     expect(screen.getByTestId('detail-probability')).toHaveTextContent('50% - 70%');
-    expect(screen.getByTestId('detail-conclusionDate')).toHaveTextContent(/^10\/08\/26$/); // dd/mm/yy (spec §3)
+    expect(screen.getByTestId('detail-conclusionDate')).toHaveTextContent(/^10\/08\/2026$/); // dd/mm/aaaa, as every date shown (typed as dd/mm/aa, spec §3)
     expect(screen.getByTestId('detail-estimated')).toHaveTextContent('R$ 58.880,00');
     expect(within(screen.getByTestId('section-competitors')).getByText('RIVAL')).toBeInTheDocument();
     expect(within(screen.getByTestId('section-accessories')).getByText('BAT')).toBeInTheDocument();
@@ -140,6 +140,21 @@ describe('OpportunityDetailsPage', { timeout: 30_000 }, () => {
     expect(screen.queryByLabelText('Nome da Oportunidade')).not.toBeInTheDocument();
     expect(screen.queryByTestId('detail-user-email')).not.toBeInTheDocument();
     expect(within(screen.getByTestId('detail-actions')).queryAllByRole('button')).toHaveLength(0);
+  });
+
+  it("says when the validity ends beside the status, in Brasília's days: 'expira em N dias', 'expirou há N dias'", async () => {
+    const day = 24 * 3600 * 1000;
+    storeSession({ roles: ['SELLER'], company: 'nordata' });
+    api(record({ status: 'approved', validUntil: new Date(Date.now() + 12 * day + 3600 * 1000).toISOString() }));
+    const first = at();
+    await loaded();
+    expect(screen.getByTestId('validity-cue')).toHaveTextContent(/^expira em 1[23] dias$/);
+    first.unmount();
+    api(record({ status: 'expired', validUntil: new Date(Date.now() - 3 * day - 3600 * 1000).toISOString() }));
+    at();
+    await loaded();
+    expect(screen.getByTestId('validity-cue')).toHaveTextContent(/^expirou há [34] dias$/);
+    expect(screen.getByTestId('validity-cue')).toHaveAttribute('data-intent', 'danger');
   });
 
   it('shows the representative the registering user, the name and the conflicts', async () => {

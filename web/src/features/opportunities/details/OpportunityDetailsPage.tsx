@@ -7,17 +7,19 @@ import { LoadingModal } from '../../../components/LoadingModal';
 import { ReasonDialog } from '../../../components/ReasonDialog';
 import { SuccessModal } from '../../../components/SuccessModal';
 import { useBrand } from '../../../lib/brand';
-import { formatDate, formatDateShort } from '../../../lib/format';
+import { formatDate } from '../../../lib/format';
 import { PANEL_BASE } from '../../../lib/guards';
 import { FIELD_LABELS, sellerLabel, type RenewalPayload } from '../../../lib/opportunityValidation';
-import { PROBABILITY_LABELS, PROBABILITY_VALUES, statusIntent, statusLabel } from '../../../lib/status';
+import { PROBABILITY_LABELS, PROBABILITY_VALUES, statusClass, statusIntent, statusLabel } from '../../../lib/status';
 import { OpportunitySections, ReadOnlyField, SectionCard } from '../shared/OpportunitySections';
 import '../shared/opportunity.css';
+import { ValidityCue } from '../shared/validity';
 import { RenewalDialog } from './RenewalDialog';
 import { useOpportunityDetails } from './useOpportunityDetails';
 
 import { reasonLabel } from './useOpportunityDetails';
 import { FormField } from '../../../components/FormField';
+import { EmailText } from '../../../components/EmailText';
 export { allowedActions, reasonLabel, shownProbability } from './useOpportunityDetails';
 
 export const PAGE_TITLE = 'Detalhes da oportunidade';
@@ -44,10 +46,11 @@ export function OpportunityDetailsPage() {
           {PAGE_TITLE}
         </H1>
         {record && (
-          <Tag intent={statusIntent(status)} size="large" data-testid="detail-status">
+          <Tag intent={statusIntent(status)} className={statusClass(status)} size="large" data-testid="detail-status">
             {statusLabel(status)}
           </Tag>
         )}
+        {record && <ValidityCue subject={{ ...record, status }} />}
       </div>
 
       {record && (
@@ -62,7 +65,7 @@ export function OpportunityDetailsPage() {
               />
               <ReadOnlyField label="Válida até" value={formatDate(record.validUntil)} />
               {isRep && <ReadOnlyField label="Registrado por" value={record.userName} testId="detail-user-name" />}
-              {isRep && <ReadOnlyField label="E-mail do usuário" value={record.userEmail} testId="detail-user-email" />}
+              {isRep && <ReadOnlyField label="E-mail do usuário" value={record.userEmail && <EmailText value={record.userEmail} />} testId="detail-user-email" />}
             </dl>
             <div className="op-actions">
               <Button
@@ -92,7 +95,7 @@ export function OpportunityDetailsPage() {
                 <ReadOnlyField label="Projeto continua em pauta" value={record.projectStillInScope} />
                 <ReadOnlyField
                   label="Data da última visita"
-                  value={formatDateShort(record.lastVisitDate) || record.lastVisitDate}
+                  value={formatDate(record.lastVisitDate) || record.lastVisitDate}
                 />
                 <ReadOnlyField label="A proposta foi enviada?" value={record.proposalSent || 'N/C'} />
                 <ReadOnlyField label="O produto foi homologado?" value={record.productHomologated || 'N/C'} />
@@ -163,7 +166,7 @@ export function OpportunityDetailsPage() {
                     {c.record && (
                       <>
                         {' '}
-                        <Tag minimal intent={statusIntent(c.record.status)}>
+                        <Tag minimal intent={statusIntent(c.record.status)} className={statusClass(c.record.status)}>
                           {statusLabel(c.record.status)}
                         </Tag>{' '}
                         <span className="bp6-text-muted">

@@ -86,7 +86,7 @@ afterEach(() => vi.useRealTimers());
 
 // Typing-heavy tests run long on a busy shared machine (the other screens' suites allow 30 s too).
 describe('Opportunities list', { timeout: 30_000 }, () => {
-  it('reads the list of all for a representative and shows every column', async () => {
+  it("reads the list of all for a representative, who sees the company and the seller, and chooses the other columns in 'Colunas'", async () => {
     storeSession({ roles: ['REPRESENTATIVE'] });
     const calls = server();
     renderAt('/Painel/Opportunities', <AppRoutes />, BRAND);
@@ -97,10 +97,22 @@ describe('Opportunities list', { timeout: 30_000 }, () => {
 
     const [analysis, approved, disapproved] = rows;
     expect(within(analysis).getByTestId('row-status')).toHaveTextContent('Em Análise');
+    expect(within(analysis).getByTestId('validity-cue')).toHaveTextContent('expira em 65 dias');
     expect(within(analysis).getByTestId('age-bar')).toHaveTextContent('25 dias atrás');
+    expect(within(analysis).getByTestId('row-estimated')).toHaveTextContent('R$ 1.234,50');
+    expect(within(analysis).getByTestId('row-resale')).toHaveTextContent('Revenda Modelo');
+    expect(within(analysis).getByTestId('row-seller')).toHaveTextContent('Vanessa Lima');
+    expect(within(analysis).queryByTestId('row-approval')).not.toBeInTheDocument();
+    expect(within(analysis).queryByTestId('row-cnpj')).not.toBeInTheDocument();
+    expect(within(disapproved).queryByTestId('validity-cue')).not.toBeInTheDocument();
+
+    // The other columns are one click away, and stay chosen (per user: opportunity_preferences).
+    await userEvent.click(screen.getByRole('button', { name: 'Colunas' }));
+    for (const label of ['CNPJ', 'Probabilidade', 'Aprovação', 'Registro', 'Distribuidor']) {
+      await userEvent.click(await screen.findByRole('checkbox', { name: label }));
+    }
     expect(within(analysis).getByTestId('row-approval')).toHaveTextContent('Sem Data');
     expect(within(analysis).getByTestId('row-cnpj')).toHaveTextContent('33.444.522/0001-06');
-    expect(within(analysis).getByTestId('row-estimated')).toHaveTextContent('R$ 1.234,50');
     expect(within(analysis).getByTestId('row-distributor')).toHaveTextContent('Distribuidora Horizonte');
     expect(within(analysis).getByTestId('probability-bar')).toHaveTextContent('50% - 70%');
 
@@ -112,6 +124,12 @@ describe('Opportunities list', { timeout: 30_000 }, () => {
     expect(within(disapproved).getByTestId('row-status')).toHaveTextContent('Reprovado');
     expect(within(disapproved).getByTestId('row-approval')).toHaveTextContent('Sem Data');
     expect(within(disapproved).getByTestId('probability-bar')).toHaveTextContent('N/C');
+    const stored = JSON.parse(localStorage.getItem('opportunity_preferences') ?? '{}');
+    expect(stored.users['yep/u1'].columns).toEqual(expect.arrayContaining(['cnpj', 'approval', 'distributor', 'resale']));
+
+    // The columns widen the table's least width: beyond the card it scrolls sideways.
+    const table = screen.getByTestId('opportunity-table');
+    expect(Number.parseInt(table.style.minWidth, 10)).toBeGreaterThan(1500);
 
     expect(screen.getByTestId('list-total')).toHaveTextContent('3 oportunidades');
     expect(screen.queryByTestId('add-opportunity')).not.toBeInTheDocument();
@@ -279,7 +297,7 @@ describe('Opportunities list', { timeout: 30_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Limpar filtros' }));
     await waitFor(() => expect(lastQuery(calls).status).toBeUndefined());
     expect(lastQuery(calls).email).toBeUndefined();
-    expect(JSON.parse(localStorage.getItem('opportunity_preferences') ?? '{}').filters.email).toBe('');
+    expect(JSON.parse(localStorage.getItem('opportunity_preferences') ?? '{}').users['yep/u1'].filters.email).toBe('');
   });
 
   it('sorts on the estimated value and the creation date, toggling the direction', async () => {
@@ -292,8 +310,13 @@ describe('Opportunities list', { timeout: 30_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Ordenar por valor estimado' }));
     await waitFor(() => expect(lastQuery(calls).estimated).toBe('asc'));
     expect(lastQuery(calls).createdAt).toBeUndefined();
-    await userEvent.click(screen.getByRole('button', { name: 'Ordenar por cadastro' }));
+    // 'Ordenar por' does what the headers do, also for a column not shown (Cadastro, for staff).
+    expect(screen.queryByRole('button', { name: 'Ordenar por cadastro' })).not.toBeInTheDocument();
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Ordenar por' }), 'Cadastro');
+    await waitFor(() => expect(lastQuery(calls)).toMatchObject({ createdAt: 'asc' }));
+    await userEvent.click(screen.getByTestId('sort-direction'));
     await waitFor(() => expect(lastQuery(calls)).toMatchObject({ createdAt: 'desc' }));
+    expect(screen.getByRole('combobox', { name: 'Ordenar por' })).toHaveValue('createdAt');
   });
 
   it('pages through the total with the paginator', async () => {

@@ -3,7 +3,9 @@ import { DownloadIcon, PlusIcon } from '@blueprintjs/icons';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorModal } from '../../../components/ErrorModal';
+import { ColumnChooser } from '../../../components/ColumnChooser';
 import { LIST_ERROR, ListBody, ListCard } from '../../../components/ListBody';
+import { SortControl } from '../../../components/SortControl';
 import { useListData } from '../../../components/useListData';
 import { PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
 import { useBrand } from '../../../lib/brand';
@@ -25,12 +27,19 @@ import { hasAnyRole } from '../../../lib/roles';
 import { readSession } from '../../../lib/session';
 import type { OpportunityStatus } from '../../../lib/status';
 import { FilterBar, type TextFilter } from './FilterBar';
+import { OPPORTUNITY_COLUMNS, defaultOpportunityColumns, type OpportunityColumn } from './columns';
 import { OpportunityTable, sortRows } from './OpportunityTable';
 import { loadPreferences, savePreferences } from './preferences';
 import './list.css';
 
 /** Text filters wait this long after the last keystroke (spec §9). */
 export const FILTER_DEBOUNCE_MS = 500;
+
+/** The sortable fields, named as their column headers (spec §2: createdAt or estimated). */
+const SORT_FIELDS: readonly { value: SortField; label: string }[] = [
+  { value: 'createdAt', label: 'Cadastro' },
+  { value: 'estimated', label: 'Valor estimado' },
+];
 
 /** The export is the list's data: its failure is a list failure (spec §8). */
 export const EXPORT_ERROR = LIST_ERROR;
@@ -48,19 +57,21 @@ export function OpportunitiesPage() {
   const endpoint = useMemo(() => listEndpointFor(roleKey ? roleKey.split(',') : []), [roleKey]);
   const canAdd = hasAnyRole(roles, ['RESALE', 'SELLER']);
 
-  const [initial] = useState(loadPreferences);
+  const [initial] = useState(() => loadPreferences(roles));
+  const defaultColumns = useMemo(() => defaultOpportunityColumns(roleKey ? roleKey.split(',') : []), [roleKey]);
   const [filters, setFilters] = useState<OpportunityFilters>(initial.filters);
   const [applied, setApplied] = useState<OpportunityFilters>(initial.filters);
   const [sort, setSort] = useState<ListSort>(initial.sort);
   const [amount, setAmount] = useState<number>(initial.amount);
+  const [columns, setColumns] = useState<OpportunityColumn[]>(initial.columns);
   const [page, setPage] = useState(1);
   const [exporting, setExporting] = useState(false);
 
   const filtersRef = useRef(filters);
   const timer = useRef<number | undefined>(undefined);
 
-  // Preferences follow every change of the filters, the sort and the page size.
-  useEffect(() => savePreferences({ filters, sort, amount }), [filters, sort, amount]);
+  // Preferences follow every change of the filters, the sort, the page size and the columns.
+  useEffect(() => savePreferences({ filters, sort, amount, columns }), [filters, sort, amount, columns]);
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
   // Geography: cached for the app's life (lib/geoApi.ts); a failure shows under the select.
@@ -95,6 +106,10 @@ export function OpportunitiesPage() {
     );
     setPage(1);
   }, []);
+  const onSortControl = (field: SortField, direction: ListSort['direction']) => {
+    setSort({ field, direction });
+    setPage(1);
+  };
   const onAmount = (size: number) => {
     setAmount(size);
     setPage(1);
@@ -132,7 +147,14 @@ export function OpportunitiesPage() {
       emptyDescription={hasFilters(applied) ? 'Nenhuma oportunidade corresponde aos filtros.' : 'Nenhuma oportunidade registrada ainda.'}
       blocked={endpoint.ok ? null : endpoint.message}
     >
-      <OpportunityTable rows={shown} sort={sort} onSort={onSort} distributor={distributor} busy={loading} />
+      <OpportunityTable
+        rows={shown}
+        sort={sort}
+        onSort={onSort}
+        distributor={distributor}
+        columns={columns}
+        busy={loading}
+      />
     </ListBody>
   );
 
@@ -189,6 +211,12 @@ export function OpportunitiesPage() {
         page={page}
         pageCount={pages}
         onPage={setPage}
+        tools={
+          <>
+            <SortControl fields={SORT_FIELDS} field={sort.field} direction={sort.direction} onChange={onSortControl} />
+            <ColumnChooser columns={OPPORTUNITY_COLUMNS} chosen={columns} defaults={defaultColumns} onChange={setColumns} />
+          </>
+        }
       >
         {body}
       </ListCard>

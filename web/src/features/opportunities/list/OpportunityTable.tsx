@@ -1,16 +1,19 @@
 import { Button, HTMLTable, Tag } from '@blueprintjs/core';
 import { ArrowDownIcon, ArrowUpIcon, EyeOpenIcon, HistoryIcon, SortIcon } from '@blueprintjs/icons';
-import { memo, type MouseEvent } from 'react';
+import { memo, type MouseEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { AgeBar } from '../../../components/AgeBar';
 import { CellText } from '../../../components/CellText';
 import { ProbabilityBar } from '../../../components/ProbabilityBar';
 import { VirtualRows } from '../../../components/VirtualRows';
+import { shownColumns, tableMinWidth } from '../../../components/columns';
 import '../../../components/tables.css';
 import { formatBRL, formatCNPJ, formatDate } from '../../../lib/format';
 import { PANEL_BASE } from '../../../lib/guards';
 import type { ListSort, OpportunityRow, SortField } from '../../../lib/opportunityListApi';
-import { statusIntent, statusLabel } from '../../../lib/status';
+import { statusClass, statusIntent, statusLabel } from '../../../lib/status';
+import { ValidityCue } from '../shared/validity';
+import { OPPORTUNITY_COLUMNS, type OpportunityColumn } from './columns';
 
 /** Shown instead of an approval date for anything not approved (spec §2). */
 export const NO_DATE = 'Sem Data';
@@ -67,27 +70,35 @@ export interface OpportunityTableProps {
   sort: ListSort;
   onSort: (field: SortField) => void;
   distributor: string;
+  /** The chosen columns (all of them when not given). */
+  columns?: readonly OpportunityColumn[];
   busy?: boolean;
   now?: number;
 }
 
+/** The columns that stay in view when the table scrolls sideways (components/tables.css). */
+const STICKY: Partial<Record<OpportunityColumn, string>> = { actions: ' is-sticky', name: ' is-sticky is-sticky-edge' };
+
 /** Height of a table row (two short lines) until one is drawn. */
 const ROW_HEIGHT = 53;
-const COLUMNS = 15;
+
+const ALL_KEYS = OPPORTUNITY_COLUMNS.map((c) => c.key);
 
 /**
  * The opportunities table (spec §2): a click on a row opens the details; for the
  * keyboard, each row's eye button does the same and its history link follows.
- * The columns shown follow the card's width (docs/web.md "Tables that fit"), long
- * text is cut with its whole value as a tooltip, a phone gets one card per row,
- * and a long list renders only the rows in view (components/VirtualRows). Memoized:
- * typing in the filters does not redraw it.
+ * The columns are the user's choice (the 'Colunas' chooser); when they are wider
+ * than the card the table scrolls sideways with Ações and the name in view
+ * (docs/web.md "Columns"). Long text is cut with its whole value as a tooltip,
+ * a phone gets one card per row, and a long list renders only the rows in view
+ * (components/VirtualRows). Memoized: typing in the filters does not redraw it.
  */
 export const OpportunityTable = memo(function OpportunityTable({
   rows,
   sort,
   onSort,
   distributor,
+  columns = ALL_KEYS,
   busy = false,
   now = Date.now(),
 }: OpportunityTableProps) {
@@ -97,88 +108,150 @@ export const OpportunityTable = memo(function OpportunityTable({
     if ((e.target as HTMLElement).closest('a, button, input, select')) return;
     open(id);
   };
+  const shown = shownColumns(OPPORTUNITY_COLUMNS, columns);
 
-  const renderRow = (row: OpportunityRow, index: number) => {
-    const name = row.name || 'N/C';
-    const place = [row.city, row.state].filter(Boolean).join('/') || 'N/C';
-    const approval = row.status === 'approved' && formatDate(row.approveDate) ? formatDate(row.approveDate) : NO_DATE;
+  const header = (key: OpportunityColumn, label: string): ReactNode => {
+    const className = `col-${key}${STICKY[key] ?? ''}`;
+    if (key === 'estimated' || key === 'created') {
+      const field: SortField = key === 'estimated' ? 'estimated' : 'createdAt';
+      return <SortHeader key={key} field={field} label={label} sort={sort} onSort={onSort} className={className} />;
+    }
     return (
-      <tr
-        key={row.id}
-        data-testid="opportunity-row"
-        data-id={row.id}
-        data-status={row.status}
-        className={index % 2 === 1 ? 'is-clickable is-odd' : 'is-clickable'}
-        onClick={(e) => onRowClick(e, row.id)}
-      >
-        <td className="col-actions">
-          <Button
-            variant="minimal"
-            size="small"
-            icon={<EyeOpenIcon />}
-            aria-label={`Ver detalhes de ${row.name || 'oportunidade'}`}
-            title="Ver detalhes"
-            data-testid="row-details"
-            onClick={() => open(row.id)}
-          />
-          <Link
-            to={historyPath(row.id)}
-            className="history-link"
-            aria-label={`Histórico de ${row.name || 'oportunidade'}`}
-            title="Histórico"
-            data-testid="row-history"
-          >
-            <HistoryIcon />
-          </Link>
-        </td>
-        <td className="col-status">
-          <Tag intent={statusIntent(row.status)} minimal htmlTitle={statusLabel(row.status)} data-testid="row-status">
-            {statusLabel(row.status)}
-          </Tag>
-        </td>
-        <td className="col-name" data-label="Nome da oportunidade">
-          <CellText text={name} testId="row-name" className="cell-strong" />
-        </td>
-        <td className="col-client" data-label="Cliente">
-          <CellText text={row.fantasyName || 'N/C'} testId="row-fantasy-name" />
-          {row.corporateName && <CellText text={row.corporateName} className="cell-secondary" />}
-        </td>
-        <td className="col-cnpj cell-nowrap" data-label="CNPJ" data-testid="row-cnpj">
-          {formatCNPJ(row.cnpj)}
-        </td>
-        <td className="col-city" data-label="Cidade/UF">
-          <CellText text={place} />
-        </td>
-        <td className="col-estimated cell-nowrap cell-number" data-label="Valor estimado" data-testid="row-estimated">
-          {formatBRL(row.estimated) || formatBRL(0)}
-        </td>
-        <td className="col-probability" data-label="Probabilidade">
-          <ProbabilityBar value={row.probabilityClosing} />
-        </td>
-        <td className="col-created cell-nowrap" data-label="Cadastro" data-testid="row-created">
-          {formatDate(row.createdAt)}
-        </td>
-        <td className="col-age" data-label="Tempo em análise">
-          {row.status === 'analysis' ? <AgeBar since={row.createdAt} now={now} /> : <span aria-label="Não se aplica">—</span>}
-        </td>
-        <td className="col-approval cell-nowrap" data-label="Aprovação" data-testid="row-approval">
-          {approval}
-        </td>
-        <td className="col-register" data-label="Registro">
-          <CellText text={row.register || 'N/C'} testId="row-register" />
-        </td>
-        <td className="col-resale" data-label="Revenda">
-          <CellText text={row.resale || 'N/C'} />
-        </td>
-        <td className="col-seller" data-label="Vendedor">
-          <CellText text={row.seller || 'N/C'} />
-        </td>
-        <td className="col-distributor" data-label="Distribuidor">
-          <CellText text={distributor} testId="row-distributor" />
-        </td>
-      </tr>
+      <th key={key} scope="col" className={className}>
+        {label}
+      </th>
     );
   };
+
+  const cell = (key: OpportunityColumn, row: OpportunityRow): ReactNode => {
+    const name = row.name || 'N/C';
+    switch (key) {
+      case 'actions':
+        return (
+          <td key={key} className={`col-actions${STICKY.actions}`}>
+            <Button
+              variant="minimal"
+              size="small"
+              icon={<EyeOpenIcon />}
+              aria-label={`Ver detalhes de ${row.name || 'oportunidade'}`}
+              title="Ver detalhes"
+              data-testid="row-details"
+              onClick={() => open(row.id)}
+            />
+            <Link
+              to={historyPath(row.id)}
+              className="history-link"
+              aria-label={`Histórico de ${row.name || 'oportunidade'}`}
+              title="Histórico"
+              data-testid="row-history"
+            >
+              <HistoryIcon />
+            </Link>
+          </td>
+        );
+      case 'name':
+        return (
+          <td key={key} className={`col-name${STICKY.name}`} data-label="Nome da oportunidade">
+            <CellText text={name} testId="row-name" className="cell-strong" />
+          </td>
+        );
+      case 'status':
+        return (
+          <td key={key} className="col-status">
+            <Tag intent={statusIntent(row.status)} className={statusClass(row.status)} minimal htmlTitle={statusLabel(row.status)} data-testid="row-status">
+              {statusLabel(row.status)}
+            </Tag>
+            <ValidityCue subject={row} now={now} />
+          </td>
+        );
+      case 'client':
+        return (
+          <td key={key} className="col-client" data-label="Cliente">
+            <CellText text={row.fantasyName || 'N/C'} testId="row-fantasy-name" />
+            {row.corporateName && <CellText text={row.corporateName} className="cell-secondary" />}
+          </td>
+        );
+      case 'cnpj':
+        return (
+          <td key={key} className="col-cnpj cell-nowrap" data-label="CNPJ" data-testid="row-cnpj">
+            {formatCNPJ(row.cnpj)}
+          </td>
+        );
+      case 'city':
+        return (
+          <td key={key} className="col-city" data-label="Cidade/UF">
+            <CellText text={[row.city, row.state].filter(Boolean).join('/') || 'N/C'} />
+          </td>
+        );
+      case 'estimated':
+        return (
+          <td key={key} className="col-estimated cell-nowrap cell-number" data-label="Valor estimado" data-testid="row-estimated">
+            {formatBRL(row.estimated) || formatBRL(0)}
+          </td>
+        );
+      case 'probability':
+        return (
+          <td key={key} className="col-probability" data-label="Probabilidade">
+            <ProbabilityBar value={row.probabilityClosing} />
+          </td>
+        );
+      case 'created':
+        return (
+          <td key={key} className="col-created cell-nowrap" data-label="Cadastro" data-testid="row-created">
+            {formatDate(row.createdAt)}
+          </td>
+        );
+      case 'age':
+        return (
+          <td key={key} className="col-age" data-label="Tempo em análise">
+            {row.status === 'analysis' ? <AgeBar since={row.createdAt} now={now} /> : <span aria-label="Não se aplica">—</span>}
+          </td>
+        );
+      case 'approval':
+        return (
+          <td key={key} className="col-approval cell-nowrap" data-label="Aprovação" data-testid="row-approval">
+            {row.status === 'approved' && formatDate(row.approveDate) ? formatDate(row.approveDate) : NO_DATE}
+          </td>
+        );
+      case 'register':
+        return (
+          <td key={key} className="col-register" data-label="Registro">
+            <CellText text={row.register || 'N/C'} testId="row-register" />
+          </td>
+        );
+      case 'resale':
+        return (
+          <td key={key} className="col-resale" data-label="Revenda">
+            <CellText text={row.resale || 'N/C'} testId="row-resale" />
+          </td>
+        );
+      case 'seller':
+        return (
+          <td key={key} className="col-seller" data-label="Vendedor">
+            <CellText text={row.seller || 'N/C'} testId="row-seller" />
+          </td>
+        );
+      case 'distributor':
+        return (
+          <td key={key} className="col-distributor" data-label="Distribuidor">
+            <CellText text={distributor} testId="row-distributor" />
+          </td>
+        );
+    }
+  };
+
+  const renderRow = (row: OpportunityRow, index: number) => (
+    <tr
+      key={row.id}
+      data-testid="opportunity-row"
+      data-id={row.id}
+      data-status={row.status}
+      className={index % 2 === 1 ? 'is-clickable is-odd' : 'is-clickable'}
+      onClick={(e) => onRowClick(e, row.id)}
+    >
+      {shown.map((c) => cell(c.key, row))}
+    </tr>
+  );
 
   return (
     // Focusable so the keyboard can reach every part of the table.
@@ -189,53 +262,18 @@ export const OpportunityTable = memo(function OpportunityTable({
         compact
         data-testid="opportunity-table"
         data-row-count={rows.length}
+        data-columns={shown.map((c) => c.key).join(' ')}
+        style={{ minWidth: tableMinWidth(shown) }}
       >
+        <colgroup>
+          {shown.map((c) => (
+            <col key={c.key} className={`col-${c.key}`} style={c.width ? { width: c.width } : undefined} />
+          ))}
+        </colgroup>
         <thead>
-          <tr>
-            <th scope="col" className="col-actions">
-              Ações
-            </th>
-            <th scope="col" className="col-status">
-              Status
-            </th>
-            <th scope="col" className="col-name">
-              Nome da oportunidade
-            </th>
-            <th scope="col" className="col-client">
-              Cliente
-            </th>
-            <th scope="col" className="col-cnpj">
-              CNPJ
-            </th>
-            <th scope="col" className="col-city">
-              Cidade/UF
-            </th>
-            <SortHeader field="estimated" label="Valor estimado" sort={sort} onSort={onSort} className="col-estimated" />
-            <th scope="col" className="col-probability">
-              Probabilidade
-            </th>
-            <SortHeader field="createdAt" label="Cadastro" sort={sort} onSort={onSort} className="col-created" />
-            <th scope="col" className="col-age">
-              Tempo em análise
-            </th>
-            <th scope="col" className="col-approval">
-              Aprovação
-            </th>
-            <th scope="col" className="col-register">
-              Registro
-            </th>
-            <th scope="col" className="col-resale">
-              Revenda
-            </th>
-            <th scope="col" className="col-seller">
-              Vendedor
-            </th>
-            <th scope="col" className="col-distributor">
-              Distribuidor
-            </th>
-          </tr>
+          <tr>{shown.map((c) => header(c.key, c.label))}</tr>
         </thead>
-        <VirtualRows rows={rows} columns={COLUMNS} rowHeight={ROW_HEIGHT} renderRow={renderRow} />
+        <VirtualRows rows={rows} columns={shown.length} rowHeight={ROW_HEIGHT} renderRow={renderRow} />
       </HTMLTable>
     </div>
   );

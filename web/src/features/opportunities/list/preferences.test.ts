@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { OpportunityColumn } from './columns';
 import { DEFAULT_PREFERENCES, loadPreferences, savePreferences } from './preferences';
 
 describe('opportunity_preferences', () => {
@@ -23,9 +24,12 @@ describe('opportunity_preferences', () => {
       },
       sort: { field: 'estimated', direction: 'asc' } as const,
       amount: 99999,
+      columns: ['actions', 'name', 'city', 'seller'] as OpportunityColumn[],
     };
     savePreferences({ ...prefs, filters: { ...prefs.filters, status: [...prefs.filters.status] } });
-    expect(JSON.parse(localStorage.getItem('opportunity_preferences') ?? '')).toMatchObject({ amount: 99999 });
+    expect(JSON.parse(localStorage.getItem('opportunity_preferences') ?? '')).toMatchObject({
+      users: { '/': { amount: 99999 } },
+    });
     expect(loadPreferences()).toEqual({ ...prefs, filters: { ...prefs.filters, status: [...prefs.filters.status] } });
   });
 
@@ -51,5 +55,32 @@ describe('opportunity_preferences', () => {
     expect(prefs.amount).toBe(10);
     localStorage.setItem('opportunity_preferences', '{not json');
     expect(loadPreferences()).toEqual(DEFAULT_PREFERENCES);
+  });
+});
+
+describe('columns of the opportunities list', () => {
+  it('default by role: staff see the company and the seller, a reseller its seller, a seller neither', () => {
+    const cols = (roles: string[]) => loadPreferences(roles, 'nordata/u1').columns;
+    expect(cols(['REPRESENTATIVE'])).toEqual(expect.arrayContaining(['resale', 'seller', 'age']));
+    expect(cols(['SUPPORT'])).toEqual(cols(['REPRESENTATIVE']));
+    expect(cols(['RESALE'])).toContain('seller');
+    expect(cols(['RESALE'])).not.toContain('resale');
+    expect(cols(['SELLER'])).not.toContain('seller');
+    expect(cols(['SELLER'])).not.toContain('resale');
+    expect(cols(['SELLER'])).toEqual(expect.arrayContaining(['probability', 'age']));
+    for (const roles of [['REPRESENTATIVE'], ['RESALE'], ['SELLER']]) expect(cols(roles).slice(0, 2)).toEqual(['actions', 'name']);
+  });
+
+  it("are each user's own, with the filters, at each brand", () => {
+    const ana = loadPreferences(['REPRESENTATIVE'], 'nordata/ana');
+    savePreferences({ ...ana, columns: ['actions', 'name', 'register'], filters: { ...ana.filters, name: 'Hospital' } }, 'nordata/ana');
+    expect(loadPreferences(['REPRESENTATIVE'], 'nordata/ana')).toMatchObject({
+      columns: ['actions', 'name', 'register'],
+      filters: { name: 'Hospital' },
+    });
+    const bia = loadPreferences(['REPRESENTATIVE'], 'nordata/bia');
+    expect(bia.columns).toEqual(ana.columns);
+    expect(bia.filters.name).toBe('');
+    expect(loadPreferences(['REPRESENTATIVE'], 'etiquetron/ana').columns).toEqual(ana.columns);
   });
 });

@@ -5,22 +5,31 @@ import {
   type ListSort,
   type OpportunityFilters,
 } from '../../../lib/opportunityListApi';
+import { readColumns } from '../../../components/columns';
+import { currentUserScope, readUserPreferences, writeUserPreferences } from '../../../components/userPreferences';
 import { normalizeCnpj } from '../../../lib/cnpj';
 import { STORAGE } from '../../../lib/session';
 import { isOpportunityStatus } from '../../../lib/status';
+import { OPPORTUNITY_COLUMNS, defaultOpportunityColumns, type OpportunityColumn } from './columns';
 
-/** What the list keeps in local storage under opportunity_preferences (spec §2). */
+/**
+ * What the list keeps for each user under opportunity_preferences (spec §2;
+ * one entry per brand and user: components/userPreferences.ts).
+ */
 export interface OpportunityPreferences {
   filters: OpportunityFilters;
   sort: ListSort;
   /** Rows per page. */
   amount: number;
+  /** The chosen columns ('Colunas'). */
+  columns: OpportunityColumn[];
 }
 
 export const DEFAULT_PREFERENCES: OpportunityPreferences = {
   filters: EMPTY_FILTERS,
   sort: DEFAULT_SORT,
   amount: DEFAULT_PAGE_SIZE,
+  columns: readColumns(null, OPPORTUNITY_COLUMNS, defaultOpportunityColumns([])),
 };
 
 const TEXT_FILTERS = ['name', 'register', 'date', 'cnpj', 'email', 'fantasyName', 'state', 'city'] as const;
@@ -45,24 +54,26 @@ function readSort(raw: unknown): ListSort {
   return { field, direction };
 }
 
-/** The stored preferences; anything missing or unreadable takes its default. */
-export function loadPreferences(storage: Storage = localStorage): OpportunityPreferences {
-  let raw: unknown = null;
-  try {
-    raw = JSON.parse(storage.getItem(STORAGE.opportunityPreferences) ?? 'null');
-  } catch {
-    raw = null;
-  }
-  if (!raw || typeof raw !== 'object') return { ...DEFAULT_PREFERENCES, filters: { ...EMPTY_FILTERS, status: [] } };
-  const p = raw as Record<string, unknown>;
+/**
+ * The user's stored preferences; anything missing or unreadable takes its
+ * default, and the columns the default of the user's roles.
+ */
+export function loadPreferences(
+  roles: readonly string[] = [],
+  scope: string = currentUserScope(),
+  storage: Storage = localStorage,
+): OpportunityPreferences {
+  const raw = readUserPreferences(STORAGE.opportunityPreferences, scope, storage);
+  const p = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
   const amount = typeof p.amount === 'number' && PAGE_SIZES_WITH_ALL.includes(p.amount) ? p.amount : DEFAULT_PAGE_SIZE;
-  return { filters: readFilters(p.filters), sort: readSort(p.sort), amount };
+  const columns = readColumns(p.columns, OPPORTUNITY_COLUMNS, defaultOpportunityColumns(roles));
+  return { filters: readFilters(p.filters), sort: readSort(p.sort), amount, columns };
 }
 
-export function savePreferences(prefs: OpportunityPreferences, storage: Storage = localStorage): void {
-  try {
-    storage.setItem(STORAGE.opportunityPreferences, JSON.stringify(prefs));
-  } catch {
-    // storage full or disabled: the list still works, it just forgets
-  }
+export function savePreferences(
+  prefs: OpportunityPreferences,
+  scope: string = currentUserScope(),
+  storage: Storage = localStorage,
+): void {
+  writeUserPreferences(STORAGE.opportunityPreferences, prefs, scope, storage);
 }

@@ -70,7 +70,7 @@ export function ProductLines({ kind, lines, errors, disabled, onChange, onAdd, o
           <div className="op-line" key={line.key} data-testid={`line-${kind}-${index}`}>
             <FormField
               className="op-line-pn"
-              label={`Part number ${n}`}
+              label="Part number"
               labelFor={id('pn')}
               intent={e.partNumber ? Intent.DANGER : Intent.NONE}
               helperText={e.partNumber}

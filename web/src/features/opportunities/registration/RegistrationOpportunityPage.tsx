@@ -86,17 +86,32 @@ export function RegistrationOpportunityPage() {
   const text = (key: FieldKey, opts: { required?: boolean; readOnly?: boolean; type?: string } = {}) =>
     field(
       key,
-      <InputGroup
-        id={key}
-        name={key}
-        type={opts.type ?? 'text'}
-        value={String(form[key] ?? '')}
-        readOnly={opts.readOnly}
-        disabled={disabled}
-        intent={errorOf(key) ? Intent.DANGER : Intent.NONE}
-        onValueChange={(v) => set(key, v as never)}
-        onBlur={touch(key)}
-      />,
+      // What the CNPJ lookup filled (a long Razão social, an address) wraps instead of being cut.
+      opts.readOnly ? (
+        <TextArea
+          id={key}
+          name={key}
+          className="op-readonly-text"
+          value={String(form[key] ?? '')}
+          readOnly
+          autoResize
+          rows={1}
+          fill
+          disabled={disabled}
+          intent={errorOf(key) ? Intent.DANGER : Intent.NONE}
+        />
+      ) : (
+        <InputGroup
+          id={key}
+          name={key}
+          type={opts.type ?? 'text'}
+          value={String(form[key] ?? '')}
+          disabled={disabled}
+          intent={errorOf(key) ? Intent.DANGER : Intent.NONE}
+          onValueChange={(v) => set(key, v as never)}
+          onBlur={touch(key)}
+        />
+      ),
       { required: opts.required },
     );
   const radios = (key: FieldKey, options: readonly Option[]) =>

@@ -1,11 +1,12 @@
 import { Card, H2, HTMLTable } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
-import { formatBRL, formatCEP, formatCNPJ, formatDateShort, formatPhone } from '../../../lib/format';
+import { formatBRL, formatCEP, formatCNPJ, formatDate, formatPhone } from '../../../lib/format';
 import type { OpportunityRecord, ProductRecord } from '../../../lib/opportunityApi';
 import { FIELD_LABELS } from '../../../lib/opportunityValidation';
 import { PROBABILITY_LABELS, isProbability } from '../../../lib/status';
 import { LINE_GROUP_TITLES, agencyTypeLabel, originLabel, yesNoLabel } from './options';
 import './opportunity.css';
+import { EmailText } from '../../../components/EmailText';
 
 /** One read-only value with its label; empty values show 'N/C'. */
 export function ReadOnlyField({
@@ -109,7 +110,7 @@ export function OpportunitySections({ record, sellerLabel = 'Vendedor' }: { reco
         <dl className="op-readonly">
           <ReadOnlyField label={FIELD_LABELS.contact} value={record.contact} testId="detail-contact" />
           <ReadOnlyField label={FIELD_LABELS.phone} value={formatPhone(record.phone)} testId="detail-phone" />
-          <ReadOnlyField label={FIELD_LABELS.email} value={record.email} testId="detail-email" />
+          <ReadOnlyField label={FIELD_LABELS.email} value={record.email && <EmailText value={record.email} />} testId="detail-email" />
           <ReadOnlyField label={FIELD_LABELS.network} value={record.network} />
         </dl>
       </SectionCard>
@@ -136,7 +137,7 @@ export function OpportunitySections({ record, sellerLabel = 'Vendedor' }: { reco
           )}
           <ReadOnlyField
             label={FIELD_LABELS.conclusionDate}
-            value={formatDateShort(project?.conclusionDate)}
+            value={formatDate(project?.conclusionDate)}
             testId="detail-conclusionDate"
           />
           <ReadOnlyField

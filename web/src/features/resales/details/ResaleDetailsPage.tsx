@@ -1,3 +1,4 @@
+import { statusClass } from '../../../lib/status';
 import { Button, Callout, Card, Classes, H1, H2, Intent, Spinner, Tag } from '@blueprintjs/core';
 import { DisableIcon, HistoryIcon, TickIcon } from '@blueprintjs/icons';
 import { useEffect, useState } from 'react';
@@ -24,6 +25,7 @@ import {
 } from '../../../lib/resaleApi';
 import { resaleHistoryPath } from '../list/ResalesPage';
 import '../resales.css';
+import { EmailText } from '../../../components/EmailText';
 
 export const NO_REASON = 'Sem Justificativa';
 export const NOT_INFORMED = 'N/C';
@@ -148,7 +150,7 @@ export function ResaleDetailsPage() {
         <div className="partners-header">
           <H2 className="card-title">{details.corporateName || 'Revenda'}</H2>
           {details.status && (
-            <Tag intent={resaleStatusIntent(details.status)} large round data-testid="resale-status">
+            <Tag intent={resaleStatusIntent(details.status)} className={statusClass(details.status)} large round data-testid="resale-status">
               {resaleStatusLabel(details.status)}
             </Tag>
           )}
@@ -163,7 +165,7 @@ export function ResaleDetailsPage() {
           {detailRows(details).map((row) => (
             <div key={row.key}>
               <dt>{row.label}</dt>
-              <dd data-testid={`resale-${row.key}`}>{row.value || '—'}</dd>
+              <dd data-testid={`resale-${row.key}`}>{row.key === 'email' && row.value ? <EmailText value={row.value} /> : row.value || '—'}</dd>
             </div>
           ))}
         </dl>

@@ -90,7 +90,7 @@ describe('ResalesPage', () => {
     await waitFor(() => expect(listCalls(calls).at(-1)?.url).toBe(
       '/api/resale/all?amount=25&page=2&brand=yep&createdAt=1&status=analysis%2Cdisapproved&date=05%2F03%2F2026',
     ));
-    expect(loadResalePreferences()).toEqual({ status: ['analysis', 'disapproved'], date: '05/03/2026', createdAt: 1, amount: 25 });
+    expect(loadResalePreferences()).toMatchObject({ status: ['analysis', 'disapproved'], date: '05/03/2026', createdAt: 1, amount: 25 });
 
     unmount();
     renderAt('/Painel/Resales', <AppRoutes />);
@@ -101,6 +101,33 @@ describe('ResalesPage', () => {
     expect(screen.getByLabelText('Em Análise')).toBeChecked();
     expect(screen.getByLabelText('Aprovado')).not.toBeChecked();
     expect(screen.getByLabelText('Data da solicitação')).toHaveValue('05/03/2026');
+  });
+
+  it("hides columns chosen off in 'Colunas', per user, and sorts from 'Ordenar por' as from the header", async () => {
+    storeSession({ roles: ['REPRESENTATIVE'] });
+    const calls = mockFetch((c) =>
+      c.url.startsWith('/api/resale/all') ? json(200, { result: [resale(1)], total: 1 }) : json(200, {}),
+    );
+    renderAt('/Painel/Resales', <AppRoutes />);
+    const table = await screen.findByTestId('resales-table');
+    await userEvent.click(screen.getByRole('button', { name: 'Colunas' }));
+    expect(await screen.findByRole('checkbox', { name: 'Revenda' })).toBeDisabled();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Telefone' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Contato' }));
+    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
+      'Revenda',
+      'CNPJ',
+      'Solicitado em',
+      'Status',
+      'Ações',
+    ]);
+    expect(screen.getByTestId('resale-row-r-1')).not.toHaveTextContent('(31) 98765-4321');
+    expect(loadResalePreferences('yep/u1').columns).toEqual(['resale', 'cnpj', 'date', 'status', 'actions']);
+    expect(loadResalePreferences('yep/someone-else').columns).toHaveLength(7);
+
+    await userEvent.click(screen.getByTestId('sort-direction'));
+    await waitFor(() => expect(listCalls(calls).at(-1)?.url).toContain('createdAt=1'));
+    expect(screen.getByTestId('sort-createdAt')).toHaveAccessibleName('Solicitado em: ordenar (agora: mais antigas primeiro)');
   });
 
   it("shows 'Sem conteúdo' for an empty page and the list error otherwise", async () => {
@@ -119,10 +146,11 @@ describe('ResalesPage', () => {
 
   it('ignores unreadable preferences', () => {
     localStorage.setItem('resale_preferences', '{"status":["x","approved"],"date":"<b>","createdAt":7,"amount":3}');
-    expect(loadResalePreferences()).toEqual({ status: ['approved'], date: '', createdAt: -1, amount: 10 });
+    expect(loadResalePreferences()).toMatchObject({ status: ['approved'], date: '', createdAt: -1, amount: 10 });
+    expect(loadResalePreferences().columns).toEqual(['resale', 'cnpj', 'phone', 'contact', 'date', 'status', 'actions']);
     localStorage.setItem('resale_preferences', 'não é json');
     expect(loadResalePreferences().amount).toBe(10);
-    saveResalePreferences({ status: [], date: '', createdAt: 1, amount: 99999 });
+    saveResalePreferences({ status: [], date: '', createdAt: 1, amount: 99999, columns: ['resale', 'actions'] });
     expect(loadResalePreferences().amount).toBe(99999);
   });
 });

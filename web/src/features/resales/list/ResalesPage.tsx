@@ -1,3 +1,4 @@
+import { statusClass } from '../../../lib/status';
 import {
   Button,
   Card,
@@ -10,10 +11,13 @@ import {
 } from '@blueprintjs/core';
 import { ArrowDownIcon, ArrowUpIcon, EyeOpenIcon, FilterRemoveIcon, HistoryIcon } from '@blueprintjs/icons';
 import type { FactoryOpts } from 'imask';
-import { useEffect, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useEffect, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ErrorModal } from '../../../components/ErrorModal';
 import { CellText } from '../../../components/CellText';
+import { ColumnChooser } from '../../../components/ColumnChooser';
+import { shownColumns, tableMinWidth } from '../../../components/columns';
+import { SortControl } from '../../../components/SortControl';
 import { ListBody, ListCard } from '../../../components/ListBody';
 import { useListData } from '../../../components/useListData';
 import { PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
@@ -31,12 +35,24 @@ import {
   type ResaleStatus,
 } from '../../../lib/resaleApi';
 import { MaskedInput } from '../../opportunities/shared/MaskedInput';
-import { appliedDate, isCompleteDate, loadResalePreferences, saveResalePreferences } from './preferences';
+import {
+  DEFAULT_RESALE_COLUMNS,
+  RESALE_COLUMNS,
+  appliedDate,
+  isCompleteDate,
+  loadResalePreferences,
+  saveResalePreferences,
+  type ResaleColumn,
+} from './preferences';
 import '../resales.css';
 
-/** Spec §8: any list failure but a 401. */
-
 const DATE_MASK: FactoryOpts = { mask: '00/00/0000' };
+
+/** The company stays in view when the table scrolls sideways (components/tables.css). */
+const STICKY = ' is-sticky is-sticky-edge';
+
+/** The list sorts by request date only (spec §2: createdAt -1 or 1). */
+const SORT_FIELDS = [{ value: 'createdAt', label: 'Solicitado em' }] as const;
 
 export function resaleHistoryPath(id: string): string {
   return `${PANEL_BASE}/History/${encodeURIComponent(id)}?type=Resales`;
@@ -50,9 +66,13 @@ export function ResalesPage() {
   const [date, setDate] = useState(initial.date);
   const [createdAt, setCreatedAt] = useState(initial.createdAt);
   const [amount, setAmount] = useState(initial.amount);
+  const [columns, setColumns] = useState<ResaleColumn[]>(initial.columns);
   const [page, setPage] = useState(1);
 
-  useEffect(() => saveResalePreferences({ status, date, createdAt, amount }), [status, date, createdAt, amount]);
+  useEffect(
+    () => saveResalePreferences({ status, date, createdAt, amount, columns }),
+    [status, date, createdAt, amount, columns],
+  );
 
   const sentDate = appliedDate(date);
   const queryKey = JSON.stringify({ amount, page, status, date: sentDate, createdAt });
@@ -90,6 +110,103 @@ export function ResalesPage() {
 
   const loading = state === 'loading';
   const sortLabel = createdAt === -1 ? 'mais recentes primeiro' : 'mais antigas primeiro';
+  const shown = shownColumns(RESALE_COLUMNS, columns);
+  const flipSort = () => {
+    setCreatedAt((s) => (s === -1 ? 1 : -1));
+    setPage(1);
+  };
+
+  const header = (key: ResaleColumn, label: string): ReactNode => {
+    if (key === 'date') {
+      return (
+        <th key={key} scope="col" className="col-date" aria-sort={createdAt === -1 ? 'descending' : 'ascending'}>
+          <Button
+            variant="minimal"
+            size="small"
+            text={label}
+            endIcon={createdAt === -1 ? <ArrowDownIcon /> : <ArrowUpIcon />}
+            aria-label={`Solicitado em: ordenar (agora: ${sortLabel})`}
+            data-testid="sort-createdAt"
+            onClick={flipSort}
+          />
+        </th>
+      );
+    }
+    return (
+      <th key={key} scope="col" className={`col-${key}${key === 'resale' ? STICKY : ''}`}>
+        {label}
+      </th>
+    );
+  };
+
+  const cell = (key: ResaleColumn, r: Resale): ReactNode => {
+    switch (key) {
+      case 'resale':
+        return (
+          <td key={key} className={`col-resale${STICKY}`} data-label="Revenda">
+            <CellText text={r.corporateName} className="cell-strong" />
+            <CellText text={r.fantasyName || 'N/C'} className="cell-secondary" />
+          </td>
+        );
+      case 'cnpj':
+        return (
+          <td key={key} className="col-cnpj cell-nowrap" data-label="CNPJ">
+            {formatCNPJ(r.cnpj)}
+          </td>
+        );
+      case 'phone':
+        return (
+          <td key={key} className="col-phone cell-nowrap" data-label="Telefone">
+            {formatPhone(r.phone)}
+          </td>
+        );
+      case 'contact':
+        return (
+          <td key={key} className="col-contact" data-label="Contato">
+            <CellText text={r.contactName} />
+            <CellText text={r.email} className="cell-secondary" />
+          </td>
+        );
+      case 'date':
+        return (
+          <td key={key} className="col-date cell-nowrap" data-label="Solicitado em">
+            {formatDate(r.createdAt)}
+          </td>
+        );
+      case 'status':
+        return (
+          <td key={key} className="col-status">
+            <Tag intent={resaleStatusIntent(r.status)} className={statusClass(r.status)} minimal round data-testid="resale-status">
+              {resaleStatusLabel(r.status)}
+            </Tag>
+          </td>
+        );
+      case 'actions':
+        return (
+          <td key={key} className="col-actions cell-actions">
+            <Link
+              to={resaleDetailsPath(r)}
+              className="icon-link"
+              aria-label={`Detalhes da revenda ${r.corporateName}`}
+              title="Detalhes"
+              data-testid="resale-details-link"
+            >
+              <EyeOpenIcon />
+            </Link>
+            <Link
+              to={resaleHistoryPath(r.id)}
+              className="icon-link"
+              aria-label={`Histórico da revenda ${r.corporateName}`}
+              title="Histórico"
+              data-testid="resale-history-link"
+            >
+              <HistoryIcon />
+            </Link>
+          </td>
+        );
+    }
+  };
+
   const body = (
     <ListBody
       state={state}
@@ -99,46 +216,24 @@ export function ResalesPage() {
       emptyDescription={status.length > 0 || sentDate ? 'Nenhuma revenda corresponde aos filtros.' : 'Nenhuma revenda cadastrada ainda.'}
     >
     <div className="table-scroll" aria-busy={loading} tabIndex={0} role="region" aria-label="Tabela de revendas">
-      <HTMLTable interactive className="partners-table list-table resales-table" data-testid="resales-table">
+      <HTMLTable
+        interactive
+        className="partners-table list-table resales-table"
+        data-testid="resales-table"
+        data-columns={shown.map((c) => c.key).join(' ')}
+        style={{ minWidth: tableMinWidth(shown) }}
+      >
+        <colgroup>
+          {shown.map((c) => (
+            <col key={c.key} className={`col-${c.key}`} style={c.width ? { width: c.width } : undefined} />
+          ))}
+        </colgroup>
         <thead>
-          <tr>
-            <th scope="col" className="col-resale">
-              Revenda
-            </th>
-            <th scope="col" className="col-cnpj">
-              CNPJ
-            </th>
-            <th scope="col" className="col-phone">
-              Telefone
-            </th>
-            <th scope="col" className="col-contact">
-              Contato
-            </th>
-            <th scope="col" className="col-date" aria-sort={createdAt === -1 ? 'descending' : 'ascending'}>
-              <Button
-                variant="minimal"
-                size="small"
-                text="Solicitado em"
-                endIcon={createdAt === -1 ? <ArrowDownIcon /> : <ArrowUpIcon />}
-                aria-label={`Solicitado em: ordenar (agora: ${sortLabel})`}
-                data-testid="sort-createdAt"
-                onClick={() => {
-                  setCreatedAt((s) => (s === -1 ? 1 : -1));
-                  setPage(1);
-                }}
-              />
-            </th>
-            <th scope="col" className="col-status">
-              Status
-            </th>
-            <th scope="col" className="col-actions">
-              Ações
-            </th>
-          </tr>
+          <tr>{shown.map((c) => header(c.key, c.label))}</tr>
         </thead>
         <VirtualRows
           rows={rows}
-          columns={7}
+          columns={shown.length}
           rowHeight={53}
           renderRow={(r, index) => (
             <tr
@@ -149,48 +244,7 @@ export function ResalesPage() {
               onClick={(e) => onRowClick(e, r)}
               onKeyDown={(e) => onRowKey(e, r)}
             >
-              <td className="col-resale" data-label="Revenda">
-                <CellText text={r.corporateName} className="cell-strong" />
-                <CellText text={r.fantasyName || 'N/C'} className="cell-secondary" />
-              </td>
-              <td className="col-cnpj cell-nowrap" data-label="CNPJ">
-                {formatCNPJ(r.cnpj)}
-              </td>
-              <td className="col-phone cell-nowrap" data-label="Telefone">
-                {formatPhone(r.phone)}
-              </td>
-              <td className="col-contact" data-label="Contato">
-                <CellText text={r.contactName} />
-                <CellText text={r.email} className="cell-secondary" />
-              </td>
-              <td className="col-date cell-nowrap" data-label="Solicitado em">
-                {formatDate(r.createdAt)}
-              </td>
-              <td className="col-status">
-                <Tag intent={resaleStatusIntent(r.status)} minimal round data-testid="resale-status">
-                  {resaleStatusLabel(r.status)}
-                </Tag>
-              </td>
-              <td className="col-actions cell-actions">
-                <Link
-                  to={resaleDetailsPath(r)}
-                  className="icon-link"
-                  aria-label={`Detalhes da revenda ${r.corporateName}`}
-                  title="Detalhes"
-                  data-testid="resale-details-link"
-                >
-                  <EyeOpenIcon />
-                </Link>
-                <Link
-                  to={resaleHistoryPath(r.id)}
-                  className="icon-link"
-                  aria-label={`Histórico da revenda ${r.corporateName}`}
-                  title="Histórico"
-                  data-testid="resale-history-link"
-                >
-                  <HistoryIcon />
-                </Link>
-              </td>
+              {shown.map((c) => cell(c.key, r))}
             </tr>
           )}
         />
@@ -267,6 +321,25 @@ export function ResalesPage() {
         page={page}
         pageCount={pages}
         onPage={setPage}
+        tools={
+          <>
+            <SortControl
+              fields={SORT_FIELDS}
+              field="createdAt"
+              direction={createdAt === -1 ? 'desc' : 'asc'}
+              onChange={(_, direction) => {
+                setCreatedAt(direction === 'desc' ? -1 : 1);
+                setPage(1);
+              }}
+            />
+            <ColumnChooser
+              columns={RESALE_COLUMNS}
+              chosen={columns}
+              defaults={DEFAULT_RESALE_COLUMNS}
+              onChange={setColumns}
+            />
+          </>
+        }
       >
         {body}
       </ListCard>

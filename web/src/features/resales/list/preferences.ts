@@ -1,8 +1,29 @@
+import { readColumns, type ColumnDef } from '../../../components/columns';
 import { ALL_ROWS, DEFAULT_PAGE_SIZE, PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
+import { currentUserScope, readUserPreferences, writeUserPreferences } from '../../../components/userPreferences';
 import { isResaleStatus, type ResaleSort, type ResaleStatus } from '../../../lib/resaleApi';
 import { STORAGE } from '../../../lib/session';
 
-/** What the Resales list keeps in local storage under resale_preferences (spec §2). */
+export type ResaleColumn = 'resale' | 'cnpj' | 'phone' | 'contact' | 'date' | 'status' | 'actions';
+
+/** The Resales table's columns (spec §2), in order; the company and its buttons are always shown. */
+export const RESALE_COLUMNS: readonly ColumnDef<ResaleColumn>[] = [
+  { key: 'resale', label: 'Revenda', fixed: true },
+  { key: 'cnpj', label: 'CNPJ', width: 156 },
+  { key: 'phone', label: 'Telefone', width: 140 },
+  { key: 'contact', label: 'Contato' },
+  { key: 'date', label: 'Solicitado em', width: 132 },
+  { key: 'status', label: 'Status', width: 120 },
+  { key: 'actions', label: 'Ações', width: 84, fixed: true },
+];
+
+/** Every column: the spec's list, which fits a 1366 px screen. */
+export const DEFAULT_RESALE_COLUMNS: readonly ResaleColumn[] = RESALE_COLUMNS.map((c) => c.key);
+
+/**
+ * What the Resales list keeps for each user under resale_preferences (spec §2;
+ * components/userPreferences.ts).
+ */
 export interface ResalePreferences {
   status: ResaleStatus[];
   /** dd/mm/yyyy as typed (possibly incomplete). */
@@ -10,6 +31,8 @@ export interface ResalePreferences {
   /** -1 newest first, 1 oldest first. */
   createdAt: ResaleSort;
   amount: number;
+  /** The chosen columns ('Colunas'). */
+  columns: ResaleColumn[];
 }
 
 export const DEFAULT_RESALE_PREFERENCES: ResalePreferences = {
@@ -17,17 +40,13 @@ export const DEFAULT_RESALE_PREFERENCES: ResalePreferences = {
   date: '',
   createdAt: -1,
   amount: DEFAULT_PAGE_SIZE,
+  columns: [...DEFAULT_RESALE_COLUMNS],
 };
 
-/** The stored preferences; anything missing or unreadable takes its default. */
-export function loadResalePreferences(storage: Storage = localStorage): ResalePreferences {
-  let raw: unknown = null;
-  try {
-    raw = JSON.parse(storage.getItem(STORAGE.resalePreferences) ?? 'null');
-  } catch {
-    raw = null;
-  }
-  if (!raw || typeof raw !== 'object') return { ...DEFAULT_RESALE_PREFERENCES, status: [] };
+/** The user's stored preferences; anything missing or unreadable takes its default. */
+export function loadResalePreferences(scope: string = currentUserScope(), storage: Storage = localStorage): ResalePreferences {
+  const raw = readUserPreferences(STORAGE.resalePreferences, scope, storage);
+  if (!raw || typeof raw !== 'object') return { ...DEFAULT_RESALE_PREFERENCES, status: [], columns: [...DEFAULT_RESALE_COLUMNS] };
   const p = raw as Record<string, unknown>;
   const status = Array.isArray(p.status)
     ? p.status.filter(isResaleStatus).filter((s, i, all) => all.indexOf(s) === i)
@@ -38,15 +57,16 @@ export function loadResalePreferences(storage: Storage = localStorage): ResalePr
     typeof p.amount === 'number' && (PAGE_SIZES_WITH_ALL.includes(p.amount) || p.amount === ALL_ROWS)
       ? p.amount
       : DEFAULT_PAGE_SIZE;
-  return { status, date, createdAt, amount };
+  const columns = readColumns(p.columns, RESALE_COLUMNS, DEFAULT_RESALE_COLUMNS);
+  return { status, date, createdAt, amount, columns };
 }
 
-export function saveResalePreferences(prefs: ResalePreferences, storage: Storage = localStorage): void {
-  try {
-    storage.setItem(STORAGE.resalePreferences, JSON.stringify(prefs));
-  } catch {
-    // storage full or disabled: the list still works, it just forgets
-  }
+export function saveResalePreferences(
+  prefs: ResalePreferences,
+  scope: string = currentUserScope(),
+  storage: Storage = localStorage,
+): void {
+  writeUserPreferences(STORAGE.resalePreferences, prefs, scope, storage);
 }
 
 /** A complete, real dd/mm/yyyy date. */

@@ -1,7 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { act } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '../../../App';
+import { clearToasts } from '../../../components/toaster';
 import { json, mockFetch, renderAt, storeSession, type Call } from '../../../test/helpers';
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -16,13 +18,20 @@ const SELLER = {
   roles: [{ name: 'SELLER', data: { brand: 'yep' } }],
 };
 
-function backend(user: object | null, inactivate: (c: Call) => Response = () => json(200, { message: 'Usuário deletado com sucesso' })) {
+function backend(
+  user: object | null,
+  inactivate: (c: Call) => Response = () => json(200, { message: 'Usuário deletado com sucesso' }),
+  restore: (c: Call) => Response = () => json(200, { message: 'Exclusão desfeita: o usuário voltou a ter acesso.' }),
+) {
   return mockFetch((c) => {
     if (c.url === '/authenticator/user/s1') return user ? json(200, { data: user }) : json(404, { message: 'Falha ao recuperar o usuário' });
     if (c.url.startsWith('/api/seller/inative/')) return inactivate(c);
+    if (c.url.startsWith('/api/seller/restore/')) return restore(c);
     return json(200, {});
   });
 }
+
+afterEach(() => act(() => clearToasts()));
 
 describe('UserDetailsPage', () => {
   it("a reseller sees 'Detalhes do vendedor', the values and 'Excluir usuário'", async () => {
@@ -69,6 +78,34 @@ describe('UserDetailsPage', () => {
     expect(calls.find((c) => c.url === '/api/seller/inative/s1')?.method).toBe('PATCH');
     await userEvent.click(screen.getByRole('button', { name: 'Voltar ao início' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/Painel\/Users$/));
+  });
+
+  it("after 'Feito!', Users shows a toast whose 'Desfazer' restores the seller", async () => {
+    storeSession({ roles: ['RESALE'] });
+    const calls = backend(SELLER);
+    renderAt('/Painel/Users/s1', <AppRoutes />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Excluir usuário' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Excluir' }));
+    // The deletion is done before any toast: a tab closed now leaves the seller deleted.
+    expect(calls.some((c) => c.url === '/api/seller/inative/s1')).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Desfazer' })).not.toBeInTheDocument();
+    await userEvent.click(await screen.findByRole('button', { name: 'Voltar ao início' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/Painel\/Users$/));
+    expect(await screen.findByText('Usuário excluído: Vanessa Lima.')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Desfazer' }));
+    expect(await screen.findByText('Exclusão desfeita: o usuário voltou a ter acesso.')).toBeInTheDocument();
+    expect(calls.find((c) => c.url === '/api/seller/restore/s1')?.method).toBe('PATCH');
+  });
+
+  it("a 'Desfazer' the server refuses (too late) says why", async () => {
+    storeSession({ roles: ['RESALE'] });
+    backend(SELLER, undefined, () => json(409, { message: 'Não é mais possível desfazer esta exclusão.' }));
+    renderAt('/Painel/Users/s1', <AppRoutes />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Excluir usuário' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Excluir' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Voltar ao início' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Desfazer' }));
+    expect(await screen.findByText('Não é mais possível desfazer esta exclusão.')).toBeInTheDocument();
   });
 
   it('a failed delete or read shows the spec message', async () => {

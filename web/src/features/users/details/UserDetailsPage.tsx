@@ -1,18 +1,30 @@
 import { Button, Card, Classes, H1, H2, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { HistoryIcon, RefreshIcon, TrashIcon } from '@blueprintjs/icons';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmationModal } from '../../../components/ConfirmationModal';
 import { ErrorModal } from '../../../components/ErrorModal';
 import { SuccessModal } from '../../../components/SuccessModal';
+import { showToast } from '../../../components/toaster';
 import { getUser, type UserRecord } from '../../../lib/authApi';
 import { PANEL_BASE } from '../../../lib/guards';
 import { ROLE_LABELS, filterRolesForCompany, isRole } from '../../../lib/roles';
 import { getCompany } from '../../../lib/http';
 import { readSession } from '../../../lib/session';
-import { MSG_USER_DELETED, MSG_USER_ERROR, deactivateSeller, isDeactivated } from '../../../lib/userApi';
+import {
+  MSG_UNDO_FAILED,
+  MSG_USER_DELETED,
+  MSG_USER_ERROR,
+  MSG_USER_RESTORED,
+  UNDO_DELETE_MS,
+  deactivateSeller,
+  isDeactivated,
+  restoreSeller,
+} from '../../../lib/userApi';
 import { phoneText, userHistoryPath } from '../list/UsersPage';
 import '../../resales/resales.css';
+import { EmailText } from '../../../components/EmailText';
 
 /** `Users/:id`: 'Detalhes do usuário' for a representative, 'Detalhes do vendedor' otherwise (spec §2). */
 export function userDetailsTitle(roles: readonly string[]): string {
@@ -28,6 +40,7 @@ type LoadState = 'loading' | 'ready' | 'error' | 'unauthorized';
 export function UserDetailsPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const session = readSession();
   const viewerRoles = session.permissions;
   const title = userDetailsTitle(viewerRoles);
@@ -77,6 +90,29 @@ export function UserDetailsPage() {
     else if (res.status !== 401) setError(MSG_USER_ERROR);
   }
 
+  /**
+   * After 'Feito!', back on Users, a toast offers 'Desfazer' for a few seconds.
+   * The deletion is already done (a closed tab leaves the seller deleted, as
+   * asked); 'Desfazer' restores it (PATCH /seller/restore/{id}).
+   */
+  function afterDeleted() {
+    toUsers();
+    showToast({
+      message: `Usuário excluído: ${user?.name ?? ''}.`,
+      timeout: UNDO_DELETE_MS,
+      action: {
+        text: 'Desfazer',
+        onClick: () => {
+          void restoreSeller(id).then((res) => {
+            void queryClient.invalidateQueries();
+            if (res.ok) showToast({ message: MSG_USER_RESTORED, intent: 'success' });
+            else if (res.status !== 401) showToast({ message: res.status < 500 && res.message ? res.message : MSG_UNDO_FAILED, intent: 'danger' });
+          });
+        },
+      },
+    });
+  }
+
   let body;
   if (state === 'loading') {
     body = (
@@ -112,7 +148,7 @@ export function UserDetailsPage() {
           {rows.map((row) => (
             <div key={row.key}>
               <dt>{row.label}</dt>
-              <dd data-testid={`detail-${row.key}`}>{row.value || '—'}</dd>
+              <dd data-testid={`detail-${row.key}`}>{row.key === 'email' && row.value ? <EmailText value={row.value} /> : row.value || '—'}</dd>
             </div>
           ))}
           <div>
@@ -177,7 +213,7 @@ export function UserDetailsPage() {
         onConfirm={() => void onDelete()}
         onCancel={() => setConfirming(false)}
       />
-      <SuccessModal isOpen={success !== null} message={success ?? ''} onClose={toUsers} />
+      <SuccessModal isOpen={success !== null} message={success ?? ''} onClose={afterDeleted} />
       <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={() => setError(null)} />
     </section>
   );

@@ -1,7 +1,11 @@
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../../components/PageSizeSelect';
+import { currentUserScope, readUserPreferences, writeUserPreferences } from '../../../components/userPreferences';
 import { STORAGE } from '../../../lib/session';
 
-/** What the Users list keeps under seller_preferences (spec §2): the last name filter and the page size. */
+/**
+ * What the Users list keeps for each user under seller_preferences (spec §2;
+ * components/userPreferences.ts): the last name filter and the page size.
+ */
 export interface SellerPreferences {
   /** 'Nome do vendedor' as last applied. */
   name: string;
@@ -10,13 +14,8 @@ export interface SellerPreferences {
 
 export const DEFAULT_SELLER_PREFERENCES: SellerPreferences = { name: '', amount: DEFAULT_PAGE_SIZE };
 
-export function loadSellerPreferences(storage: Storage = localStorage): SellerPreferences {
-  let raw: unknown = null;
-  try {
-    raw = JSON.parse(storage.getItem(STORAGE.sellerPreferences) ?? 'null');
-  } catch {
-    raw = null;
-  }
+export function loadSellerPreferences(scope: string = currentUserScope(), storage: Storage = localStorage): SellerPreferences {
+  const raw = readUserPreferences(STORAGE.sellerPreferences, scope, storage);
   if (!raw || typeof raw !== 'object') return { ...DEFAULT_SELLER_PREFERENCES };
   const p = raw as Record<string, unknown>;
   const name = typeof p.name === 'string' ? p.name.slice(0, 120) : '';
@@ -24,10 +23,10 @@ export function loadSellerPreferences(storage: Storage = localStorage): SellerPr
   return { name, amount };
 }
 
-export function saveSellerPreferences(prefs: SellerPreferences, storage: Storage = localStorage): void {
-  try {
-    storage.setItem(STORAGE.sellerPreferences, JSON.stringify(prefs));
-  } catch {
-    // storage full or disabled: the list still works, it just forgets
-  }
+export function saveSellerPreferences(
+  prefs: SellerPreferences,
+  scope: string = currentUserScope(),
+  storage: Storage = localStorage,
+): void {
+  writeUserPreferences(STORAGE.sellerPreferences, prefs, scope, storage);
 }
