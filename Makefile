@@ -185,6 +185,23 @@ loadtest: build $(TEMPORAL) $(if $(filter cluster,$(TEMPORAL_ENGINE)),cluster-to
 test: vet web-test go-test fuzz e2e chaos-short
 	@echo "make test: all green"
 
+## SQL (store/) ---------------------------------------------------------------
+
+# sqlc (pinned in tools/go.mod; built once by the go command, cgo) generates the
+# typed Go of store/*.sql, checked against migrations/ (docs/architecture.md).
+SQLC = cd tools && $(GO) tool sqlc -f ../store/sqlc.yaml
+
+.PHONY: sqlc sqlc-check
+# Regenerate store/*.sql.go after editing store/*.sql or adding a migration.
+sqlc:
+	$(SQLC) generate
+
+# Fails when the generated code is out of date with the .sql files or the schema.
+sqlc-check:
+	$(SQLC) diff
+
+test: sqlc-check
+
 # The API benchmarks build (once, kept in the database oportuna_bench) a data set of
 # OPORTUNA_BENCH_ROWS opportunities, 1,000,000 by default.
 bench: web/dist/index.html pg-start

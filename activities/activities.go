@@ -15,32 +15,17 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"go.temporal.io/sdk/temporal"
 
-	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/crm"
 	"oportuna/opportunity"
+	"oportuna/store"
 )
-
-// Actor is who triggered an event (from the token, never from a payload).
-type Actor struct {
-	UserID   string      `json:"userId"`
-	Name     string      `json:"name"`
-	Roles    []auth.Role `json:"roles"`
-	ResaleID string      `json:"resaleId,omitempty"`
-}
-
-// Change is one attribute's old and new value in the history.
-type Change struct {
-	Attribute string `json:"attribute"`
-	OldValue  string `json:"oldValue"`
-	NewValue  string `json:"newValue"`
-}
 
 // RegisterInput is a validated registration to persist.
 type RegisterInput struct {
 	ID     string             `json:"id"`
 	Brand  string             `json:"brand"`
-	Actor  Actor              `json:"actor"`
+	Actor  opportunity.Actor  `json:"actor"`
 	Record opportunity.Record `json:"record"`
 	At     time.Time          `json:"at"`
 }
@@ -75,43 +60,6 @@ type OpportunityFacts struct {
 	// Cycle and Seq are the highest event key (id/cycle/seq) already recorded.
 	Cycle int `json:"cycle"`
 	Seq   int `json:"seq"`
-}
-
-// Event is a state change or edit to apply to the read model and log in history.
-// Key makes it idempotent: applying the same key twice changes nothing.
-type Event struct {
-	Key           string                      `json:"key"`
-	OpportunityID string                      `json:"opportunityId"`
-	Brand         string                      `json:"brand"`
-	Actor         *Actor                      `json:"actor,omitempty"` // nil for timers
-	Status        opportunity.Status          `json:"status"`
-	Name          *string                     `json:"name,omitempty"`
-	Probability   *int                        `json:"probability,omitempty"`
-	Reason        *string                     `json:"reason,omitempty"`
-	ApprovedAt    *time.Time                  `json:"approvedAt,omitempty"`
-	ValidUntil    *time.Time                  `json:"validUntil,omitempty"`
-	Register      *string                     `json:"register,omitempty"`
-	Renewal       *opportunity.RenewalRequest `json:"renewal,omitempty"`
-	// Deleted marks the opportunity deleted (an operator cancelled its workflow).
-	Deleted *bool `json:"deleted,omitempty"`
-	// System names who acted when there is no Actor (empty: "Sistema").
-	System  string    `json:"system,omitempty"`
-	Changes []Change  `json:"changes"`
-	At      time.Time `json:"at"`
-	// Idem is the outcome of the decision's Idempotency-Key, recorded in the
-	// same statement as the event (nil: the call had no key, or a timer).
-	Idem *IdempotencyKey `json:"idem,omitempty"`
-}
-
-// IdempotencyKey is the answer the API gave a decision sent with an
-// Idempotency-Key: a repeated call with the key answers it and changes nothing
-// (table idempotency_keys; docs/api.md, "Idempotency of decisions").
-type IdempotencyKey struct {
-	UserID  string `json:"userId"`
-	Key     string `json:"key"`    // a hash of the caller and the client's key
-	Action  string `json:"action"` // approve, disapprove, edit, request-renewal, renewal-approve, renewal-refuse
-	Status  int    `json:"status"`
-	Message string `json:"message"`
 }
 
 // ErrTypeKeyUsed is a decision whose Idempotency-Key was already recorded by
@@ -170,31 +118,24 @@ func (a *Activities) Register(ctx context.Context, in RegisterInput) (Registered
 	r := in.Record
 	projects, _ := json.Marshal(r.Projects)
 	products, _ := json.Marshal(r.Products)
-	mods, _, username := historyArgs(&in.Actor, "", creationChanges(r))
+	h := opportunity.History{Actor: &in.Actor, Changes: creationChanges(r)}.Row()
 	var inserted int
 	var rec opportunity.Record
-	b := &pgx.Batch{}
-	b.Queue(`WITH ins AS (
-			INSERT INTO opportunities (id, brand, status, name, cnpj, contact, phone, email, network,
-				fantasy_name, corporate_name, street, state, city, cep, country, probability_closing, seller,
-				seller_salesforce_id, estimated, accepted_term, user_id, resale_id, projects, products, created_at, updated_at, conflicts)
-			VALUES ($1, $2, 'analysis', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-				$19::numeric, $20, $21, NULLIF($22, '')::uuid, $23, $24, $25, $25,
-				ARRAY(SELECT id FROM opportunities WHERE brand = $2 AND cnpj = $4 AND id <> $1
-					AND status IN ('analysis', 'approved', 'renovation', 'awaiting_renovation') ORDER BY created_at))
-			ON CONFLICT (id) DO NOTHING
-			RETURNING id),
-		hist AS (
-			INSERT INTO history (event_key, type, type_id, brand, user_id, username, action_type, modifications, created_at)
-			SELECT $26, 'opportunity', id, $2, $21, $27, 'create', $28, $25 FROM ins
-			ON CONFLICT (event_key) DO NOTHING)
-		SELECT count(*) FROM ins`,
-		in.ID, in.Brand, r.Name, r.CNPJ, r.Contact, r.Phone, r.Email, r.Network, r.FantasyName, r.CorporateName,
-		r.Street, r.State, r.City, r.CEP, r.Country, r.ProbabilityClosing, r.Seller, r.SellerSalesforceID,
-		opportunity.Estimated(r.Products).String(), r.AcceptedTerm, in.Actor.UserID, in.Actor.ResaleID,
-		projects, products, in.At, in.ID+"/create", username, mods).QueryRow(func(row pgx.Row) error { return row.Scan(&inserted) })
-	QueueLoad(b, in.ID, &rec)
-	if err := a.DB.SendBatch(ctx, b).Close(); err != nil {
+	var b store.Batch
+	store.Row(&b, func(q *store.Queries) (int, error) {
+		return q.RegisterOpportunity(ctx, store.RegisterOpportunityParams{ID: in.ID, Brand: in.Brand, Name: r.Name, Cnpj: r.CNPJ,
+			Contact: r.Contact, Phone: r.Phone, Email: r.Email, Network: r.Network, FantasyName: r.FantasyName,
+			CorporateName: r.CorporateName, Street: r.Street, State: r.State, City: r.City, Cep: r.CEP, Country: r.Country,
+			ProbabilityClosing: r.ProbabilityClosing, Seller: r.Seller, SellerSalesforceID: r.SellerSalesforceID,
+			Estimated: opportunity.Estimated(r.Products).String(), AcceptedTerm: r.AcceptedTerm, UserID: in.Actor.UserID,
+			ResaleID: store.NilIfEmpty(in.Actor.ResaleID), Projects: projects, Products: products, CreatedAt: in.At,
+			EventKey: in.ID + "/create", Username: h.Username, Modifications: h.Modifications})
+	}, func(n int, err error) error {
+		inserted = n
+		return err
+	})
+	opportunity.QueueLoad(ctx, &b, in.ID, &rec)
+	if err := b.Send(ctx, a.DB); err != nil {
 		return Registered{}, fmt.Errorf("register opportunity: %w", err)
 	}
 	out := Registered{Record: rec, Conflicts: rec.Conflicts}
@@ -211,144 +152,69 @@ func (a *Activities) Register(ctx context.Context, in RegisterInput) (Registered
 // OpportunityFacts reads the stored state of an opportunity for a workflow
 // that adopts it, with the highest event key its history holds.
 func (a *Activities) OpportunityFacts(ctx context.Context, id string) (OpportunityFacts, error) {
-	var f OpportunityFacts
-	var resaleID, resaleCNPJ *string
-	err := a.DB.QueryRow(ctx, `SELECT o.id::text, o.status, o.name, o.probability_closing, o.register, o.user_id::text,
-			o.resale_id::text, s.cnpj, o.created_at, o.valid_until, o.request_renovation_at,
-			o.project_still_in_scope, o.last_visit_date, o.conflicts::text[],
-			COALESCE(k.cycle, 0), COALESCE(k.seq, 1)
-		FROM opportunities o LEFT JOIN resales s ON s.id = o.resale_id
-		LEFT JOIN LATERAL (
-			SELECT split_part(h.event_key, '/', 2)::int AS cycle, split_part(h.event_key, '/', 3)::int AS seq
-			FROM history h WHERE h.type = 'opportunity' AND h.type_id = o.id AND h.event_key ~ ('^' || o.id::text || '/[0-9]+/[0-9]+$')
-			ORDER BY 1 DESC, 2 DESC LIMIT 1) k ON true
-		WHERE o.id = $1`, id).Scan(&f.ID, &f.Status, &f.Name, &f.Probability, &f.Register, &f.UserID, &resaleID, &resaleCNPJ,
-		&f.CreatedAt, &f.ValidUntil, &f.RequestRenovationAt, &f.ProjectStillInScope, &f.LastVisitDate, &f.Conflicts, &f.Cycle, &f.Seq)
+	r, err := store.New(a.DB).OpportunityFacts(ctx, id)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return f, temporal.NewNonRetryableApplicationError("opportunity not found: "+id, "NotFound", nil)
+		return OpportunityFacts{}, temporal.NewNonRetryableApplicationError("opportunity not found: "+id, "NotFound", nil)
 	}
 	if err != nil {
-		return f, fmt.Errorf("opportunity facts %s: %w", id, err)
+		return OpportunityFacts{}, fmt.Errorf("opportunity facts %s: %w", id, err)
 	}
-	if resaleID != nil {
-		f.ResaleID = *resaleID
-	}
-	if resaleCNPJ != nil {
-		f.ResaleCNPJ = *resaleCNPJ
-	}
-	return f, nil
+	return OpportunityFacts{ID: r.ID, Status: opportunity.Status(r.Status), Name: r.Name, Probability: r.ProbabilityClosing,
+		Register: r.Register, UserID: r.UserID, ResaleID: store.Deref(r.ResaleID), ResaleCNPJ: store.Deref(r.ResaleCnpj),
+		CreatedAt: r.CreatedAt, ValidUntil: r.ValidUntil, RequestRenovationAt: r.RequestRenovationAt,
+		ProjectStillInScope: r.ProjectStillInScope, LastVisitDate: r.LastVisitDate, Conflicts: r.Conflicts,
+		Cycle: r.Cycle, Seq: r.Seq}, nil
 }
 
-func creationChanges(r opportunity.Record) []Change {
-	var cs []Change
+func creationChanges(r opportunity.Record) []opportunity.Change {
+	var cs []opportunity.Change
 	for _, f := range []struct{ attr, v string }{
 		{"name", r.Name}, {"cnpj", r.CNPJ}, {"fantasyName", r.FantasyName}, {"corporateName", r.CorporateName},
 		{"contact", r.Contact}, {"email", r.Email}, {"phone", r.Phone}, {"probabilityClosing", fmt.Sprint(r.ProbabilityClosing)},
 		{"estimated", opportunity.Estimated(r.Products).String()}, {"status", string(opportunity.Analysis)},
 	} {
 		if f.v != "" {
-			cs = append(cs, Change{Attribute: f.attr, NewValue: f.v})
+			cs = append(cs, opportunity.Change{Attribute: f.attr, NewValue: f.v})
 		}
 	}
 	return cs
-}
-
-func insertHistory(ctx context.Context, tx pgx.Tx, key, id, brandSlug string, actor *Actor, action string, changes []Change, at time.Time) error {
-	return insertHistoryAs(ctx, tx, key, id, brandSlug, actor, "", action, changes, at)
-}
-
-// historyArgs are a history row's modifications, user id and user name: the
-// actor's, or system's when there is none (empty: "Sistema").
-func historyArgs(actor *Actor, system string, changes []Change) ([]byte, *string, *string) {
-	if changes == nil {
-		changes = []Change{}
-	}
-	mods, _ := json.Marshal(changes)
-	if actor != nil {
-		return mods, &actor.UserID, &actor.Name
-	}
-	if system == "" {
-		system = "Sistema"
-	}
-	return mods, nil, &system
-}
-
-// insertHistoryAs is insertHistory naming who acted when there is no actor
-// (system; empty: "Sistema").
-func insertHistoryAs(ctx context.Context, tx pgx.Tx, key, id, brandSlug string, actor *Actor, system, action string, changes []Change, at time.Time) error {
-	mods, userID, username := historyArgs(actor, system, changes)
-	_, err := tx.Exec(ctx, `INSERT INTO history (event_key, type, type_id, brand, user_id, username, action_type, modifications, created_at)
-		VALUES ($1, 'opportunity', $2, $3, $4::uuid, $5, $6, $7, $8) ON CONFLICT (event_key) DO NOTHING`,
-		key, id, brandSlug, userID, username, action, mods, at)
-	return err
 }
 
 // Apply applies an event to the read model and writes its history row, once
 // per key: one statement (one round trip, one transaction) reads whether the
 // key was recorded, and if not updates the row and records it, with the
 // outcome of the decision's Idempotency-Key (ev.Idem) when it has one.
-func (a *Activities) Apply(ctx context.Context, ev Event) error {
-	var scope, visit, proposal, homologated, next *string
-	var requestedAt *time.Time
+func (a *Activities) Apply(ctx context.Context, ev opportunity.Event) error {
+	h := opportunity.History{Actor: ev.Actor, Username: ev.System, Changes: ev.Changes}.Row()
+	p := store.ApplyEventParams{EventKey: ev.Key, ID: ev.OpportunityID, Brand: ev.Brand, Status: string(ev.Status),
+		Name: ev.Name, Probability: ev.Probability, Reason: ev.Reason, ApprovedAt: ev.ApprovedAt, ValidUntil: ev.ValidUntil,
+		Register: ev.Register, At: ev.At, Deleted: ev.Deleted,
+		UserID: h.UserID, Username: h.Username, Modifications: h.Modifications}
 	if r := ev.Renewal; r != nil {
-		scope, visit, requestedAt = &r.ProjectStillInScope, &r.LastVisitDate, &ev.At
-		proposal, homologated, next = &r.ProposalSent, &r.ProductHomologated, &r.NextStep
+		p.ProjectStillInScope, p.LastVisitDate, p.RequestedAt = &r.ProjectStillInScope, &r.LastVisitDate, &ev.At
+		p.ProposalSent, p.ProductHomologated, p.NextStep = &r.ProposalSent, &r.ProductHomologated, &r.NextStep
 	}
-	mods, userID, username := historyArgs(ev.Actor, ev.System, ev.Changes)
-	var recorded []byte
-	var updated int
-	var idemUser, idemKey, idemAction, idemMessage *string
-	var idemStatus *int
 	if k := ev.Idem; k != nil {
-		idemUser, idemKey, idemAction, idemStatus, idemMessage = &k.UserID, &k.Key, &k.Action, &k.Status, &k.Message
+		p.IdemUser, p.IdemKey, p.IdemAction, p.IdemStatus, p.IdemMessage = &k.UserID, &k.Key, &k.Action, &k.Status, &k.Message
 	}
-	var used bool
-	err := a.DB.QueryRow(ctx, `WITH prior AS (SELECT modifications FROM history WHERE event_key = $17),
-		used AS (SELECT 1 FROM idempotency_keys WHERE user_id = $22::uuid AND key = $23),
-		upd AS (
-			UPDATE opportunities SET status = $2,
-				name = COALESCE($3, name), probability_closing = COALESCE($4, probability_closing),
-				reason = COALESCE($5, reason), approve_date = COALESCE($6, approve_date),
-				valid_until = COALESCE($7, valid_until), register = COALESCE($8, register),
-				project_still_in_scope = COALESCE($9, project_still_in_scope), last_visit_date = COALESCE($10, last_visit_date),
-				request_renovation_at = COALESCE($11, request_renovation_at),
-				renovation_date = CASE WHEN $2 = 'renovation' THEN $12 ELSE renovation_date END,
-				is_deleted = COALESCE($13, is_deleted),
-				proposal_sent = COALESCE($14, proposal_sent), product_homologated = COALESCE($15, product_homologated),
-				next_step = COALESCE($16, next_step),
-				updated_at = $12
-			WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM prior) AND NOT EXISTS (SELECT 1 FROM used)
-			RETURNING id),
-		hist AS (
-			INSERT INTO history (event_key, type, type_id, brand, user_id, username, action_type, modifications, created_at)
-			SELECT $17, 'opportunity', id, $18, $19::uuid, $20, 'update', $21, $12 FROM upd
-			ON CONFLICT (event_key) DO NOTHING),
-		idem AS (
-			-- No ON CONFLICT: a key taken meanwhile by a concurrent statement
-			-- fails this one whole (retried, it then finds the key used).
-			INSERT INTO idempotency_keys (user_id, key, opportunity_id, action, status, message, created_at)
-			SELECT $22::uuid, $23, id, $24, $25, $26, $12 FROM upd WHERE $23::text IS NOT NULL)
-		SELECT (SELECT modifications FROM prior), (SELECT count(*) FROM upd), EXISTS (SELECT 1 FROM used)`,
-		ev.OpportunityID, ev.Status, ev.Name, ev.Probability, ev.Reason, ev.ApprovedAt,
-		ev.ValidUntil, ev.Register, scope, visit, requestedAt, ev.At, ev.Deleted, proposal, homologated, next,
-		ev.Key, ev.Brand, userID, username, mods, idemUser, idemKey, idemAction, idemStatus, idemMessage).Scan(&recorded, &updated, &used)
+	res, err := store.New(a.DB).ApplyEvent(ctx, p)
 	switch {
 	case err != nil:
 		return fmt.Errorf("apply %s: %w", ev.Key, err)
-	case recorded != nil:
+	case res.Recorded != nil:
 		// Applied already (a retry): the same event, or a bug that reused a key.
-		if err := sameEvent(ev, recorded); err != nil {
+		if err := sameEvent(ev, res.Recorded); err != nil {
 			return err
 		}
-	case used:
+	case res.KeyUsed:
 		// The call's Idempotency-Key names a decision already recorded (its
 		// repetition reached a later run): nothing is applied.
 		return temporal.NewNonRetryableApplicationError("idempotency key already used: "+ev.Key, ErrTypeKeyUsed, nil)
-	case updated == 0:
+	case res.Updated == 0:
 		return temporal.NewNonRetryableApplicationError("opportunity not found: "+ev.OpportunityID, "NotFound", nil)
 	}
 	if decides(ev) { // its notices are read for everyone (notices_read.go)
-		return readNoticesOf(ctx, a.DB, opportunityNoticePrefix(ev.OpportunityID), ev.At)
+		return readNoticesOf(ctx, store.New(a.DB), opportunityNoticePrefix(ev.OpportunityID), ev.At)
 	}
 	return nil
 }
@@ -356,15 +222,13 @@ func (a *Activities) Apply(ctx context.Context, ev Event) error {
 // RecordKey records the outcome of a decision that changed nothing (an edit to
 // the values the opportunity already has) under its Idempotency-Key (ev.Idem),
 // so that its repetition after another change does not act then.
-func (a *Activities) RecordKey(ctx context.Context, ev Event) error {
+func (a *Activities) RecordKey(ctx context.Context, ev opportunity.Event) error {
 	k := ev.Idem
 	if k == nil {
 		return nil
 	}
-	_, err := a.DB.Exec(ctx, `INSERT INTO idempotency_keys (user_id, key, opportunity_id, action, status, message, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_id, key) DO NOTHING`,
-		k.UserID, k.Key, ev.OpportunityID, k.Action, k.Status, k.Message, ev.At)
-	return err
+	return store.New(a.DB).RecordIdempotencyKey(ctx, store.RecordIdempotencyKeyParams{UserID: k.UserID, Key: k.Key,
+		OpportunityID: ev.OpportunityID, Action: k.Action, Status: k.Status, Message: k.Message, CreatedAt: ev.At})
 }
 
 // ErrTypeEventKeyReused is an event whose key was recorded with other changes:
@@ -372,8 +236,8 @@ func (a *Activities) RecordKey(ctx context.Context, ev Event) error {
 const ErrTypeEventKeyReused = "EventKeyReused"
 
 // sameEvent checks that an event key already recorded holds ev's changes.
-func sameEvent(ev Event, recorded []byte) error {
-	var have []Change
+func sameEvent(ev opportunity.Event, recorded []byte) error {
+	var have []opportunity.Change
 	if err := json.Unmarshal(recorded, &have); err != nil {
 		return err
 	}
@@ -393,60 +257,7 @@ func sameEvent(ev Event, recorded []byte) error {
 		ErrTypeEventKeyReused, nil)
 }
 
-// loadSQL reads an opportunity with its owner's name and e-mail and its reseller's name.
-const loadSQL = `SELECT o.id::text, o.brand, o.status, o.name, o.cnpj, o.contact, o.phone, o.email, o.network,
-			o.fantasy_name, o.corporate_name, o.street, o.state, o.city, o.cep, o.country, o.probability_closing, o.seller,
-			o.seller_salesforce_id, o.estimated::text, o.register, o.reason, o.accepted_term, o.approve_date, o.valid_until,
-			o.renovation_date, o.request_renovation_at, o.last_visit_date, o.project_still_in_scope,
-			o.proposal_sent, o.product_homologated, o.next_step, o.user_id::text,
-			u.name, u.email, o.resale_id::text, s.corporate_name, o.conflicts::text[], o.is_deleted, o.created_at, o.projects, o.products
-		FROM opportunities o JOIN users u ON u.id = o.user_id LEFT JOIN resales s ON s.id = o.resale_id
-		WHERE o.id = $1`
-
 // Load reads an opportunity with its owner's name and e-mail and its reseller's name.
 func (a *Activities) Load(ctx context.Context, id string) (opportunity.Record, error) {
-	var r opportunity.Record
-	if err := scanRecord(a.DB.QueryRow(ctx, loadSQL, id), &r); err != nil {
-		return r, fmt.Errorf("load opportunity %s: %w", id, err)
-	}
-	return r, nil
-}
-
-// QueueLoad queues Load's read of opportunity id into r on a batch (one round
-// trip with the batch's other statements); the batch's Close answers its error.
-func QueueLoad(b *pgx.Batch, id string, r *opportunity.Record) {
-	b.Queue(loadSQL, id).QueryRow(func(row pgx.Row) error {
-		if err := scanRecord(row, r); err != nil {
-			return fmt.Errorf("load opportunity %s: %w", id, err)
-		}
-		return nil
-	})
-}
-
-func scanRecord(row pgx.Row, r *opportunity.Record) error {
-	var estimated string
-	var projects, products []byte
-	var resaleID, resale *string
-	err := row.Scan(&r.ID, &r.Brand, &r.Status, &r.Name, &r.CNPJ, &r.Contact, &r.Phone, &r.Email, &r.Network,
-		&r.FantasyName, &r.CorporateName, &r.Street, &r.State, &r.City, &r.CEP, &r.Country, &r.ProbabilityClosing, &r.Seller,
-		&r.SellerSalesforceID, &estimated, &r.Register, &r.Reason, &r.AcceptedTerm, &r.ApproveDate, &r.ValidUntil,
-		&r.RenovationDate, &r.RequestRenovationAt, &r.LastVisitDate, &r.ProjectStillInScope,
-		&r.ProposalSent, &r.ProductHomologated, &r.NextStep, &r.UserID,
-		&r.UserName, &r.UserEmail, &resaleID, &resale, &r.Conflicts, &r.IsDeleted, &r.CreatedAt, &projects, &products)
-	if err != nil {
-		return err
-	}
-	if resaleID != nil {
-		r.ResaleID = *resaleID
-	}
-	if resale != nil {
-		r.Resale = *resale
-	}
-	if r.Estimated, err = opportunity.ParseMoney(estimated); err != nil {
-		return err
-	}
-	if err := json.Unmarshal(projects, &r.Projects); err != nil {
-		return err
-	}
-	return json.Unmarshal(products, &r.Products)
+	return opportunity.Load(ctx, store.New(a.DB), id)
 }

@@ -36,7 +36,7 @@ func (m *mailbox) Send(_ context.Context, msg mailer.Message) error {
 
 func (m *mailbox) Portal(b *brand.Brand) string { return "http://" + b.Slug + ".localhost:8080" }
 
-func setup(t *testing.T) (*activities.Activities, *mailbox, activities.Actor) {
+func setup(t *testing.T) (*activities.Activities, *mailbox, opportunity.Actor) {
 	db := testenv.DB(t)
 	ctx := testenv.Context(t)
 	brands, _ := brand.Parse([]byte(`[{"slug":"yep","name":"Yep"},{"slug":"codexa","name":"Codexa"}]`))
@@ -45,7 +45,7 @@ func setup(t *testing.T) (*activities.Activities, *mailbox, activities.Actor) {
 	}
 	mb := &mailbox{}
 	a := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{DB: db}, Mailer: mb}
-	var seller activities.Actor
+	var seller opportunity.Actor
 	if err := db.QueryRow(ctx, `SELECT id::text, name, resale_id::text FROM users WHERE email = 'vendedor1@yep.demo'`).Scan(&seller.UserID, &seller.Name, &seller.ResaleID); err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func setup(t *testing.T) (*activities.Activities, *mailbox, activities.Actor) {
 	return a, mb, seller
 }
 
-func register(t *testing.T, a *activities.Activities, actor activities.Actor, id, brandSlug, doc string) activities.Registered {
+func register(t *testing.T, a *activities.Activities, actor opportunity.Actor, id, brandSlug, doc string) activities.Registered {
 	t.Helper()
 	out, err := a.Register(context.Background(), activities.RegisterInput{ID: id, Brand: brandSlug, Actor: actor, At: time.Now(),
 		Record: opportunity.Record{Name: "Op " + id[:4], CNPJ: doc, ProbabilityClosing: 25, Country: "Brasil",
@@ -95,8 +95,8 @@ func TestApplyAndNotifyHappenOncePerKey(t *testing.T) {
 	ctx := context.Background()
 	id := register(t, a, seller, "44444444-4444-4444-8444-444444444444", "yep", "11222333000181").Record.ID
 	name, prob := "Projeto", 50
-	ev := activities.Event{Key: id + "/0/2", OpportunityID: id, Brand: "yep", Status: opportunity.Approved, Name: &name, Probability: &prob,
-		Changes: []activities.Change{{Attribute: "status", OldValue: "analysis", NewValue: "approved"}}, At: time.Now()}
+	ev := opportunity.Event{Key: id + "/0/2", OpportunityID: id, Brand: "yep", Status: opportunity.Approved, Name: &name, Probability: &prob,
+		Changes: []opportunity.Change{{Attribute: "status", OldValue: "analysis", NewValue: "approved"}}, At: time.Now()}
 	for i := 0; i < 2; i++ {
 		if err := a.Apply(ctx, ev); err != nil {
 			t.Fatal(err)
@@ -129,7 +129,7 @@ func TestApplyAndNotifyHappenOncePerKey(t *testing.T) {
 	if len(titles) != 1 || titles[0] != "Nova oportunidade aguardando análise: Projeto" {
 		t.Errorf("notification titles %q", titles)
 	}
-	if err := a.Apply(ctx, activities.Event{Key: "x/0/9", OpportunityID: "55555555-5555-4555-8555-555555555555", Brand: "yep", Status: opportunity.Expired, At: time.Now()}); err == nil {
+	if err := a.Apply(ctx, opportunity.Event{Key: "x/0/9", OpportunityID: "55555555-5555-4555-8555-555555555555", Brand: "yep", Status: opportunity.Expired, At: time.Now()}); err == nil {
 		t.Error("an event for an unknown opportunity was accepted")
 	}
 }
@@ -143,8 +143,8 @@ func TestAnEventKeyRecordedWithOtherChangesFailsLoudly(t *testing.T) {
 	ctx := context.Background()
 	id := register(t, a, seller, "66666666-6666-4666-8666-666666666666", "yep", "11222333000181").Record.ID
 	name := "Projeto"
-	ev := activities.Event{Key: id + "/0/2", OpportunityID: id, Brand: "yep", Status: opportunity.Analysis, Name: &name,
-		Changes: []activities.Change{{Attribute: "name", OldValue: "Op 6666", NewValue: "Projeto"}}, At: time.Now()}
+	ev := opportunity.Event{Key: id + "/0/2", OpportunityID: id, Brand: "yep", Status: opportunity.Analysis, Name: &name,
+		Changes: []opportunity.Change{{Attribute: "name", OldValue: "Op 6666", NewValue: "Projeto"}}, At: time.Now()}
 	if err := a.Apply(ctx, ev); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestAnEventKeyRecordedWithOtherChangesFailsLoudly(t *testing.T) {
 	other := "Outro"
 	reused := ev
 	reused.Name = &other
-	reused.Changes = []activities.Change{{Attribute: "name", OldValue: "Projeto", NewValue: "Outro"}}
+	reused.Changes = []opportunity.Change{{Attribute: "name", OldValue: "Projeto", NewValue: "Outro"}}
 	err := a.Apply(ctx, reused)
 	var app *temporal.ApplicationError
 	if !errors.As(err, &app) || app.Type() != activities.ErrTypeEventKeyReused || !app.NonRetryable() {
@@ -196,10 +196,10 @@ func TestAnIdempotencyKeyActsOnce(t *testing.T) {
 	a, _, seller := setup(t)
 	ctx := context.Background()
 	id := register(t, a, seller, "88888888-8888-4888-8888-888888888888", "yep", "11222333000181").Record.ID
-	key := &activities.IdempotencyKey{UserID: seller.UserID, Key: opportunity.DerivedID("k"), Action: "edit", Status: 200, Message: "ok"}
+	key := &opportunity.IdempotencyKey{UserID: seller.UserID, Key: opportunity.DerivedID("k"), Action: "edit", Status: 200, Message: "ok"}
 	name := "Projeto"
-	ev := activities.Event{Key: id + "/0/2", OpportunityID: id, Brand: "yep", Status: opportunity.Analysis, Name: &name,
-		Changes: []activities.Change{{Attribute: "name", OldValue: "Op 8888", NewValue: "Projeto"}}, At: time.Now(), Idem: key}
+	ev := opportunity.Event{Key: id + "/0/2", OpportunityID: id, Brand: "yep", Status: opportunity.Analysis, Name: &name,
+		Changes: []opportunity.Change{{Attribute: "name", OldValue: "Op 8888", NewValue: "Projeto"}}, At: time.Now(), Idem: key}
 	for i := 0; i < 2; i++ {
 		if err := a.Apply(ctx, ev); err != nil {
 			t.Fatalf("apply %d: %v", i, err)
@@ -214,7 +214,7 @@ func TestAnIdempotencyKeyActsOnce(t *testing.T) {
 	again := "Outro"
 	repeat := ev
 	repeat.Key, repeat.Name = id+"/1/5", &again
-	repeat.Changes = []activities.Change{{Attribute: "name", OldValue: "Projeto", NewValue: "Outro"}}
+	repeat.Changes = []opportunity.Change{{Attribute: "name", OldValue: "Projeto", NewValue: "Outro"}}
 	err := a.Apply(ctx, repeat)
 	var app *temporal.ApplicationError
 	if !errors.As(err, &app) || app.Type() != activities.ErrTypeKeyUsed || !app.NonRetryable() {

@@ -17,18 +17,6 @@ import (
 	"oportuna/opportunity"
 )
 
-// Error types of SyncCRM the workflow's callers act on (the API maps them to
-// the spec's messages).
-const (
-	ErrTypeCRMNotFound        = "CRMCustomerNotFound" // 422 CUSTOMER_NOT_FOUND
-	ErrTypeCRMLocked          = "CRMLocked"           // 423
-	ErrTypeCRMUnavailable     = "CRMUnavailable"      // 502 CRM_COMMUNICATION_ERROR
-	ErrTypeCRMMultipleMatches = "CRMMultipleMatches"  // several CRM records for one customer or opportunity
-	// ErrTypeCRMPaused: a background sync left the CRM alone while the org's
-	// API usage is near its limit (retried after the pause).
-	ErrTypeCRMPaused = "CRMPaused"
-)
-
 // DuplicateValueBackoff is the wait before the attempt after a
 // DUPLICATE_VALUE on our external id, instead of the retry policy's first
 // 0.5–1 s: the overlapping write (an attempt that timed out here) is still
@@ -64,7 +52,7 @@ func (a *Activities) SyncCRM(ctx context.Context, in CRMSyncInput) (string, erro
 	defer heartbeat(ctx)()
 	if in.Background {
 		if wait, why := backgroundWait(a.CRM); wait > 0 {
-			return "", temporal.NewApplicationErrorWithOptions("crm: background sync paused: "+why, ErrTypeCRMPaused,
+			return "", temporal.NewApplicationErrorWithOptions("crm: background sync paused: "+why, crm.ErrTypePaused,
 				temporal.ApplicationErrorOptions{NextRetryDelay: wait})
 		}
 	}
@@ -80,18 +68,18 @@ func (a *Activities) SyncCRM(ctx context.Context, in CRMSyncInput) (string, erro
 	case err == nil:
 		return id, nil
 	case errors.Is(err, crm.ErrCustomerNotFound):
-		return "", temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeCRMNotFound, err)
+		return "", temporal.NewNonRetryableApplicationError(err.Error(), crm.ErrTypeCustomerNotFound, err)
 	case errors.Is(err, crm.ErrMultipleMatches):
-		return "", temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeCRMMultipleMatches, err)
+		return "", temporal.NewNonRetryableApplicationError(err.Error(), crm.ErrTypeMultipleMatches, err)
 	case errors.Is(err, crm.ErrLocked):
-		return "", temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeCRMLocked, err)
+		return "", temporal.NewNonRetryableApplicationError(err.Error(), crm.ErrTypeLocked, err)
 	case errors.Is(err, crm.ErrUnavailable):
 		return "", retryLater(a.CRM, in.Background, err)
 	default:
 		// A refusal no retry can fix (configuration, validation rule, missing
 		// product): the caller hears of a communication error at once.
 		slog.ErrorContext(ctx, "crm refused the opportunity", "opportunity", in.OpportunityID, "err", err)
-		return "", temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeCRMUnavailable, err)
+		return "", temporal.NewNonRetryableApplicationError(err.Error(), crm.ErrTypeUnavailable, err)
 	}
 }
 
@@ -117,11 +105,11 @@ func retryLater(c crm.Client, background bool, err error) error {
 	}
 	if background {
 		if wait, why := backgroundWait(c); wait > delay {
-			return temporal.NewApplicationErrorWithOptions("crm: background sync paused: "+why+": "+err.Error(), ErrTypeCRMPaused,
+			return temporal.NewApplicationErrorWithOptions("crm: background sync paused: "+why+": "+err.Error(), crm.ErrTypePaused,
 				temporal.ApplicationErrorOptions{NextRetryDelay: wait, Cause: err})
 		}
 	}
-	return temporal.NewApplicationErrorWithOptions(err.Error(), ErrTypeCRMUnavailable, temporal.ApplicationErrorOptions{NextRetryDelay: delay, Cause: err})
+	return temporal.NewApplicationErrorWithOptions(err.Error(), crm.ErrTypeUnavailable, temporal.ApplicationErrorOptions{NextRetryDelay: delay, Cause: err})
 }
 
 // CRMOpportunity is what the CRM receives of a registration, with the status

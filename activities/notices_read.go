@@ -4,9 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
-
 	"oportuna/opportunity"
+	"oportuna/store"
 )
 
 // A notice asks someone to act on a record ('Nova oportunidade aguardando
@@ -18,18 +17,11 @@ import (
 // 'resale/<id>/…' (workflows resale notices); migration 0012 indexes the
 // unread ones by key.
 
-type execer interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-}
-
-// readNoticesOf marks read the unread notices whose key starts with prefix.
-// The range on the byte-wise operators (~>=~, ~<~) is what the text_pattern_ops
-// index answers, with a parameter as well as with a constant.
-func readNoticesOf(ctx context.Context, db execer, prefix string, at time.Time) error {
+// readNoticesOf marks read the unread notices whose key starts with prefix
+// (store.ReadNoticesByKeyRange: the keys from prefix up to the next prefix).
+func readNoticesOf(ctx context.Context, q *store.Queries, prefix string, at time.Time) error {
 	upper := prefix[:len(prefix)-1] + string(rune(prefix[len(prefix)-1]+1))
-	_, err := db.Exec(ctx, `UPDATE notifications SET read_at = $3
-		WHERE read_at IS NULL AND notice_key ~>=~ $1 AND notice_key ~<~ $2`, prefix, upper, at)
-	return err
+	return q.ReadNoticesByKeyRange(ctx, store.ReadNoticesByKeyRangeParams{KeyFrom: prefix, KeyBefore: upper, At: at})
 }
 
 // opportunityNoticePrefix is the key prefix of an opportunity's notices.
@@ -40,7 +32,7 @@ func resaleNoticePrefix(id string) string { return "resale/" + id + "/" }
 
 // decides reports whether an event is a representative's decision: the
 // opportunity leaves analysis or a renewal request, approved or disapproved.
-func decides(ev Event) bool {
+func decides(ev opportunity.Event) bool {
 	for _, c := range ev.Changes {
 		if c.Attribute != "status" {
 			continue

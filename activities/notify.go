@@ -17,6 +17,7 @@ import (
 	"oportuna/internal/periodic"
 	"oportuna/mailer"
 	"oportuna/opportunity"
+	"oportuna/store"
 )
 
 // Mailer delivers e-mails, once per message key, and knows the address of each
@@ -84,11 +85,8 @@ var noticeTitles = map[string]string{
 	"renewal-refused":     "Renovação reprovada",
 }
 
-type noticeRecipient struct {
-	UserID string
-	Email  string
-	Name   string
-}
+// noticeRecipient is a user a notice is e-mailed to.
+type noticeRecipient = store.NoticeRecipientsToEmailRow
 
 // Notify stores the in-app notification of every recipient (once per notice
 // key) and e-mails each recipient once: one e-mail per person, so nobody sees
@@ -105,26 +103,15 @@ func (a *Activities) Notify(ctx context.Context, n Notice) error {
 	// in-app notices, and who still has to be e-mailed.
 	var rec opportunity.Record
 	var pending []noticeRecipient
-	batch := &pgx.Batch{}
-	QueueLoad(batch, n.OpportunityID, &rec)
-	batch.Queue(`WITH recipients AS (
-			SELECT u.id FROM users u JOIN user_roles r ON r.user_id = u.id
-				WHERE $1 AND u.active AND r.role = 'REPRESENTATIVE' AND r.brand IN ($2, 'all')
-			UNION
-			SELECT u.id FROM users u JOIN opportunities o ON o.user_id = u.id
-				WHERE $3 AND u.active AND o.id = $4
-		)
-		INSERT INTO notifications (notice_key, user_id, brand, kind, title, link)
-		SELECT $5, id, $2, $6, $7 || COALESCE(NULLIF(': ' || (SELECT name FROM opportunities WHERE id = $4), ': '), ''), $8
-		FROM recipients WHERE EXISTS (SELECT 1 FROM opportunities WHERE id = $4)
-		ON CONFLICT (notice_key, user_id) DO NOTHING`,
-		n.ToRepresentatives, n.Brand, n.ToOwner, n.OpportunityID, n.Key, n.Kind, title, "/Painel/Opportunities/"+n.OpportunityID)
-	batch.Queue(pendingSQL, n.Key).Query(func(rows pgx.Rows) error {
-		var err error
-		pending, err = pgx.CollectRows(rows, pgx.RowToStructByPos[noticeRecipient])
-		return err
+	var batch store.Batch
+	opportunity.QueueLoad(ctx, &batch, n.OpportunityID, &rec)
+	store.Exec(&batch, func(q *store.Queries) error {
+		return q.NotifyOpportunity(ctx, store.NotifyOpportunityParams{NoticeKey: n.Key, Brand: n.Brand, Kind: n.Kind, Title: title,
+			OpportunityID: n.OpportunityID, Link: "/Painel/Opportunities/" + n.OpportunityID,
+			ToRepresentatives: n.ToRepresentatives, ToOwner: n.ToOwner})
 	})
-	if err := a.DB.SendBatch(ctx, batch).Close(); errors.Is(err, pgx.ErrNoRows) {
+	store.Rows(&batch, &pending, func(q *store.Queries) ([]noticeRecipient, error) { return q.NoticeRecipientsToEmail(ctx, n.Key) })
+	if err := batch.Send(ctx, a.DB); errors.Is(err, pgx.ErrNoRows) {
 		return temporal.NewNonRetryableApplicationError("opportunity not found: "+n.OpportunityID, "NotFound", nil)
 	} else if err != nil {
 		return err
@@ -145,14 +132,9 @@ func (a *Activities) Notify(ctx context.Context, n Notice) error {
 	})
 }
 
-// pendingSQL reads the active users a notice was stored for and not e-mailed yet.
-const pendingSQL = `SELECT n.user_id::text, u.email, u.name FROM notifications n JOIN users u ON u.id = n.user_id
-	WHERE n.notice_key = $1 AND n.emailed_at IS NULL AND u.active ORDER BY u.email`
-
 // pendingRecipients are the active users a notice was stored for and not e-mailed yet.
 func (a *Activities) pendingRecipients(ctx context.Context, key string) ([]noticeRecipient, error) {
-	rows, _ := a.DB.Query(ctx, pendingSQL, key)
-	return pgx.CollectRows(rows, pgx.RowToStructByPos[noticeRecipient])
+	return store.New(a.DB).NoticeRecipientsToEmail(ctx, key)
 }
 
 // emailNotice e-mails each pending recipient of a notice once (outbox key
@@ -174,8 +156,7 @@ func (a *Activities) emailNotice(ctx context.Context, b *brand.Brand, key string
 			errs = append(errs, err)
 			continue
 		}
-		if _, err := a.DB.Exec(ctx, `UPDATE notifications SET emailed_at = now() WHERE notice_key = $1 AND user_id = $2`,
-			key, r.UserID); err != nil {
+		if err := store.New(a.DB).NoticeEmailed(ctx, store.NoticeEmailedParams{NoticeKey: key, UserID: r.UserID}); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"oportuna/opportunity"
+	"oportuna/store"
 )
 
 // CRMSyncFailure is a background CRM sync (expiry, refusal, a repair) that
@@ -40,11 +41,8 @@ func (a *Activities) RecordCRMSyncFailure(ctx context.Context, f CRMSyncFailure)
 	if f.At.IsZero() {
 		f.At = time.Now()
 	}
-	_, err := a.DB.Exec(ctx, `INSERT INTO crm_sync_failures (opportunity_id, brand, status, error, failed_at, last_attempt_at)
-		VALUES ($1, $2, $3, $4, $5, $5)
-		ON CONFLICT (opportunity_id, status) WHERE resolved_at IS NULL
-		DO UPDATE SET error = EXCLUDED.error, last_attempt_at = GREATEST(crm_sync_failures.last_attempt_at, EXCLUDED.last_attempt_at)`,
-		f.OpportunityID, f.Brand, string(f.Status), msg, f.At)
+	err := store.New(a.DB).RecordCRMSyncFailure(ctx, store.RecordCRMSyncFailureParams{OpportunityID: f.OpportunityID,
+		Brand: f.Brand, Status: string(f.Status), Error: msg, FailedAt: f.At})
 	if err != nil {
 		return fmt.Errorf("record crm sync failure: %w", err)
 	}
@@ -86,11 +84,10 @@ const (
 // under in.Key; a retry after the commit answers the fields recorded then.
 func (a *Activities) RestoreReadModel(ctx context.Context, in RestoreInput) ([]string, error) {
 	var fields []string
-	err := pgx.BeginFunc(ctx, a.DB, func(tx pgx.Tx) error {
-		var mods []byte
-		err := tx.QueryRow(ctx, `SELECT modifications FROM history WHERE event_key = $1`, in.Key).Scan(&mods)
+	err := store.Tx(ctx, a.DB, func(q *store.Queries) error {
+		mods, err := q.HistoryChanges(ctx, in.Key)
 		if err == nil {
-			var done []Change
+			var done []opportunity.Change
 			if err := json.Unmarshal(mods, &done); err != nil {
 				return err
 			}
@@ -102,45 +99,42 @@ func (a *Activities) RestoreReadModel(ctx context.Context, in RestoreInput) ([]s
 		if !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
-		var status, name, register string
-		var prob int
-		var valid, approved *time.Time
-		err = tx.QueryRow(ctx, `SELECT status, name, probability_closing, register, valid_until, approve_date
-			FROM opportunities WHERE id = $1 FOR UPDATE`, in.OpportunityID).Scan(&status, &name, &prob, &register, &valid, &approved)
+		row, err := q.LockOpportunityState(ctx, in.OpportunityID)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return temporal.NewNonRetryableApplicationError("opportunity not found: "+in.OpportunityID, "NotFound", nil)
 		}
 		if err != nil {
 			return err
 		}
-		var changes []Change
+		var changes []opportunity.Change
 		add := func(attr, old, new string) {
 			if old != new {
-				changes = append(changes, Change{Attribute: attr, OldValue: old, NewValue: new})
+				changes = append(changes, opportunity.Change{Attribute: attr, OldValue: old, NewValue: new})
 			}
 		}
-		add(FieldStatus, status, string(in.Status))
-		add(FieldName, name, in.Name)
-		add(FieldProbability, fmt.Sprint(prob), fmt.Sprint(in.Probability))
-		add(FieldRegister, register, in.Register)
+		add(FieldStatus, row.Status, string(in.Status))
+		add(FieldName, row.Name, in.Name)
+		add(FieldProbability, fmt.Sprint(row.ProbabilityClosing), fmt.Sprint(in.Probability))
+		add(FieldRegister, row.Register, in.Register)
 		if in.ValidUntil != nil {
-			add(FieldValidUntil, timeText(valid), timeText(in.ValidUntil))
+			add(FieldValidUntil, timeText(row.ValidUntil), timeText(in.ValidUntil))
 		}
 		if in.ApprovedAt != nil {
-			add(FieldApproveDate, timeText(approved), timeText(in.ApprovedAt))
+			add(FieldApproveDate, timeText(row.ApproveDate), timeText(in.ApprovedAt))
 		}
 		if len(changes) == 0 {
 			return nil
 		}
-		if _, err := tx.Exec(ctx, `UPDATE opportunities SET status = $2, name = $3, probability_closing = $4, register = $5,
-				valid_until = COALESCE($6, valid_until), approve_date = COALESCE($7, approve_date), updated_at = $8
-			WHERE id = $1`, in.OpportunityID, in.Status, in.Name, in.Probability, in.Register, in.ValidUntil, in.ApprovedAt, in.At); err != nil {
+		if err := q.RestoreOpportunity(ctx, store.RestoreOpportunityParams{ID: in.OpportunityID, Status: string(in.Status),
+			Name: in.Name, Probability: in.Probability, Register: in.Register, ValidUntil: in.ValidUntil,
+			ApprovedAt: in.ApprovedAt, At: in.At}); err != nil {
 			return err
 		}
 		for _, c := range changes {
 			fields = append(fields, c.Attribute)
 		}
-		return insertHistory(ctx, tx, in.Key, in.OpportunityID, in.Brand, nil, "update", changes, in.At)
+		return opportunity.History{Key: in.Key, Type: "opportunity", TypeID: in.OpportunityID, Brand: in.Brand,
+			Action: "update", Changes: changes, At: in.At}.Record(ctx, q)
 	})
 	var app *temporal.ApplicationError
 	if errors.As(err, &app) {

@@ -14,12 +14,14 @@ import (
 	"oportuna/brand"
 	"oportuna/internal/testenv"
 	"oportuna/mailer"
+	"oportuna/opportunity"
+	"oportuna/resale"
 	"oportuna/seed"
 )
 
 // partnerSetup is the activities on a seeded database with the real mailer
 // (no SMTP server: e-mails are stored in the outbox).
-func partnerSetup(t *testing.T) (*activities.Activities, activities.Actor) {
+func partnerSetup(t *testing.T) (*activities.Activities, opportunity.Actor) {
 	t.Helper()
 	db := testenv.DB(t)
 	ctx := testenv.Context(t)
@@ -32,14 +34,14 @@ func partnerSetup(t *testing.T) (*activities.Activities, activities.Actor) {
 		t.Fatal(err)
 	}
 	a := &activities.Activities{DB: db, Brands: brands, Mailer: &mailer.Mailer{DB: db, Brands: brands, Config: cfg}}
-	rep := activities.Actor{Name: "Renata Almeida", Roles: []auth.Role{auth.Representative}}
+	rep := opportunity.Actor{Name: "Renata Almeida", Roles: []auth.Role{auth.Representative}}
 	if err := db.QueryRow(ctx, `SELECT id::text FROM users WHERE email = 'representante@yep.demo'`).Scan(&rep.UserID); err != nil {
 		t.Fatal(err)
 	}
 	return a, rep
 }
 
-var registration = activities.ResaleRegistration{Email: "contato@nova.com.br", Phone: "11987654321", ContactName: "Carla Dias",
+var registration = resale.Registration{Email: "contato@nova.com.br", Phone: "11987654321", ContactName: "Carla Dias",
 	CNPJ: "11444777000161", FantasyName: "N/C", CorporateName: "Nova Revenda Ltda", City: "Campinas", State: "SP", Country: "Brasil"}
 
 const resaleID = "aaaaaaaa-0000-4000-8000-000000000001"
@@ -67,7 +69,7 @@ func TestRegisterResaleIsIdempotentAndRefusesDuplicates(t *testing.T) {
 	at := time.Now().Truncate(time.Microsecond)
 	in := activities.RegisterResaleInput{ID: resaleID, Brand: "yep", Registration: registration, At: at}
 	f, err := a.RegisterResale(ctx, in)
-	if err != nil || f.Status != activities.ResaleAnalysis || f.CNPJ != registration.CNPJ || !f.CreatedAt.Equal(at) {
+	if err != nil || f.Status != resale.Analysis || f.CNPJ != registration.CNPJ || !f.CreatedAt.Equal(at) {
 		t.Fatalf("register: %+v %v", f, err)
 	}
 	if _, err := a.RegisterResale(ctx, in); err != nil {
@@ -82,14 +84,14 @@ func TestRegisterResaleIsIdempotentAndRefusesDuplicates(t *testing.T) {
 		in  activities.RegisterResaleInput
 		msg string
 	}{
-		"same e-mail, other brand": {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000002", Brand: "codexa", Registration: registration, At: at}, activities.MsgResaleEmailTaken},
-		"a user's e-mail":          {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000003", Brand: "codexa", At: at, Registration: with(registration, "revenda@yep.demo", "11444777000242")}, activities.MsgResaleEmailTaken},
-		"same CNPJ, same brand":    {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000004", Brand: "yep", At: at, Registration: with(registration, "outro@nova.com.br", registration.CNPJ)}, activities.MsgResaleCNPJTaken},
-		"same CNPJ and e-mail":     {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000006", Brand: "yep", At: at, Registration: registration}, activities.MsgResaleCNPJTaken},
+		"same e-mail, other brand": {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000002", Brand: "codexa", Registration: registration, At: at}, resale.MsgEmailTaken},
+		"a user's e-mail":          {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000003", Brand: "codexa", At: at, Registration: with(registration, "revenda@yep.demo", "11444777000242")}, resale.MsgEmailTaken},
+		"same CNPJ, same brand":    {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000004", Brand: "yep", At: at, Registration: with(registration, "outro@nova.com.br", registration.CNPJ)}, resale.MsgCNPJTaken},
+		"same CNPJ and e-mail":     {activities.RegisterResaleInput{ID: "aaaaaaaa-0000-4000-8000-000000000006", Brand: "yep", At: at, Registration: registration}, resale.MsgCNPJTaken},
 	} {
 		_, err := a.RegisterResale(ctx, c.in)
 		var app *temporal.ApplicationError
-		if errType(err) != activities.ErrTypeDuplicate || !errors.As(err, &app) || app.Message() != c.msg {
+		if errType(err) != resale.ErrTypeDuplicate || !errors.As(err, &app) || app.Message() != c.msg {
 			t.Errorf("%s: %v, want a duplicate %q", name, err, c.msg)
 		}
 	}
@@ -99,7 +101,7 @@ func TestRegisterResaleIsIdempotentAndRefusesDuplicates(t *testing.T) {
 	}
 }
 
-func with(r activities.ResaleRegistration, email, doc string) activities.ResaleRegistration {
+func with(r resale.Registration, email, doc string) resale.Registration {
 	r.Email, r.CNPJ = email, doc
 	return r
 }
@@ -112,7 +114,7 @@ func TestDecideResaleCreatesOneUserAndMailsOneLink(t *testing.T) {
 	}
 	in := activities.ResaleDecisionInput{ResaleID: resaleID, Brand: "yep", Actor: rep, Approve: true, At: time.Now()}
 	first, err := a.DecideResale(ctx, in)
-	if err != nil || first.Status != activities.ResaleApproved || first.UserID == "" {
+	if err != nil || first.Status != resale.Approved || first.UserID == "" {
 		t.Fatalf("approve: %+v %v", first, err)
 	}
 	again, err := a.DecideResale(ctx, in)
@@ -125,7 +127,7 @@ func TestDecideResaleCreatesOneUserAndMailsOneLink(t *testing.T) {
 	if n := rows(t, a, `SELECT count(*) FROM history WHERE type_id = $1 AND action_type = 'update'`, resaleID); n != 1 {
 		t.Errorf("decision history rows: %d", n)
 	}
-	if _, err := a.DecideResale(ctx, activities.ResaleDecisionInput{ResaleID: resaleID, Brand: "yep", Actor: rep, Reason: "x", At: time.Now()}); errType(err) != activities.ErrTypeResaleState {
+	if _, err := a.DecideResale(ctx, activities.ResaleDecisionInput{ResaleID: resaleID, Brand: "yep", Actor: rep, Reason: "x", At: time.Now()}); errType(err) != resale.ErrTypeState {
 		t.Errorf("refuse an approved company: %v", err)
 	}
 	if _, err := a.DecideResale(ctx, activities.ResaleDecisionInput{ResaleID: resaleID, Brand: "codexa", Actor: rep, Approve: true, At: time.Now()}); err == nil {
@@ -161,12 +163,12 @@ func TestApprovalRefusesAnEmailTakenMeanwhile(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := a.DecideResale(ctx, activities.ResaleDecisionInput{ResaleID: resaleID, Brand: "yep", Actor: rep, Approve: true, At: time.Now()})
-	if errType(err) != activities.ErrTypeDuplicate {
+	if errType(err) != resale.ErrTypeDuplicate {
 		t.Fatalf("approve: %v", err)
 	}
 	var status string
 	_ = a.DB.QueryRow(ctx, `SELECT status FROM resales WHERE id = $1`, resaleID).Scan(&status)
-	if status != activities.ResaleAnalysis {
+	if status != resale.Analysis {
 		t.Errorf("status after a failed approval: %s", status)
 	}
 }

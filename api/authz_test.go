@@ -52,7 +52,7 @@ const (
 	anon actor = iota
 	rep
 	sup
-	resale
+	resaleUser
 	seller
 	brandB
 	otherResale
@@ -156,13 +156,13 @@ var authzRows = []authzRow{
 	{route: "GET /api/opportunity/all", path: "/api/opportunity/all", want: want{401, 200, 200, 403, 403, 200, 403, 403},
 		shows: "{opp}", showsTo: []actor{rep, sup}},
 	{route: "GET /api/opportunity/resale", path: "/api/opportunity/resale", want: want{401, 403, 403, 200, 403, 200, 200, 403},
-		shows: "{opp}", showsTo: []actor{resale}},
+		shows: "{opp}", showsTo: []actor{resaleUser}},
 	{route: "GET /api/opportunity/user", path: "/api/opportunity/user", want: want{401, 403, 403, 403, 200, 200, 200, 200},
 		shows: "{opp}", showsTo: []actor{seller}},
 	{route: "GET /api/opportunity/export", path: "/api/opportunity/export", want: want{401, 200, 200, 200, 200, 200, 200, 200},
-		shows: "{client}", showsTo: []actor{rep, sup, resale, seller}},
+		shows: "{client}", showsTo: []actor{rep, sup, resaleUser, seller}},
 	{route: "GET /api/opportunity/name", path: "/api/opportunity/name?company=nordata&name=Sigiloso",
-		want: want{401, 200, 200, 200, 200, 403, 200, 200}, shows: "{opp}", showsTo: []actor{rep, sup, resale, seller}},
+		want: want{401, 200, 200, 200, 200, 403, 200, 200}, shows: "{opp}", showsTo: []actor{rep, sup, resaleUser, seller}},
 	// An edit of the probability (the workflow runs it: 200 for the representative).
 	{route: "PATCH /api/opportunity/{id}", path: "/api/opportunity/{opp}", body: `{"probabilityClosing":50}`,
 		want: want{401, 200, 403, 403, 403, 404, 403, 403}},
@@ -200,11 +200,11 @@ var authzRows = []authzRow{
 
 	// --- sellers and partner users ---
 	{route: "GET /api/seller/all", path: "/api/seller/all", want: want{401, 403, 403, 200, 403, 200, 200, 403},
-		shows: "{v1}", showsTo: []actor{resale}},
+		shows: "{v1}", showsTo: []actor{resaleUser}},
 	{route: "GET /api/representative/all", path: "/api/representative/all?brand=nordata", want: want{401, 200, 200, 403, 403, 403, 403, 403},
 		shows: "{v1}", showsTo: []actor{rep, sup}},
 	{route: "GET /api/seller/name", path: "/api/seller/name?brand=nordata&name=Lima", want: want{401, 200, 200, 200, 403, 403, 200, 403},
-		shows: "{v1}", showsTo: []actor{rep, sup, resale}},
+		shows: "{v1}", showsTo: []actor{rep, sup, resaleUser}},
 	// An invalid seller: 400 once the caller may add sellers (to its own company).
 	{route: "POST /api/seller", path: "/api/seller", body: `{"name":"","email":"x","phone":"1"}`,
 		want: want{401, 403, 403, 400, 403, 400, 400, 403}},
@@ -214,9 +214,9 @@ var authzRows = []authzRow{
 
 	// --- global search: every role, each within what it may open ---
 	{route: "POST /api/search", variant: "opportunity", path: "/api/search", body: `{"q":"Sigiloso"}`, want: want{401, 200, 200, 200, 200, 200, 200, 200},
-		shows: "{opp}", showsTo: []actor{rep, sup, resale, seller}},
+		shows: "{opp}", showsTo: []actor{rep, sup, resaleUser, seller}},
 	{route: "POST /api/search", variant: "user", path: "/api/search", body: `{"q":"Lima"}`, want: want{401, 200, 200, 200, 200, 200, 200, 200},
-		shows: "{v1}", showsTo: []actor{rep, sup, resale}},
+		shows: "{v1}", showsTo: []actor{rep, sup, resaleUser}},
 	{route: "POST /api/search", variant: "resale", path: "/api/search", body: `{"q":"Modelo"}`, want: want{401, 200, 200, 200, 200, 200, 200, 200},
 		shows: "{resale}", showsTo: []actor{rep, sup}},
 
@@ -391,7 +391,7 @@ func (env *authzEnv) setUp() {
 
 	for a, who := range map[actor][2]string{
 		rep: {"representante@nordata.demo", "nordata"}, sup: {"suporte@nordata.demo", "nordata"},
-		resale: {"revenda@nordata.demo", "nordata"}, seller: {"vendedor1@nordata.demo", "nordata"},
+		resaleUser: {"revenda@nordata.demo", "nordata"}, seller: {"vendedor1@nordata.demo", "nordata"},
 		brandB: {"todos@yep.demo", "yep"}, otherResale: {other, "nordata"}, otherSeller: {"vendedor2@nordata.demo", "nordata"},
 	} {
 		env.callers[a] = env.login(who[0], who[1])

@@ -9,7 +9,6 @@ import (
 	"testing/fstest"
 	"time"
 
-	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/internal/calendar"
@@ -39,7 +38,7 @@ func newClockStack(t *testing.T, now time.Time) *stack {
 	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{Brands: brands, DB: db, Acts: &activities.Activities{DB: db, Brands: brands},
+	s := &Server{Brands: brands, DB: db,
 		Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
 			RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}},
 		Web: fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}},

@@ -9,6 +9,7 @@ import (
 	"oportuna/auth"
 	"oportuna/internal/respond"
 	"oportuna/mailer"
+	"oportuna/resale"
 )
 
 // Messages of the contact form (spec §8 "Contact").
@@ -65,7 +66,7 @@ func (s *Server) handleContact(w http.ResponseWriter, r *http.Request) {
 			invalid = append(invalid, f.name)
 		}
 	}
-	if req.Email != "" && !validEmail(req.Email) {
+	if req.Email != "" && !resale.ValidEmail(req.Email) {
 		invalid = append(invalid, "email")
 	}
 	if len(missing) > 0 {

@@ -64,7 +64,7 @@ func newStackWith(t *testing.T, d activities.Durations) (*stack, *crmsim.Sim) {
 	t.Cleanup(func() { cancel(); <-done })
 	st := &stack{t: t, db: db, replica: func() *httptest.Server {
 		// An API process of its own on the same database, Temporal and worker.
-		s := &Server{Brands: brands, DB: db, Temporal: tc, Acts: acts,
+		s := &Server{Brands: brands, DB: db, Temporal: tc, CRM: acts.CRM,
 			Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
 				RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}},
 			Web: fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}}}

@@ -5,12 +5,11 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
-
 	"oportuna/auth"
 	"oportuna/crm"
 	"oportuna/internal/calendar"
 	"oportuna/internal/respond"
+	"oportuna/store"
 )
 
 // monthLabels are the chart's month names.
@@ -37,24 +36,6 @@ type summaryRow struct {
 	Product string `json:"product"`
 }
 
-// mainProductSQL reads an opportunity's main product: the first line that is
-// neither an accessory nor a competitor's (spec §3).
-const mainProductSQL = `COALESCE((
-		SELECT COALESCE(NULLIF(btrim(p->>'description'), ''), NULLIF(btrim(p->>'partNumber'), ''))
-		FROM jsonb_array_elements(o.products) WITH ORDINALITY AS e(p, i)
-		WHERE NOT COALESCE((p->>'accessory')::boolean, false) AND NOT COALESCE((p->>'competition')::boolean, false)
-		ORDER BY i LIMIT 1), '')`
-
-// summaryRowSelect is listRowSelect with the main product as a last column.
-var summaryRowSelect = func() string {
-	const from = "\n\tFROM opportunities o "
-	i := strings.Index(listRowSelect, from)
-	if i < 0 {
-		panic("api: listRowSelect no longer reads FROM opportunities o")
-	}
-	return listRowSelect[:i] + ",\n\t\t" + mainProductSQL + listRowSelect[i:]
-}()
-
 // handleDashboard answers GET /dashboard/status?brand=: approved and disapproved
 // per month from January to the current month (Brazil's calendar), the totals
 // by status with the current month's count, and the last 11 opportunities.
@@ -72,18 +53,8 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
 	}
 	// Approvals by approval date; refusals (terminal) by their last change. Each
 	// part and each count below walks one index (see migrations/0003).
-	rows, _ := s.DB.Query(r.Context(), `
-		SELECT 'approved', extract(month FROM approve_date AT TIME ZONE $3)::int, count(*)
-		FROM opportunities WHERE brand = $1 AND NOT is_deleted AND status = 'approved' AND approve_date >= $2 GROUP BY 2
-		UNION ALL
-		SELECT 'disapproved', extract(month FROM updated_at AT TIME ZONE $3)::int, count(*)
-		FROM opportunities WHERE brand = $1 AND NOT is_deleted AND status = 'disapproved' AND updated_at >= $2 GROUP BY 2`, c.Brand, yearStart, calendar.Name)
-	type bucket struct {
-		Status string
-		Month  int
-		N      int
-	}
-	buckets, err := pgx.CollectRows(rows, pgx.RowToStructByPos[bucket])
+	q := store.New(s.DB)
+	buckets, err := q.DecisionsByMonth(r.Context(), store.DecisionsByMonthParams{Brand: c.Brand, Since: yearStart, Zone: calendar.Name})
 	if err != nil {
 		respond.Internal(w, r, err)
 		return
@@ -98,29 +69,21 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
 			months[b.Month-1].Disapproved = b.N
 		}
 	}
-	totals := map[string]*statusTotal{"approved": {}, "disapproved": {}, "analysis": {}}
-	err = s.DB.QueryRow(r.Context(), `SELECT
-			(SELECT count(*) FROM opportunities WHERE brand = $1 AND NOT is_deleted AND status = 'approved'),
-			(SELECT count(*) FROM opportunities WHERE brand = $1 AND NOT is_deleted AND status = 'approved' AND approve_date >= $2),
-			(SELECT count(*) FROM opportunities WHERE brand = $1 AND NOT is_deleted AND status = 'disapproved'),
-			(SELECT count(*) FROM opportunities WHERE brand = $1 AND NOT is_deleted AND status = 'disapproved' AND updated_at >= $2),
-			(SELECT count(*) FROM opportunities WHERE brand = $1 AND NOT is_deleted AND status = 'analysis'),
-			(SELECT count(*) FROM opportunities WHERE brand = $1 AND NOT is_deleted AND status = 'analysis' AND created_at >= $2)`,
-		c.Brand, monthStart).Scan(
-		&totals["approved"].Total, &totals["approved"].ThisMonth, &totals["disapproved"].Total,
-		&totals["disapproved"].ThisMonth, &totals["analysis"].Total, &totals["analysis"].ThisMonth)
+	t, err := q.StatusTotals(r.Context(), store.StatusTotalsParams{Brand: c.Brand, Since: monthStart})
 	if err != nil {
 		respond.Internal(w, r, err)
 		return
 	}
-	rows, _ = s.DB.Query(r.Context(), summaryRowSelect+` WHERE o.brand = $1 AND NOT o.is_deleted ORDER BY o.created_at DESC LIMIT 11`, c.Brand)
-	recent, err := pgx.CollectRows(rows, pgx.RowToStructByPos[summaryRow])
+	totals := map[string]*statusTotal{"approved": {t.Approved, t.ApprovedSince},
+		"disapproved": {t.Disapproved, t.DisapprovedSince}, "analysis": {t.Analysis, t.AnalysisSince}}
+	rows, err := q.OpportunityPage(r.Context(), store.OpportunityFilter{Brand: c.Brand}, 11, 0, true)
 	if err != nil {
 		respond.Internal(w, r, err)
 		return
 	}
-	if recent == nil {
-		recent = []summaryRow{}
+	recent := make([]summaryRow, len(rows))
+	for i, row := range rows {
+		recent[i] = summaryRow{listRow: listRowOf(row), Product: row.Product}
 	}
 	respond.JSON(w, http.StatusOK, map[string]any{"data": map[string]any{
 		"months": months, "approved": totals["approved"], "disapproved": totals["disapproved"], "analysis": totals["analysis"],
@@ -153,19 +116,16 @@ func (s *Server) handleOpportunityNames(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	// Resellers and sellers see only their own, as in the lists.
-	rows, _ := s.DB.Query(r.Context(), `SELECT id::text, name, status FROM opportunities
-		WHERE brand = $1 AND NOT is_deleted AND name ILIKE $2
-			AND ($3 OR ($4 AND resale_id = $5::uuid) OR ($6 AND user_id = $7::uuid))
-		ORDER BY created_at DESC LIMIT 20`,
-		c.Brand, "%"+strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(name)+"%",
-		c.Has(auth.Representative, auth.Support), c.Has(auth.Resale), nilIfEmpty(actor.ResaleID), c.Has(auth.Seller), c.Subject)
-	hits, err := pgx.CollectRows(rows, pgx.RowToStructByPos[hit])
+	rows, err := store.New(s.DB).OpportunityNames(r.Context(), store.OpportunityNamesParams{Brand: c.Brand,
+		Pattern: store.Contains(name), Staff: c.Has(auth.Representative, auth.Support), Reseller: c.Has(auth.Resale),
+		ResaleID: store.NilIfEmpty(actor.ResaleID), Seller: c.Has(auth.Seller), UserID: c.Subject})
 	if err != nil {
 		respond.Internal(w, r, err)
 		return
 	}
-	if hits == nil {
-		hits = []hit{}
+	hits := make([]hit, len(rows))
+	for i, h := range rows {
+		hits[i] = hit{ID: h.ID, Name: h.Name, Status: h.Status}
 	}
 	respond.JSON(w, http.StatusOK, map[string]any{"data": hits})
 }
@@ -176,7 +136,7 @@ const MsgSellersUnavailable = "Não foi possivel recuperar os vendedores no Sale
 // handleCRMSellers answers GET /opportunity/getSellersOnSalesforce with the CRM's sellers of the brand.
 func (s *Server) handleCRMSellers(w http.ResponseWriter, r *http.Request) {
 	c := auth.FromContext(r.Context())
-	list, err := s.Acts.CRM.Sellers(r.Context(), c.Brand)
+	list, err := s.CRM.Sellers(r.Context(), c.Brand)
 	if err != nil {
 		slog.ErrorContext(r.Context(), "crm: seller lookup failed", "brand", c.Brand, "err", err)
 		respond.Error(w, http.StatusBadGateway, MsgSellersUnavailable)

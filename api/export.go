@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/xuri/excelize/v2"
 
 	"oportuna/auth"
@@ -16,6 +15,7 @@ import (
 	"oportuna/internal/calendar"
 	"oportuna/internal/respond"
 	"oportuna/opportunity"
+	"oportuna/store"
 )
 
 // exportSheet is the spec's name of the Excel export ('Oportunidades').
@@ -69,7 +69,7 @@ func (s *Server) handleExportOpportunities(w http.ResponseWriter, r *http.Reques
 		respond.Error(w, http.StatusForbidden, auth.MsgForbidden)
 		return
 	}
-	oq, msg, err := s.parseOpportunityQuery(r, c, scope)
+	filter, msg, err := s.parseOpportunityQuery(r, c, scope)
 	if err != nil {
 		failRequest(w, r, err)
 		return
@@ -82,7 +82,7 @@ func (s *Server) handleExportOpportunities(w http.ResponseWriter, r *http.Reques
 	if b, ok := s.Brands.BySlug(c.Brand); ok {
 		distributor = b.Distributor
 	}
-	f, err := s.buildExport(r.Context(), oq, distributor)
+	f, err := s.buildExport(r.Context(), filter, distributor)
 	if err != nil {
 		respond.Internal(w, r, err)
 		return
@@ -96,7 +96,7 @@ func (s *Server) handleExportOpportunities(w http.ResponseWriter, r *http.Reques
 }
 
 // buildExport streams the query's rows into a workbook.
-func (s *Server) buildExport(ctx context.Context, oq opportunityQuery, distributor string) (*excelize.File, error) {
+func (s *Server) buildExport(ctx context.Context, filter store.OpportunityFilter, distributor string) (*excelize.File, error) {
 	f := excelize.NewFile()
 	if err := f.SetSheetName("Sheet1", exportSheet); err != nil {
 		f.Close()
@@ -131,23 +131,6 @@ func (s *Server) buildExport(ctx context.Context, oq opportunityQuery, distribut
 	if err := sw.SetRow("A1", titles, excelize.RowOpts{Height: 20}); err != nil {
 		return fail(err)
 	}
-	rows, err := s.DB.Query(ctx, `SELECT o.created_at, o.name, o.status, o.cnpj, o.fantasy_name, o.corporate_name, o.contact,
-			o.email, o.phone, o.state, o.city, o.probability_closing, o.estimated::float8, o.register, o.seller,
-			COALESCE(s.corporate_name, ''), o.approve_date, o.valid_until
-		FROM opportunities o LEFT JOIN resales s ON s.id = o.resale_id WHERE `+oq.cond+` ORDER BY `+oq.order, oq.args...)
-	if err != nil {
-		return fail(err)
-	}
-	defer rows.Close()
-	var (
-		created                                                                   time.Time
-		name, status, doc, fantasy, corporate, contact, email, phone, state, city string
-		probability                                                               int
-		estimated                                                                 float64
-		register, seller, resale                                                  string
-		approved, validUntil                                                      *time.Time
-	)
-	// A date cell is the instant's day in Brasília's calendar.
 	dateCell := func(t *time.Time) any {
 		if t == nil {
 			return nil
@@ -156,23 +139,19 @@ func (s *Server) buildExport(ctx context.Context, oq opportunityQuery, distribut
 	}
 	row := make([]any, len(exportColumns))
 	n := 2
-	_, err = pgx.ForEachRow(rows, []any{&created, &name, &status, &doc, &fantasy, &corporate, &contact, &email, &phone,
-		&state, &city, &probability, &estimated, &register, &seller, &resale, &approved, &validUntil}, func() error {
-		row[0] = dateCell(&created)
-		row[1] = name
-		row[2] = opportunity.Status(status).Label()
-		row[3] = cnpj.Format(doc)
-		row[4], row[5], row[6], row[7] = fantasy, corporate, contact, email
-		row[8] = opportunity.FormatPhone(phone)
-		row[9], row[10] = state, city
-		row[11] = exportProbability(probability)
-		row[12] = excelize.Cell{StyleID: moneyStyle, Value: estimated}
-		row[13], row[14], row[15], row[16] = register, seller, resale, distributor
-		// The approval date whatever the status (a renewal, an expired one was
-		// approved once): a column of dates only, empty where there is none, so
-		// that Excel sorts and filters it (not the list's text 'Sem Data').
-		row[17] = dateCell(approved)
-		row[18] = dateCell(validUntil)
+	err = store.New(s.DB).ExportOpportunities(ctx, filter, func(o store.ExportRow) error {
+		row[0] = dateCell(&o.CreatedAt)
+		row[1] = o.Name
+		row[2] = opportunity.Status(o.Status).Label()
+		row[3] = cnpj.Format(o.Cnpj)
+		row[4], row[5], row[6], row[7] = o.FantasyName, o.CorporateName, o.Contact, o.Email
+		row[8] = opportunity.FormatPhone(o.Phone)
+		row[9], row[10] = o.State, o.City
+		row[11] = exportProbability(o.ProbabilityClosing)
+		row[12] = excelize.Cell{StyleID: moneyStyle, Value: o.Estimated}
+		row[13], row[14], row[15], row[16] = o.Register, o.Seller, o.Resale, distributor
+		row[17] = dateCell(o.ApproveDate)
+		row[18] = dateCell(o.ValidUntil)
 		err := sw.SetRow("A"+strconv.Itoa(n), row)
 		n++
 		return err
@@ -180,8 +159,6 @@ func (s *Server) buildExport(ctx context.Context, oq opportunityQuery, distribut
 	if err != nil {
 		return fail(err)
 	}
-	// A table over the header and the rows: Excel's filter and sort buttons on
-	// every column (the stream writer's way to an autofilter).
 	last, _ := excelize.CoordinatesToCellName(len(exportColumns), max(n-1, 2))
 	if err := sw.AddTable(&excelize.Table{Range: "A1:" + last, Name: exportSheet}); err != nil {
 		return fail(err)
@@ -193,8 +170,8 @@ func (s *Server) buildExport(ctx context.Context, oq opportunityQuery, distribut
 }
 
 // writeExport is buildExport for a writer (the benchmark's entry point).
-func (s *Server) writeExport(ctx context.Context, w io.Writer, oq opportunityQuery) error {
-	f, err := s.buildExport(ctx, oq, "")
+func (s *Server) writeExport(ctx context.Context, w io.Writer, filter store.OpportunityFilter) error {
+	f, err := s.buildExport(ctx, filter, "")
 	if err != nil {
 		return err
 	}

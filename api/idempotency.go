@@ -8,10 +8,10 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/internal/respond"
 	"oportuna/opportunity"
+	"oportuna/store"
 )
 
 // MsgKeyReused answers a decision whose Idempotency-Key the caller already
@@ -34,7 +34,7 @@ const (
 // records with the decision (the answer), and what the table already holds
 // under the key (docs/api.md, "Idempotency of decisions").
 type idemCall struct {
-	rec    activities.IdempotencyKey
+	rec    opportunity.IdempotencyKey
 	found  bool
 	stored struct {
 		opportunityID, action, message string
@@ -50,38 +50,42 @@ func decisionKey(r *http.Request, action, message string) *idemCall {
 		return nil
 	}
 	user := auth.FromContext(r.Context()).Subject
-	return &idemCall{rec: activities.IdempotencyKey{UserID: user, Key: opportunity.DerivedID(user + "/" + key),
+	return &idemCall{rec: opportunity.IdempotencyKey{UserID: user, Key: opportunity.DerivedID(user + "/" + key),
 		Action: action, Status: http.StatusOK, Message: message}}
 }
 
 // record is what the workflow records under the key (nil without a key).
-func (k *idemCall) record() *activities.IdempotencyKey {
+func (k *idemCall) record() *opportunity.IdempotencyKey {
 	if k == nil {
 		return nil
 	}
 	return &k.rec
 }
 
-const idemSQL = `SELECT opportunity_id::text, action, status, message FROM idempotency_keys WHERE user_id = $1 AND key = $2`
-
-// queue queues the key's lookup on a batch (loadVisible's round trip).
-func (k *idemCall) queue(b *pgx.Batch) {
-	b.Queue(idemSQL, k.rec.UserID, k.rec.Key).QueryRow(k.scan)
+// queue queues the key's lookup on a batch (loadForDecision's round trip).
+func (k *idemCall) queue(ctx context.Context, b *store.Batch) {
+	store.Row(b, func(q *store.Queries) (store.IdempotencyKeyRow, error) { return q.IdempotencyKey(ctx, k.params()) },
+		k.read)
 }
 
-func (k *idemCall) scan(row pgx.Row) error {
-	err := row.Scan(&k.stored.opportunityID, &k.stored.action, &k.stored.status, &k.stored.message)
+func (k *idemCall) params() store.IdempotencyKeyParams {
+	return store.IdempotencyKeyParams{UserID: k.rec.UserID, Key: k.rec.Key}
+}
+
+// read takes the key's row: found, or not (pgx.ErrNoRows).
+func (k *idemCall) read(row store.IdempotencyKeyRow, err error) error {
 	k.found = err == nil
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil
 	}
+	k.stored.opportunityID, k.stored.action, k.stored.status, k.stored.message = row.OpportunityID, row.Action, row.Status, row.Message
 	return err
 }
 
 // lookup reads the key again: a decision refused by its workflow may be the
 // repetition of one recorded after the first lookup (it then met a later run).
 func (s *Server) lookupKey(ctx context.Context, k *idemCall) error {
-	return k.scan(s.DB.QueryRow(ctx, idemSQL, k.rec.UserID, k.rec.Key))
+	return k.read(store.New(s.DB).IdempotencyKey(ctx, k.params()))
 }
 
 // answerStored answers a repeated call with its first outcome, and a key

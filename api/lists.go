@@ -9,13 +9,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"oportuna/auth"
 	"oportuna/cnpj"
 	"oportuna/internal/calendar"
 	"oportuna/internal/respond"
 	"oportuna/opportunity"
+	"oportuna/store"
 )
 
 // MaxPageSize is the spec's 'Todas' (99999).
@@ -51,11 +50,13 @@ type listRow struct {
 	CreatedAt          time.Time          `json:"createdAt"`
 }
 
-// listRowSelect reads listRow's columns, in order; callers add WHERE and ORDER BY.
-const listRowSelect = `SELECT o.id::text, o.status, o.name, o.cnpj, o.fantasy_name, o.corporate_name, o.contact,
-		o.email, o.state, o.city, o.probability_closing, o.estimated::text, o.register, o.seller,
-		COALESCE(s.corporate_name, ''), o.approve_date, o.valid_until, o.created_at
-	FROM opportunities o LEFT JOIN resales s ON s.id = o.resale_id`
+// listRowOf is a list's row as the API answers it.
+func listRowOf(r store.OpportunityListRow) listRow {
+	return listRow{ID: r.ID, Status: opportunity.Status(r.Status), Name: r.Name, CNPJ: r.Cnpj, FantasyName: r.FantasyName,
+		CorporateName: r.CorporateName, Contact: r.Contact, Email: r.Email, State: r.State, City: r.City,
+		ProbabilityClosing: r.ProbabilityClosing, Estimated: json.Number(r.Estimated), Register: r.Register,
+		Seller: r.Seller, Resale: r.Resale, ApproveDate: r.ApproveDate, ValidUntil: r.ValidUntil, CreatedAt: r.CreatedAt}
+}
 
 // pageParams reads amount (1..MaxPageSize, default 10) and page (from 1,
 // default 1); msg is a pt-BR message for a 400. A page whose offset
@@ -84,101 +85,75 @@ func pageParams(r *http.Request) (amount, page int, msg string) {
 	return amount, page, ""
 }
 
-// sortDir reads asc/desc/1/-1.
-func sortDir(v string) (string, bool) {
+// sortDir reads asc/desc/1/-1: whether it asks for ascending order.
+func sortDir(v string) (asc, ok bool) {
 	switch strings.ToLower(strings.TrimSpace(v)) {
 	case "asc", "1":
-		return "ASC", true
+		return true, true
 	case "desc", "-1":
-		return "DESC", true
+		return false, true
 	}
-	return "", false
+	return false, false
 }
 
-// opportunityQuery is a list's WHERE clause, its arguments and its ORDER BY,
-// read from the list's query parameters (shared by the lists and the export).
-type opportunityQuery struct {
-	cond  string
-	args  []any
-	order string
-}
-
-// parseOpportunityQuery reads the filters and the sort of a list request; msg
-// is a pt-BR message for a 400 when a parameter is invalid.
-func (s *Server) parseOpportunityQuery(r *http.Request, c *auth.Claims, scope listScope) (oq opportunityQuery, msg string, err error) {
+// parseOpportunityQuery reads the filters and the sort of a list request
+// (the lists and the export); msg is a pt-BR message for a 400 when a
+// parameter is invalid.
+func (s *Server) parseOpportunityQuery(r *http.Request, c *auth.Claims, scope listScope) (f store.OpportunityFilter, msg string, err error) {
 	q := r.URL.Query()
-	where := []string{"o.brand = $1", "NOT o.is_deleted"} // an operator's cancellation hides a record
-	args := []any{c.Brand}
-	add := func(cond string, v any) {
-		args = append(args, v)
-		where = append(where, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
-	}
+	f.Brand = c.Brand
 	switch scope {
 	case listByResale:
 		actor, err := s.actorOf(r.Context(), c)
 		if err != nil {
-			return oq, "", err
+			return f, "", err
 		}
-		add("o.resale_id = ?::uuid", nilIfEmpty(actor.ResaleID))
+		f.OfResale, f.ResaleID = true, actor.ResaleID
 	case listByUser:
-		add("o.user_id = ?::uuid", c.Subject)
+		f.UserID = c.Subject
 	}
 	if v := q.Get("status"); v != "" {
-		var sts []string
 		for _, st := range strings.Split(v, ",") {
 			st = strings.TrimSpace(st)
 			if !opportunity.Status(st).Valid() {
-				return oq, "Status inválido: " + st, nil
+				return f, "Status inválido: " + st, nil
 			}
-			sts = append(sts, st)
-		}
-		add("o.status = ANY(?)", sts)
-	}
-	like := func(v string) string {
-		return "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.TrimSpace(v)) + "%"
-	}
-	for _, f := range []struct{ param, column string }{
-		{"name", "o.name"}, {"client", "o.fantasy_name"}, {"fantasyName", "o.fantasy_name"},
-		{"register", "o.register"}, {"email", "o.email"},
-	} {
-		if v := q.Get(f.param); v != "" {
-			add(f.column+" ILIKE ?", like(v))
+			f.Statuses = append(f.Statuses, st)
 		}
 	}
+	f.Name, f.Client, f.FantasyName = q.Get("name"), q.Get("client"), q.Get("fantasyName")
+	f.Register, f.Email = q.Get("register"), q.Get("email")
 	if v := q.Get("cnpj"); v != "" {
-		add("o.cnpj LIKE ?", cnpj.Normalize(v)+"%")
+		f.CNPJPrefix = cnpj.Normalize(v)
 	}
-	if v := q.Get("state"); v != "" {
-		add("o.state = ?", strings.TrimSpace(v))
-	}
-	if v := q.Get("city"); v != "" {
-		add("o.city = ?", strings.TrimSpace(v))
-	}
+	f.State, f.City = strings.TrimSpace(q.Get("state")), strings.TrimSpace(q.Get("city"))
 	if v := q.Get("date"); v != "" {
 		d, ok := opportunity.ParseDate(v)
 		if !ok {
-			return oq, "Data inválida: use dd/mm/aaaa.", nil
+			return f, "Data inválida: use dd/mm/aaaa.", nil
 		}
 		// The day in Brasília's calendar.
-		add("o.created_at >= ?", calendar.Start(d))
-		add("o.created_at < ?", calendar.Start(d).AddDate(0, 0, 1))
+		f.CreatedFrom, f.CreatedBefore = calendar.Start(d), calendar.Start(d).AddDate(0, 0, 1)
 	}
-	oq.order = "o.created_at DESC"
 	if v := q.Get("estimated"); v != "" {
-		dir, ok := sortDir(v)
+		asc, ok := sortDir(v)
 		if !ok {
-			return oq, "Ordenação inválida: use asc ou desc.", nil
+			return f, "Ordenação inválida: use asc ou desc.", nil
 		}
-		oq.order = "o.estimated " + dir + ", o.created_at DESC"
+		f.Sort = store.EstimatedDescending
+		if asc {
+			f.Sort = store.EstimatedAscending
+		}
 	} else if v := q.Get("createdAt"); v != "" {
-		dir, ok := sortDir(v)
+		asc, ok := sortDir(v)
 		if !ok {
-			return oq, "Ordenação inválida: use asc ou desc.", nil
+			return f, "Ordenação inválida: use asc ou desc.", nil
 		}
-		oq.order = "o.created_at " + dir
+		if asc {
+			f.Sort = store.OldestFirst
+		}
 	}
-	oq.cond, oq.args = strings.Join(where, " AND "), args
-	return oq, "", nil
+	return f, "", nil
 }
 
 func (s *Server) handleListOpportunities(scope listScope) http.HandlerFunc {
@@ -189,7 +164,7 @@ func (s *Server) handleListOpportunities(scope listScope) http.HandlerFunc {
 			respond.Error(w, http.StatusBadRequest, msg)
 			return
 		}
-		oq, msg, err := s.parseOpportunityQuery(r, c, scope)
+		f, msg, err := s.parseOpportunityQuery(r, c, scope)
 		if err != nil {
 			failRequest(w, r, err)
 			return
@@ -198,30 +173,23 @@ func (s *Server) handleListOpportunities(scope listScope) http.HandlerFunc {
 			respond.Error(w, http.StatusBadRequest, msg)
 			return
 		}
-		var total int
-		if err := s.DB.QueryRow(r.Context(), `SELECT count(*) FROM opportunities o WHERE `+oq.cond, oq.args...).Scan(&total); err != nil {
-			respond.Internal(w, r, err)
-			return
-		}
-		args := append(oq.args, amount, (page-1)*amount)
-		rows, _ := s.DB.Query(r.Context(), listRowSelect+` WHERE `+oq.cond+` ORDER BY `+oq.order+fmt.Sprintf(` LIMIT $%d OFFSET $%d`, len(args)-1, len(args)), args...)
-		list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[listRow])
+		q := store.New(s.DB)
+		total, err := q.CountOpportunities(r.Context(), f)
 		if err != nil {
 			respond.Internal(w, r, err)
 			return
 		}
-		if list == nil {
-			list = []listRow{}
+		rows, err := q.OpportunityPage(r.Context(), f, amount, (page-1)*amount, false)
+		if err != nil {
+			respond.Internal(w, r, err)
+			return
+		}
+		list := make([]listRow, len(rows))
+		for i, row := range rows {
+			list[i] = listRowOf(row)
 		}
 		respond.JSON(w, http.StatusOK, map[string]any{"result": list, "total": total})
 	}
-}
-
-func nilIfEmpty(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
 }
 
 type historyRow struct {
@@ -250,8 +218,8 @@ func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// Who may read it: the same rules as reading the record itself.
-	var kind string
-	_ = s.DB.QueryRow(r.Context(), `SELECT type FROM history WHERE type_id = $1 AND brand = $2 LIMIT 1`, typeID, c.Brand).Scan(&kind)
+	q := store.New(s.DB)
+	kind, _ := q.HistoryKind(r.Context(), store.HistoryKindParams{TypeID: typeID, Brand: c.Brand})
 	if kind == "" {
 		respond.Error(w, http.StatusNotFound, "Sem Histórico")
 		return
@@ -259,18 +227,21 @@ func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
 	if !s.mayAccessRecord(w, r, kind, typeID) {
 		return
 	}
-	var total int
-	if err := s.DB.QueryRow(r.Context(), `SELECT count(*) FROM history WHERE type_id = $1 AND brand = $2`, typeID, c.Brand).Scan(&total); err != nil {
-		respond.Internal(w, r, err)
-		return
-	}
-	rows, _ := s.DB.Query(r.Context(), `SELECT id, type_id::text, type, user_id::text, username, action_type, modifications, created_at
-		FROM history WHERE type_id = $1 AND brand = $2 ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
-		typeID, c.Brand, amount, (page-1)*amount)
-	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[historyRow])
+	total, err := q.CountHistory(r.Context(), store.CountHistoryParams{TypeID: typeID, Brand: c.Brand})
 	if err != nil {
 		respond.Internal(w, r, err)
 		return
+	}
+	rows, err := q.HistoryPage(r.Context(), store.HistoryPageParams{TypeID: typeID, Brand: c.Brand, MaxRows: amount,
+		Skip: (page - 1) * amount})
+	if err != nil {
+		respond.Internal(w, r, err)
+		return
+	}
+	list := make([]historyRow, len(rows))
+	for i, h := range rows {
+		list[i] = historyRow{ID: h.ID, TypeID: h.TypeID, Type: h.Type, UserID: h.UserID, Username: h.Username,
+			ActionType: h.ActionType, Modifications: h.Modifications, Date: h.CreatedAt}
 	}
 	if !c.Has(auth.Representative) {
 		for i := range list {
@@ -326,9 +297,8 @@ func (s *Server) handleCreateHistory(w http.ResponseWriter, r *http.Request) {
 		changes = append(changes, map[string]string{"attribute": m.Attribute, "oldValue": fmt.Sprint(orEmpty(m.OldValue)), "newValue": fmt.Sprint(orEmpty(m.NewValue))})
 	}
 	mj, _ := json.Marshal(changes)
-	var id int64
-	err := s.DB.QueryRow(r.Context(), `INSERT INTO history (type, type_id, brand, user_id, username, action_type, modifications)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, body.Type, body.TypeID, c.Brand, c.Subject, c.Name, body.ActionType, mj).Scan(&id)
+	id, err := store.New(s.DB).InsertHistory(r.Context(), store.InsertHistoryParams{Type: body.Type, TypeID: body.TypeID,
+		Brand: c.Brand, UserID: &c.Subject, Username: c.Name, ActionType: body.ActionType, Modifications: mj})
 	if err != nil {
 		respond.Internal(w, r, err)
 		return
@@ -358,13 +328,11 @@ func (s *Server) mayAccessRecord(w http.ResponseWriter, r *http.Request, kind, i
 	var err error
 	switch kind {
 	case "resale":
-		err = s.DB.QueryRow(r.Context(), `SELECT EXISTS (SELECT 1 FROM resales WHERE id = $1 AND brand = $2
-			AND ($3 OR ($5 AND id = (SELECT resale_id FROM users WHERE id = $4::uuid))))`, id, c.Brand, staff, c.Subject, c.Has(auth.Resale)).Scan(&ok)
+		ok, err = store.New(s.DB).MayReadResale(r.Context(), store.MayReadResaleParams{ID: id, Brand: c.Brand, Staff: staff,
+			Reseller: c.Has(auth.Resale), UserID: c.Subject})
 	case "user":
-		err = s.DB.QueryRow(r.Context(), `SELECT EXISTS (SELECT 1 FROM users u JOIN user_roles ur ON ur.user_id = u.id
-			WHERE u.id = $1 AND ur.brand IN ($2, 'all')
-				AND ($3 OR u.id = $4::uuid OR ($5 AND u.resale_id = (SELECT resale_id FROM users WHERE id = $4::uuid))))`,
-			id, c.Brand, staff, c.Subject, c.Has(auth.Resale)).Scan(&ok)
+		ok, err = store.New(s.DB).MayReadUser(r.Context(), store.MayReadUserParams{ID: id, Brand: c.Brand, Staff: staff,
+			Reseller: c.Has(auth.Resale), UserID: c.Subject})
 	}
 	if err != nil {
 		respond.Internal(w, r, err)

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/jackc/pgx/v5"
 
 	"oportuna/internal/respond"
+	"oportuna/store"
 )
 
 // Notification bounds and answers.
@@ -48,21 +48,20 @@ func (s *Server) handleNotifications(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = n
 	}
-	var unread int
-	if err := s.DB.QueryRow(r.Context(), `SELECT count(*) FROM notifications WHERE user_id = $1::uuid AND brand = $2 AND read_at IS NULL`,
-		c.Subject, c.Brand).Scan(&unread); err != nil {
-		respond.Internal(w, r, err)
-		return
-	}
-	rows, _ := s.DB.Query(r.Context(), `SELECT id, kind, title, link, created_at, read_at FROM notifications
-		WHERE user_id = $1::uuid AND brand = $2 ORDER BY created_at DESC, id DESC LIMIT $3`, c.Subject, c.Brand, limit)
-	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[notificationRow])
+	q := store.New(s.DB)
+	unread, err := q.UnreadNotifications(r.Context(), store.UnreadNotificationsParams{UserID: c.Subject, Brand: c.Brand})
 	if err != nil {
 		respond.Internal(w, r, err)
 		return
 	}
-	if list == nil {
-		list = []notificationRow{}
+	rows, err := q.Notifications(r.Context(), store.NotificationsParams{UserID: c.Subject, Brand: c.Brand, MaxRows: limit})
+	if err != nil {
+		respond.Internal(w, r, err)
+		return
+	}
+	list := make([]notificationRow, len(rows))
+	for i, n := range rows {
+		list[i] = notificationRow{ID: n.ID, Kind: n.Kind, Title: n.Title, Link: n.Link, CreatedAt: n.CreatedAt, ReadAt: n.ReadAt}
 	}
 	respond.JSON(w, http.StatusOK, map[string]any{"result": list, "unread": unread})
 }
@@ -79,13 +78,12 @@ func (s *Server) handleReadNotification(w http.ResponseWriter, r *http.Request) 
 		respond.Error(w, http.StatusNotFound, MsgNoNotification)
 		return
 	}
-	tag, err := s.DB.Exec(r.Context(), `UPDATE notifications SET read_at = COALESCE(read_at, now())
-		WHERE id = $1 AND user_id = $2::uuid AND brand = $3`, id, c.Subject, c.Brand)
+	n, err := store.New(s.DB).ReadNotification(r.Context(), store.ReadNotificationParams{ID: id, UserID: c.Subject, Brand: c.Brand})
 	if err != nil {
 		respond.Internal(w, r, err)
 		return
 	}
-	if tag.RowsAffected() == 0 {
+	if n == 0 {
 		respond.Error(w, http.StatusNotFound, MsgNoNotification)
 		return
 	}
@@ -100,11 +98,10 @@ func (s *Server) handleReadAllNotifications(w http.ResponseWriter, r *http.Reque
 		return
 	}
 	c := p.Claims
-	tag, err := s.DB.Exec(r.Context(), `UPDATE notifications SET read_at = now()
-		WHERE user_id = $1::uuid AND brand = $2 AND read_at IS NULL`, c.Subject, c.Brand)
+	n, err := store.New(s.DB).ReadAllNotifications(r.Context(), store.ReadAllNotificationsParams{UserID: c.Subject, Brand: c.Brand})
 	if err != nil {
 		respond.Internal(w, r, err)
 		return
 	}
-	respond.JSON(w, http.StatusOK, map[string]any{"message": MsgAllRead, "updated": tag.RowsAffected()})
+	respond.JSON(w, http.StatusOK, map[string]any{"message": MsgAllRead, "updated": n})
 }

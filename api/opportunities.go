@@ -14,11 +14,11 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
-	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/crm"
 	"oportuna/internal/respond"
 	"oportuna/opportunity"
+	"oportuna/store"
 	"oportuna/workflows"
 )
 
@@ -57,42 +57,31 @@ func failRequest(w http.ResponseWriter, r *http.Request, err error) {
 	respond.Internal(w, r, err)
 }
 
-// actorSQL reads the caller's company and its CNPJ (an active user only).
-const actorSQL = `SELECT u.resale_id::text, s.cnpj FROM users u LEFT JOIN resales s ON s.id = u.resale_id
-	WHERE u.id = $1 AND u.active`
-
 // actorOf reads the caller from the token and the users table (name, company).
-func (s *Server) actorOf(ctx context.Context, c *auth.Claims) (activities.Actor, error) {
+func (s *Server) actorOf(ctx context.Context, c *auth.Claims) (opportunity.Actor, error) {
 	a, _, err := s.actorWithCNPJ(ctx, c)
 	return a, err
 }
 
 // actorWithCNPJ is actorOf with the CNPJ of the caller's company (empty
 // without one), read in the same statement.
-func (s *Server) actorWithCNPJ(ctx context.Context, c *auth.Claims) (activities.Actor, string, error) {
-	var cnpj string
-	a, err := scanActor(s.DB.QueryRow(ctx, actorSQL, c.Subject), c, &cnpj)
-	return a, cnpj, err
+func (s *Server) actorWithCNPJ(ctx context.Context, c *auth.Claims) (opportunity.Actor, string, error) {
+	row, err := store.New(s.DB).ActiveUserCompany(ctx, c.Subject)
+	return actorFrom(c, row, err)
 }
 
-// scanActor scans actorSQL's row into the caller's actor and cnpj.
-func scanActor(row pgx.Row, c *auth.Claims, cnpj *string) (activities.Actor, error) {
-	a := activities.Actor{UserID: c.Subject, Name: c.Name, Roles: c.Roles}
-	var resale, doc *string
-	err := row.Scan(&resale, &doc)
+// actorFrom is the caller with its company (store.ActiveUserCompany's row), and
+// the company's CNPJ; errSessionEnded when the user is no longer active.
+func actorFrom(c *auth.Claims, row store.ActiveUserCompanyRow, err error) (opportunity.Actor, string, error) {
+	a := opportunity.Actor{UserID: c.Subject, Name: c.Name, Roles: c.Roles}
 	if errors.Is(err, pgx.ErrNoRows) {
-		return a, errSessionEnded
+		return a, "", errSessionEnded
 	}
 	if err != nil {
-		return a, err
+		return a, "", err
 	}
-	if resale != nil {
-		a.ResaleID = *resale
-	}
-	if doc != nil {
-		*cnpj = *doc
-	}
-	return a, nil
+	a.ResaleID = store.Deref(row.ResaleID)
+	return a, store.Deref(row.Cnpj), nil
 }
 
 // opportunityID derives a stable id from a client request id, so a retried
@@ -143,7 +132,7 @@ func (s *Server) handleCreateOpportunity(w http.ResponseWriter, r *http.Request)
 		// continued as new (the later run refuses a second registration):
 		// answer with what was registered, as the first call was answered.
 		if requestID != "" {
-			if rec, lerr := s.Acts.Load(r.Context(), id); lerr == nil && !rec.IsDeleted && rec.UserID == actor.UserID {
+			if rec, lerr := opportunity.Load(r.Context(), store.New(s.DB), id); lerr == nil && !rec.IsDeleted && rec.UserID == actor.UserID {
 				respond.JSON(w, http.StatusOK, map[string]any{"message": MsgCreated, "data": rec})
 				return
 			}
@@ -187,13 +176,13 @@ func (s *Server) updateError(w http.ResponseWriter, r *http.Request, err error) 
 			respond.Error(w, http.StatusConflict, app.Message())
 		case workflows.ErrTypeLate:
 			respond.Error(w, http.StatusGatewayTimeout, app.Message())
-		case activities.ErrTypeCRMLocked:
+		case crm.ErrTypeLocked:
 			respond.Error(w, http.StatusLocked, MsgCRMLocked)
-		case activities.ErrTypeCRMNotFound:
+		case crm.ErrTypeCustomerNotFound:
 			respond.JSON(w, http.StatusUnprocessableEntity, map[string]string{"message": MsgCRMCustomer, "code": "CUSTOMER_NOT_FOUND"})
-		case activities.ErrTypeCRMUnavailable:
+		case crm.ErrTypeUnavailable:
 			respond.JSON(w, http.StatusBadGateway, map[string]string{"message": MsgCRMCommunication, "code": "CRM_COMMUNICATION_ERROR"})
-		case activities.ErrTypeCRMMultipleMatches:
+		case crm.ErrTypeMultipleMatches:
 			respond.JSON(w, http.StatusUnprocessableEntity, map[string]string{"message": crm.MsgMultipleMatches, "code": "CRM_MULTIPLE_MATCHES"})
 		default:
 			respond.Internal(w, r, err)
@@ -211,33 +200,35 @@ func (s *Server) updateError(w http.ResponseWriter, r *http.Request, err error) 
 
 // loadVisible reads an opportunity the caller may see: its brand, and for a
 // reseller its company's, for a seller its own. Anything else is 404/403.
-func (s *Server) loadVisible(w http.ResponseWriter, r *http.Request, id string) (opportunity.Record, activities.Actor, bool) {
+func (s *Server) loadVisible(w http.ResponseWriter, r *http.Request, id string) (opportunity.Record, opportunity.Actor, bool) {
 	return s.loadForDecision(w, r, id, nil)
 }
 
 // loadForDecision is loadVisible that also reads, in the same round trip, what
 // is recorded under the decision's Idempotency-Key (k; nil without one).
-func (s *Server) loadForDecision(w http.ResponseWriter, r *http.Request, id string, k *idemCall) (opportunity.Record, activities.Actor, bool) {
+func (s *Server) loadForDecision(w http.ResponseWriter, r *http.Request, id string, k *idemCall) (opportunity.Record, opportunity.Actor, bool) {
 	c := auth.FromContext(r.Context())
 	if !opportunity.ValidID(id) {
 		respond.Error(w, http.StatusNotFound, MsgNotFound)
-		return opportunity.Record{}, activities.Actor{UserID: c.Subject, Name: c.Name, Roles: c.Roles}, false
+		return opportunity.Record{}, opportunity.Actor{UserID: c.Subject, Name: c.Name, Roles: c.Roles}, false
 	}
 	// The caller and the opportunity in one round trip.
-	var actor activities.Actor
+	var actor opportunity.Actor
 	var rec opportunity.Record
 	var actorErr error
-	b := &pgx.Batch{}
-	b.Queue(actorSQL, c.Subject).QueryRow(func(row pgx.Row) error {
-		var cnpj string
-		actor, actorErr = scanActor(row, c, &cnpj)
-		return nil // answered below, before the record's error
-	})
-	activities.QueueLoad(b, id, &rec)
+	var b store.Batch
+	store.Row(&b, func(q *store.Queries) (store.ActiveUserCompanyRow, error) {
+		return q.ActiveUserCompany(r.Context(), c.Subject)
+	},
+		func(row store.ActiveUserCompanyRow, err error) error {
+			actor, _, actorErr = actorFrom(c, row, err)
+			return nil // answered below, before the record's error
+		})
+	opportunity.QueueLoad(r.Context(), &b, id, &rec)
 	if k != nil {
-		k.queue(b)
+		k.queue(r.Context(), &b)
 	}
-	err := s.DB.SendBatch(r.Context(), b).Close()
+	err := b.Send(r.Context(), s.DB)
 	if actorErr != nil {
 		failRequest(w, r, actorErr)
 		return opportunity.Record{}, actor, false
@@ -290,12 +281,7 @@ func (s *Server) openConflicts(ctx context.Context, ids []string) ([]string, err
 			open = append(open, string(st))
 		}
 	}
-	rows, err := s.DB.Query(ctx, `SELECT id::text FROM opportunities WHERE id = ANY($1::uuid[]) AND status = ANY($2)
-		AND NOT is_deleted ORDER BY created_at`, ids, open)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, pgx.RowTo[string])
+	return store.New(s.DB).OpenOpportunities(ctx, store.OpenOpportunitiesParams{Ids: ids, Statuses: open})
 }
 
 // decisionDeadline is the absolute deadline a decision carries into the
@@ -317,21 +303,24 @@ func decisionUpdateID(r *http.Request) string {
 	return "decision/" + opportunity.DerivedID(auth.FromContext(r.Context()).Subject+"/"+key)
 }
 
-// update runs a workflow update as the caller and answers with the record.
+// update runs a workflow update as the caller and answers with the record:
+// rec, as the caller read it before the decision, with the event the decision
+// recorded applied (workflows.Decided), so a decision reads its row once.
 // With an Idempotency-Key (k), the workflow records the answer with the
 // decision; a refusal is checked against the key once more (the call may
 // repeat one recorded meanwhile, which then met a later run).
-func (s *Server) update(w http.ResponseWriter, r *http.Request, id, name string, arg any, success string, k *idemCall) {
+func (s *Server) update(w http.ResponseWriter, r *http.Request, id string, rec opportunity.Record, name string, arg any, success string, k *idemCall) {
 	ctx, cancel := context.WithTimeout(r.Context(), updateTimeout)
 	defer cancel()
 	h, err := s.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: workflows.OpportunityWorkflowID(id),
 		UpdateID: decisionUpdateID(r), UpdateName: name, Args: []any{arg}, WaitForStage: client.WorkflowUpdateStageCompleted})
+	var decided workflows.Decided
 	if err == nil {
-		err = h.Get(ctx, nil)
+		err = h.Get(ctx, &decided)
 	}
 	if err != nil && k != nil {
 		if lerr := s.lookupKey(r.Context(), k); lerr == nil && k.found {
-			if rec, lerr := s.Acts.Load(r.Context(), id); lerr == nil && answerStored(w, k, id, rec) {
+			if now, lerr := opportunity.Load(r.Context(), store.New(s.DB), id); lerr == nil && answerStored(w, k, id, now) {
 				return
 			}
 		}
@@ -340,10 +329,8 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, id, name string,
 		s.updateError(w, r, err)
 		return
 	}
-	rec, err := s.Acts.Load(r.Context(), id)
-	if err != nil {
-		respond.Internal(w, r, err)
-		return
+	if decided.Event != nil {
+		rec = rec.Applied(*decided.Event)
 	}
 	respond.JSON(w, http.StatusOK, map[string]any{"message": success, "data": rec})
 }
@@ -390,12 +377,12 @@ func (s *Server) handlePatchOpportunity(w http.ResponseWriter, r *http.Request) 
 		if body.ProbabilityClosing != nil {
 			req.Probability = *body.ProbabilityClosing
 		}
-		s.update(w, r, id, workflows.UpdateApprove, req, MsgApproved, k)
+		s.update(w, r, id, rec, workflows.UpdateApprove, req, MsgApproved, k)
 	case body.Status == opportunity.Disapproved:
-		s.update(w, r, id, workflows.UpdateDisapprove, workflows.DisapproveRequest{Actor: actor, Reason: body.Reason,
+		s.update(w, r, id, rec, workflows.UpdateDisapprove, workflows.DisapproveRequest{Actor: actor, Reason: body.Reason,
 			Deadline: decisionDeadline(start), Idem: k.record()}, MsgDisapproved, k)
 	case body.Status == "" || body.Status == rec.Status:
-		s.update(w, r, id, workflows.UpdateEdit, workflows.EditRequest{Actor: actor, Name: body.Name, Probability: body.ProbabilityClosing,
+		s.update(w, r, id, rec, workflows.UpdateEdit, workflows.EditRequest{Actor: actor, Name: body.Name, Probability: body.ProbabilityClosing,
 			Deadline: decisionDeadline(start), Idem: k.record()}, MsgUpdated, k)
 	default:
 		respond.Error(w, http.StatusConflict, fmt.Sprintf("Ação não permitida: a oportunidade está %s.", strings.ToLower(rec.Status.Label())))
@@ -420,7 +407,7 @@ func (s *Server) handlePatchProbability(w http.ResponseWriter, r *http.Request) 
 	if !ok || answerStored(w, k, body.ID, rec) {
 		return
 	}
-	s.update(w, r, body.ID, workflows.UpdateEdit, workflows.EditRequest{Actor: actor, Probability: body.ProbabilityClosing,
+	s.update(w, r, body.ID, rec, workflows.UpdateEdit, workflows.EditRequest{Actor: actor, Probability: body.ProbabilityClosing,
 		Deadline: decisionDeadline(time.Now()), Idem: k.record()}, MsgUpdated, k)
 }
 
@@ -444,7 +431,7 @@ func (s *Server) handleRenewalRequest(w http.ResponseWriter, r *http.Request) {
 		respond.JSON(w, http.StatusBadRequest, map[string]any{"message": errs[0].Message, "errors": labels, "fields": errs})
 		return
 	}
-	s.update(w, r, id, workflows.UpdateRequestRenewal, workflows.RenewalRequest{Actor: actor, Renewal: body,
+	s.update(w, r, id, rec, workflows.UpdateRequestRenewal, workflows.RenewalRequest{Actor: actor, Renewal: body,
 		Deadline: decisionDeadline(time.Now()), Idem: k.record()}, MsgRenewalRequested, k)
 }
 
@@ -469,6 +456,6 @@ func (s *Server) handleRenewalDecision(w http.ResponseWriter, r *http.Request) {
 	if !ok || answerStored(w, k, id, rec) {
 		return
 	}
-	s.update(w, r, id, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: actor, Approve: approve, Reason: body.Reason,
+	s.update(w, r, id, rec, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: actor, Approve: approve, Reason: body.Reason,
 		Deadline: decisionDeadline(time.Now()), Idem: k.record()}, msg, k)
 }

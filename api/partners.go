@@ -16,6 +16,7 @@ import (
 	"oportuna/internal/ratelimit"
 	"oportuna/internal/respond"
 	"oportuna/mailer"
+	"oportuna/store"
 )
 
 // PartnerMail sends the e-mails the partner calls originate, durably (recorded
@@ -85,8 +86,7 @@ type partner struct {
 func (s *Server) partnerOf(w http.ResponseWriter, r *http.Request) (partner, bool) {
 	c := auth.FromContext(r.Context())
 	p := partner{Claims: c}
-	var resale *string
-	err := s.DB.QueryRow(r.Context(), `SELECT resale_id::text FROM users WHERE id = $1::uuid AND active`, c.Subject).Scan(&resale)
+	resale, err := store.New(s.DB).UserCompany(r.Context(), c.Subject)
 	if errors.Is(err, pgx.ErrNoRows) {
 		respond.Error(w, http.StatusUnauthorized, auth.MsgSessionRequired)
 		return p, false

@@ -73,7 +73,7 @@ func newPartnerStack(t *testing.T, opts ...func(*Server)) *partnerStack {
 		t.Cleanup(w.Stop)
 	}
 	ps := &partnerStack{tc: tc, now: time.Now()}
-	s := &Server{Brands: brands, DB: db, Temporal: tc, Acts: acts,
+	s := &Server{Brands: brands, DB: db, Temporal: tc, CRM: acts.CRM,
 		Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
 			RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}},
 		Web: fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}},

@@ -6,19 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"regexp"
-	"strings"
-	"unicode/utf8"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
-	"oportuna/activities"
 	"oportuna/auth"
-	"oportuna/cnpj"
 	"oportuna/internal/respond"
 	"oportuna/opportunity"
+	"oportuna/resale"
+	"oportuna/store"
 	"oportuna/workflows"
 )
 
@@ -26,14 +23,6 @@ import (
 const (
 	MsgResaleRegistered = "Revenda cadastrada com sucesso"
 	MsgResaleInvalid    = "Dados da revenda inválidos"
-	MsgCheckName        = "Verifique o nome digitado"
-	MsgCheckEmail       = "Verifique o email digitado"
-	MsgCheckPhone       = "Verifique o telefone digitado"
-	MsgCheckCNPJ        = "Verifique o cnpj digitado"
-	MsgCheckCorporate   = "Verifique a razão social"
-	MsgCheckCEP         = "Verifique o CEP"
-	MsgCheckState       = "Verifique o estado"
-	MsgCheckField       = "Verifique o campo"
 )
 
 // text is a JSON string or number (the forms send phone and CEP either way).
@@ -77,72 +66,11 @@ type registerBody struct {
 	Country       string   `json:"country"`
 }
 
-var (
-	// emailRE is the forms' e-mail rule: something@domain.tld with a 2–4 letter top-level domain.
-	emailRE  = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[A-Za-z]{2,4}$`)
-	nonDigit = regexp.MustCompile(`\D`)
-	stateRE  = regexp.MustCompile(`^[A-Za-z]{2}$`)
-)
-
-func onlyDigits(s string) string { return nonDigit.ReplaceAllString(s, "") }
-
-// validMobile is the forms' phone: a 2-digit area code plus 9 digits ((XX) X XXXX-XXXX).
-func validMobile(digits string) bool {
-	return len(digits) == 11 && digits[0] != '0' && strings.Trim(digits, "0") != ""
-}
-
-// validEmail applies emailRE with a length bound.
-func validEmail(e string) bool { return len(e) <= 254 && emailRE.MatchString(e) }
-
-// check validates and normalises the sign-up: the brand's slug, the registration, or the failed fields.
-func (b registerBody) check() (activities.ResaleRegistration, []opportunity.FieldError) {
-	var errs []opportunity.FieldError
-	fail := func(field, label, msg string) {
-		errs = append(errs, opportunity.FieldError{Field: field, Label: label, Message: msg})
-	}
-	clean := func(s string) string { return strings.Join(strings.Fields(s), " ") }
-	r := activities.ResaleRegistration{
-		Email: auth.NormalizeEmail(b.Email), Phone: onlyDigits(string(b.Phone)), ContactName: clean(b.ContactName),
-		CNPJ: cnpj.Normalize(b.CNPJ), FantasyName: clean(b.FantasyName), CorporateName: clean(b.CorporateName),
-		Street: clean(b.Street), State: strings.ToUpper(clean(b.State)), CEP: onlyDigits(string(b.CEP)),
-		City: clean(b.City), Country: clean(b.Country),
-	}
-	if r.ContactName == "" || utf8.RuneCountInString(r.ContactName) > 120 {
-		fail("contactName", "Nome", MsgCheckName)
-	}
-	if !validEmail(r.Email) {
-		fail("email", "Email", MsgCheckEmail)
-	}
-	if !validMobile(r.Phone) {
-		fail("phone", "Telefone", MsgCheckPhone)
-	}
-	if !cnpj.Valid(r.CNPJ) {
-		fail("cnpj", "CNPJ", MsgCheckCNPJ)
-	}
-	if r.CorporateName == "" {
-		fail("corporateName", "Razão social", MsgCheckCorporate)
-	}
-	if r.CEP != "" && len(r.CEP) != 8 {
-		fail("cep", "CEP", MsgCheckCEP)
-	}
-	if r.State != "" && !stateRE.MatchString(r.State) {
-		fail("state", "Estado", MsgCheckState)
-	}
-	for _, f := range []struct{ field, label, v string }{
-		{"corporateName", "Razão social", r.CorporateName}, {"fantasyName", "Nome fantasia", r.FantasyName},
-		{"street", "Endereço", r.Street}, {"city", "Cidade", r.City}, {"country", "País", r.Country},
-	} {
-		if utf8.RuneCountInString(f.v) > 200 {
-			fail(f.field, f.label, MsgCheckField)
-		}
-	}
-	if r.FantasyName == "" {
-		r.FantasyName = "N/C" // spec §5 "Registration step 2": a blank trade name
-	}
-	if r.Country == "" {
-		r.Country = "Brasil"
-	}
-	return r, errs
+// check validates and normalises the sign-up (resale.Check).
+func (b registerBody) check() (resale.Registration, []opportunity.FieldError) {
+	return resale.Check(resale.Registration{Email: b.Email, Phone: string(b.Phone), ContactName: b.ContactName, CNPJ: b.CNPJ,
+		FantasyName: b.FantasyName, CorporateName: b.CorporateName, Street: b.Street, State: b.State, CEP: string(b.CEP),
+		City: b.City, Country: b.Country})
 }
 
 // handleRegisterResale is POST /register/resale (public): a company signs up at
@@ -168,19 +96,17 @@ func (s *Server) handleRegisterResale(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The common case answers here; the workflow's activity checks again under a lock.
-	var cnpjTaken, emailTaken bool
-	if err := s.DB.QueryRow(r.Context(), `SELECT EXISTS (SELECT 1 FROM resales WHERE brand = $2 AND cnpj = $3),
-		EXISTS (SELECT 1 FROM users WHERE lower(email) = $1) OR EXISTS (SELECT 1 FROM resales WHERE lower(email) = $1)`,
-		reg.Email, b.Slug, reg.CNPJ).Scan(&cnpjTaken, &emailTaken); err != nil {
+	taken, err := store.New(s.DB).SignUpTaken(r.Context(), store.SignUpTakenParams{Email: reg.Email, Brand: b.Slug, Cnpj: reg.CNPJ})
+	if err != nil {
 		respond.Internal(w, r, err)
 		return
 	}
 	switch {
-	case cnpjTaken:
-		duplicateSignUp(w, activities.MsgResaleCNPJTaken)
+	case taken.CnpjTaken:
+		duplicateSignUp(w, resale.MsgCNPJTaken)
 		return
-	case emailTaken:
-		duplicateSignUp(w, activities.MsgResaleEmailTaken)
+	case taken.EmailTaken:
+		duplicateSignUp(w, resale.MsgEmailTaken)
 		return
 	}
 	id := opportunity.NewID()
@@ -202,7 +128,7 @@ func (s *Server) handleRegisterResale(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err == nil:
 		respond.JSON(w, http.StatusCreated, map[string]any{"message": MsgResaleRegistered, "id": id})
-	case errors.As(err, &app) && app.Type() == activities.ErrTypeDuplicate:
+	case errors.As(err, &app) && app.Type() == resale.ErrTypeDuplicate:
 		duplicateSignUp(w, app.Message())
 	default:
 		s.updateError(w, r, err)
@@ -220,10 +146,10 @@ const (
 // each with its message and code (docs/partners.md).
 func duplicateSignUp(w http.ResponseWriter, msg string) {
 	body := map[string]string{"message": msg, "code": CodeResaleEmailTaken, "field": "email"}
-	if msg == activities.MsgResaleCNPJTaken {
+	if msg == resale.MsgCNPJTaken {
 		body["code"], body["field"] = CodeResaleCNPJTaken, "cnpj"
 	} else {
-		body["message"] = activities.MsgResaleEmailTaken
+		body["message"] = resale.MsgEmailTaken
 	}
 	respond.JSON(w, http.StatusBadRequest, body)
 }

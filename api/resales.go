@@ -3,9 +3,7 @@ package api
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -17,11 +15,12 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
-	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/internal/calendar"
 	"oportuna/internal/respond"
 	"oportuna/opportunity"
+	"oportuna/resale"
+	"oportuna/store"
 	"oportuna/workflows"
 )
 
@@ -56,8 +55,12 @@ type resaleRow struct {
 	CreatedAt     time.Time `json:"createdAt"`
 }
 
-const resaleSelect = `SELECT id::text, status, corporate_name, fantasy_name, cnpj, phone, contact_name, email,
-		cep, city, street, state, reason, created_at FROM resales`
+// resaleRowOf is a company as the API answers it.
+func resaleRowOf(r store.GetResaleRow) resaleRow {
+	return resaleRow{ID: r.ID, Status: r.Status, CorporateName: r.CorporateName, FantasyName: r.FantasyName, CNPJ: r.Cnpj,
+		Phone: r.Phone, ContactName: r.ContactName, Email: r.Email, CEP: r.Cep, City: r.City, Street: r.Street,
+		State: r.State, Reason: r.Reason, CreatedAt: r.CreatedAt}
+}
 
 // sameBrandParam refuses a query's brand parameter that is not the token's
 // (the list is always the token's brand; a forged parameter changes nothing).
@@ -82,23 +85,16 @@ func (s *Server) handleResaleList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	where := []string{"brand = $1"}
-	args := []any{c.Brand}
-	add := func(cond string, v any) {
-		args = append(args, v)
-		where = append(where, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(args))))
-	}
+	f := store.ResaleFilter{Brand: c.Brand}
 	if v := strings.TrimSpace(q.Get("status")); v != "" {
-		var sts []string
 		for _, st := range strings.Split(v, ",") {
 			st = strings.TrimSpace(st)
-			if !activities.ValidResaleStatus(st) {
+			if !resale.ValidStatus(st) {
 				respond.Error(w, http.StatusBadRequest, "Status inválido: "+st)
 				return
 			}
-			sts = append(sts, st)
+			f.Statuses = append(f.Statuses, st)
 		}
-		add("status = ANY(?)", sts)
 	}
 	if v := strings.TrimSpace(q.Get("date")); v != "" {
 		d, ok := opportunity.ParseDate(v)
@@ -106,35 +102,30 @@ func (s *Server) handleResaleList(w http.ResponseWriter, r *http.Request) {
 			respond.Error(w, http.StatusBadRequest, "Data inválida: use dd/mm/aaaa.")
 			return
 		}
-		// The day in Brasília's calendar.
-		add("created_at >= ?", calendar.Start(d))
-		add("created_at < ?", calendar.Start(d).AddDate(0, 0, 1))
+		f.CreatedFrom, f.CreatedBefore = calendar.Start(d), calendar.Start(d).AddDate(0, 0, 1)
 	}
-	order := "DESC"
 	if v := q.Get("createdAt"); v != "" {
-		dir, ok := sortDir(v)
+		asc, ok := sortDir(v)
 		if !ok {
 			respond.Error(w, http.StatusBadRequest, "Ordenação inválida: use -1 ou 1.")
 			return
 		}
-		order = dir
+		f.OldestFirst = asc
 	}
-	cond := strings.Join(where, " AND ")
-	var total int
-	if err := s.DB.QueryRow(r.Context(), `SELECT count(*) FROM resales WHERE `+cond, args...).Scan(&total); err != nil {
-		respond.Internal(w, r, err)
-		return
-	}
-	args = append(args, amount, (page-1)*amount)
-	rows, _ := s.DB.Query(r.Context(), resaleSelect+` WHERE `+cond+` ORDER BY created_at `+order+`, id `+order+
-		fmt.Sprintf(` LIMIT $%d OFFSET $%d`, len(args)-1, len(args)), args...)
-	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[resaleRow])
+	db := store.New(s.DB)
+	total, err := db.CountResales(r.Context(), f)
 	if err != nil {
 		respond.Internal(w, r, err)
 		return
 	}
-	if list == nil {
-		list = []resaleRow{}
+	rows, err := db.ResalePage(r.Context(), f, amount, (page-1)*amount)
+	if err != nil {
+		respond.Internal(w, r, err)
+		return
+	}
+	list := make([]resaleRow, len(rows))
+	for i, row := range rows {
+		list[i] = resaleRowOf(row)
 	}
 	respond.JSON(w, http.StatusOK, map[string]any{"result": list, "total": total})
 }
@@ -148,8 +139,7 @@ func (s *Server) loadResale(w http.ResponseWriter, r *http.Request, id string) (
 		respond.Error(w, http.StatusNotFound, MsgResaleNotFound)
 		return row, false
 	}
-	rows, _ := s.DB.Query(r.Context(), resaleSelect+` WHERE id = $1 AND brand = $2`, id, c.Brand)
-	row, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByPos[resaleRow])
+	got, err := store.New(s.DB).GetResale(r.Context(), store.GetResaleParams{ID: id, Brand: c.Brand})
 	if errors.Is(err, pgx.ErrNoRows) {
 		respond.Error(w, http.StatusNotFound, MsgResaleNotFound)
 		return row, false
@@ -158,6 +148,7 @@ func (s *Server) loadResale(w http.ResponseWriter, r *http.Request, id string) (
 		respond.Internal(w, r, err)
 		return row, false
 	}
+	row = resaleRowOf(got)
 	return row, true
 }
 
@@ -198,7 +189,7 @@ func (s *Server) handleDecideResale(w http.ResponseWriter, r *http.Request) {
 		respond.BadBody(w)
 		return
 	}
-	if body.Status != activities.ResaleApproved && body.Status != activities.ResaleDisapproved {
+	if body.Status != resale.Approved && body.Status != resale.Disapproved {
 		respond.Error(w, http.StatusBadRequest, MsgResaleDecision)
 		return
 	}
@@ -206,12 +197,12 @@ func (s *Server) handleDecideResale(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if row.Status != activities.ResaleAnalysis {
+	if row.Status != resale.Analysis {
 		respond.Error(w, http.StatusConflict, workflows.ResaleTransitionMessage(row.Status))
 		return
 	}
-	actor := activities.Actor{UserID: p.Subject, Name: p.Name, Roles: p.Roles}
-	if body.Status == activities.ResaleDisapproved {
+	actor := opportunity.Actor{UserID: p.Subject, Name: p.Name, Roles: p.Roles}
+	if body.Status == resale.Disapproved {
 		if strings.TrimSpace(body.Reason) == "" {
 			respond.Error(w, http.StatusBadRequest, MsgResaleReason)
 			return
@@ -268,7 +259,7 @@ func (s *Server) resaleUpdateError(w http.ResponseWriter, r *http.Request, err e
 	case errors.As(err, &started):
 		// The company's run ended (decided) after our status check: it is no longer in analysis.
 		respond.Error(w, http.StatusConflict, workflows.ResaleTransitionMessage(""))
-	case errors.As(err, &app) && app.Type() == activities.ErrTypeDuplicate:
+	case errors.As(err, &app) && app.Type() == resale.ErrTypeDuplicate:
 		respond.Error(w, http.StatusConflict, app.Message())
 	default:
 		s.updateError(w, r, err)

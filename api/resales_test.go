@@ -7,10 +7,11 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/internal/calendar"
 	"oportuna/opportunity"
+	"oportuna/resale"
+	"oportuna/store"
 	"oportuna/workflows"
 )
 
@@ -32,7 +33,7 @@ func TestResaleSignUpValidationAndDuplicates(t *testing.T) {
 	errs, _ := body["errors"].([]any)
 	fields, _ := body["fields"].([]any)
 	if code != 400 || body["message"] != MsgResaleInvalid || len(errs) != 4 || errs[0] != "Nome" || errs[1] != "Email" ||
-		errs[2] != "Telefone" || errs[3] != "CNPJ" || len(fields) != 4 || fields[3].(map[string]any)["message"] != MsgCheckCNPJ {
+		errs[2] != "Telefone" || errs[3] != "CNPJ" || len(fields) != 4 || fields[3].(map[string]any)["message"] != resale.MsgCheckCNPJ {
 		t.Errorf("invalid sign-up: %d %v", code, body)
 	}
 	if code, body := post(map[string]any{"brand": 7}); code != 400 || !strings.HasPrefix(body["message"].(string), "Dados inválidos") {
@@ -48,9 +49,9 @@ func TestResaleSignUpValidationAndDuplicates(t *testing.T) {
 		body      map[string]any
 		msg, code string
 	}{
-		"user e-mail":              {signupBody("VENDEDOR1@nordata.demo", "11444777000161", "nordata"), activities.MsgResaleEmailTaken, CodeResaleEmailTaken},
-		"brand's cnpj":             {signupBody("outra@revenda.com.br", seededCNPJ, "nordata"), activities.MsgResaleCNPJTaken, CodeResaleCNPJTaken},
-		"brand's cnpj, used email": {signupBody("revenda@nordata.demo", seededCNPJ, "nordata"), activities.MsgResaleCNPJTaken, CodeResaleCNPJTaken},
+		"user e-mail":              {signupBody("VENDEDOR1@nordata.demo", "11444777000161", "nordata"), resale.MsgEmailTaken, CodeResaleEmailTaken},
+		"brand's cnpj":             {signupBody("outra@revenda.com.br", seededCNPJ, "nordata"), resale.MsgCNPJTaken, CodeResaleCNPJTaken},
+		"brand's cnpj, used email": {signupBody("revenda@nordata.demo", seededCNPJ, "nordata"), resale.MsgCNPJTaken, CodeResaleCNPJTaken},
 	} {
 		if code, body := post(c.body); code != 400 || body["message"] != c.msg || body["code"] != c.code {
 			t.Errorf("%s: %d %v, want 400 %q %s", name, code, body, c.msg, c.code)
@@ -61,19 +62,18 @@ func TestResaleSignUpValidationAndDuplicates(t *testing.T) {
 		t.Fatalf("sign-up: %d %v", code, body)
 	}
 	id := body["id"].(string)
-	if code, body := post(signupBody("nova@revenda.com.br", "11444777000242", "yep")); code != 400 || body["message"] != activities.MsgResaleEmailTaken {
+	if code, body := post(signupBody("nova@revenda.com.br", "11444777000242", "yep")); code != 400 || body["message"] != resale.MsgEmailTaken {
 		t.Errorf("the same company e-mail at another brand: %d %v", code, body)
 	}
 	// The same CNPJ at another brand, with another e-mail, is another company.
 	if code, body := post(signupBody("yep@revenda.com.br", "11444777000161", "yep")); code != 201 {
 		t.Errorf("same CNPJ at another brand: %d %v", code, body)
 	}
-	var r resaleRow
-	err := ps.db.QueryRow(context.Background(), resaleSelect+` WHERE id = $1`, id).Scan(&r.ID, &r.Status, &r.CorporateName, &r.FantasyName,
-		&r.CNPJ, &r.Phone, &r.ContactName, &r.Email, &r.CEP, &r.City, &r.Street, &r.State, &r.Reason, &r.CreatedAt)
+	stored, err := store.New(ps.db).GetResale(context.Background(), store.GetResaleParams{ID: id, Brand: "nordata"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	r := resaleRowOf(stored)
 	if r.Status != "analysis" || r.CNPJ != "11444777000161" || r.Phone != "11987654321" || r.CEP != "01310100" ||
 		r.Email != "nova@revenda.com.br" || r.FantasyName != "N/C" || r.ContactName != "Carla Dias" {
 		t.Errorf("stored %+v", r)
@@ -281,7 +281,7 @@ func TestResaleApprovalCreatesTheUserAndInvitesIt(t *testing.T) {
 	// The run ended with the decision.
 	run := ps.tc.GetWorkflow(context.Background(), workflows.ResaleWorkflowID(id), "")
 	var st workflows.ResaleState
-	if err := run.Get(context.Background(), &st); err != nil || st.Status != activities.ResaleApproved || st.UserID != userID {
+	if err := run.Get(context.Background(), &st); err != nil || st.Status != "approved" || st.UserID != userID {
 		t.Errorf("workflow result %+v %v", st, err)
 	}
 }

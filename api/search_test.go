@@ -12,12 +12,12 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/seed"
+	"oportuna/store"
 )
 
 // newSearchStack is the API alone (no workflows) on a database seeded for two
@@ -31,7 +31,7 @@ func newSearchStack(t *testing.T) *stack {
 	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{Brands: brands, DB: db, Acts: &activities.Activities{DB: db, Brands: brands},
+	s := &Server{Brands: brands, DB: db,
 		Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
 			RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}},
 		Web: fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}}}
@@ -301,17 +301,17 @@ func TestSearchArmsHaveIndexes(t *testing.T) {
 		return strings.Join(plan, "\n")
 	}
 	seen := 0
-	for kind, arms := range searchArms {
-		for _, col := range arms.text {
-			key := arms.table + "." + col
-			if got := explain(`SELECT 1 FROM `+arms.table+` WHERE `+col+` ILIKE $1`, "%zqxw%"); !strings.Contains(got, " "+want[key]+" ") {
+	for kind, arms := range store.SearchArms {
+		for _, col := range arms.Text {
+			key := arms.Table + "." + col
+			if got := explain(`SELECT 1 FROM `+arms.Table+` WHERE `+col+` ILIKE $1`, "%zqxw%"); !strings.Contains(got, " "+want[key]+" ") {
 				t.Errorf("%s (%s): the plan does not read %q:\n%s", key, kind, want[key], got)
 			}
 			seen++
 		}
-		if arms.cnpj != "" {
-			key := arms.table + "." + arms.cnpj
-			if got := explain(`SELECT 1 FROM `+arms.table+` WHERE brand = $1 AND `+arms.cnpj+` LIKE $2`, "nordata", "1122%"); !strings.Contains(got, " "+want[key]+" ") {
+		if arms.CNPJ != "" {
+			key := arms.Table + "." + arms.CNPJ
+			if got := explain(`SELECT 1 FROM `+arms.Table+` WHERE brand = $1 AND `+arms.CNPJ+` LIKE $2`, "nordata", "1122%"); !strings.Contains(got, " "+want[key]+" ") {
 				t.Errorf("%s (%s): the plan does not read %q:\n%s", key, kind, want[key], got)
 			}
 			seen++

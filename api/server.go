@@ -22,9 +22,9 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"oportuna"
-	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/brand"
+	"oportuna/crm"
 	"oportuna/geo"
 	"oportuna/internal/clientaddr"
 	"oportuna/internal/health"
@@ -39,9 +39,10 @@ type Server struct {
 	Brands *brand.Registry
 	Auth   *auth.Service
 	DB     *pgxpool.Pool
-	// Temporal starts and updates the workflows; Acts reads the opportunity read model.
+	// Temporal starts and updates the workflows.
 	Temporal client.Client
-	Acts     *activities.Activities
+	// CRM lists the brand's sellers in the CRM (GET /opportunity/getSellersOnSalesforce).
+	CRM crm.Client
 	// Web is the built web app (index.html at its root).
 	Web fs.FS
 	// Health answers /healthz and /readyz; Metrics records every request. Both optional.

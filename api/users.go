@@ -3,10 +3,8 @@ package api
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -15,12 +13,13 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/jackc/pgx/v5"
 
-	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/internal/respond"
 	"oportuna/mailer"
 	"oportuna/opportunity"
+	"oportuna/resale"
+	"oportuna/store"
 )
 
 // Messages of the seller calls (spec §5 "Seller record", §8 "Seller creation", "Seller/user detail").
@@ -73,84 +72,59 @@ func activeParam(r *http.Request) (*bool, bool) {
 	return nil, false
 }
 
-// userQuery is the WHERE of a user list and its arguments.
-type userQuery struct {
-	cond string
-	args []any
-}
-
-func (q *userQuery) add(cond string, v any) {
-	q.args = append(q.args, v)
-	q.cond += " AND " + strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(q.args)))
-}
-
 // sellersOf lists the company's sellers at the brand (SELLER role), by name.
-func sellersOf(resaleID, brandSlug string) *userQuery {
-	q := &userQuery{cond: "u.resale_id = $1::uuid AND EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role = 'SELLER' AND ur.brand = $2)",
-		args: []any{resaleID, brandSlug}}
-	return q
+func sellersOf(resaleID, brandSlug string) *store.UserFilter {
+	return &store.UserFilter{Brand: brandSlug, ResaleID: resaleID}
 }
 
 // partnersOf lists the brand's partner users: those holding RESALE or SELLER at it.
-func partnersOf(brandSlug string) *userQuery {
-	return &userQuery{cond: "EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role IN ('RESALE', 'SELLER') AND ur.brand = $1)",
-		args: []any{brandSlug}}
+func partnersOf(brandSlug string) *store.UserFilter {
+	return &store.UserFilter{Brand: brandSlug}
 }
 
-func (q *userQuery) filters(w http.ResponseWriter, r *http.Request, byName bool) bool {
+// userFilters reads a user list's status (activeParam) and, with byName, its
+// name; it answers 400 for an invalid status.
+func userFilters(w http.ResponseWriter, r *http.Request, f *store.UserFilter, byName bool) bool {
 	active, ok := activeParam(r)
 	if !ok {
 		respond.Error(w, http.StatusBadRequest, MsgStatusParam)
 		return false
 	}
-	if active != nil {
-		q.add("u.active = ?", *active)
-	}
+	f.Active = active
 	if name := strings.TrimSpace(r.URL.Query().Get("name")); byName && name != "" {
-		q.add("u.name ILIKE ?", "%"+strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(name)+"%")
+		f.Name = name
 	}
 	return true
 }
 
-// list runs a user list: the total and one page, ordered by name.
-func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, q *userQuery, staffView bool, brandSlug string) (any, int, bool) {
+// listUsers runs a user list: the total and one page, ordered by name.
+func (s *Server) listUsers(w http.ResponseWriter, r *http.Request, f *store.UserFilter, staffView bool) (any, int, bool) {
 	amount, page, msg := pageParams(r)
 	if msg != "" {
 		respond.Error(w, http.StatusBadRequest, msg)
 		return nil, 0, false
 	}
-	var total int
-	if err := s.DB.QueryRow(r.Context(), `SELECT count(*) FROM users u WHERE `+q.cond, q.args...).Scan(&total); err != nil {
-		respond.Internal(w, r, err)
-		return nil, 0, false
-	}
-	args := append(append([]any{}, q.args...), amount, (page-1)*amount)
-	limit := fmt.Sprintf(` ORDER BY lower(u.name), u.id LIMIT $%d OFFSET $%d`, len(args)-1, len(args))
-	if !staffView {
-		rows, _ := s.DB.Query(r.Context(), `SELECT u.id::text, u.name, u.email, NULLIF(u.phone, ''), u.active
-			FROM users u WHERE `+q.cond+limit, args...)
-		list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[sellerRow])
-		if err != nil {
-			respond.Internal(w, r, err)
-			return nil, 0, false
-		}
-		if list == nil {
-			list = []sellerRow{}
-		}
-		return list, total, true
-	}
-	args = append(args, brandSlug)
-	rows, _ := s.DB.Query(r.Context(), fmt.Sprintf(`SELECT u.id::text, u.name, u.email, NULLIF(u.phone, ''), u.active,
-			ARRAY(SELECT DISTINCT ur.role FROM user_roles ur WHERE ur.user_id = u.id AND ur.brand IN ($%d, 'all') ORDER BY ur.role),
-			COALESCE(s.corporate_name, '')
-		FROM users u LEFT JOIN resales s ON s.id = u.resale_id WHERE `, len(args))+q.cond+limit, args...)
-	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[partnerUserRow])
+	q := store.New(s.DB)
+	total, err := q.CountUsers(r.Context(), *f)
 	if err != nil {
 		respond.Internal(w, r, err)
 		return nil, 0, false
 	}
-	if list == nil {
-		list = []partnerUserRow{}
+	rows, err := q.UserPage(r.Context(), *f, amount, (page-1)*amount, staffView)
+	if err != nil {
+		respond.Internal(w, r, err)
+		return nil, 0, false
+	}
+	if !staffView {
+		list := make([]sellerRow, len(rows))
+		for i, u := range rows {
+			list[i] = sellerRow{ID: u.ID, Name: u.Name, Email: u.Email, Phone: u.Phone, Active: u.Active}
+		}
+		return list, total, true
+	}
+	list := make([]partnerUserRow, len(rows))
+	for i, u := range rows {
+		list[i] = partnerUserRow{ID: u.ID, Name: u.Name, Email: u.Email, Phone: u.Phone, Active: u.Active, Roles: u.Roles, Resale: u.Resale}
 	}
 	return list, total, true
 }
@@ -166,10 +140,10 @@ func (s *Server) handleSellerList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := sellersOf(p.ResaleID, p.Brand)
-	if !q.filters(w, r, false) {
+	if !userFilters(w, r, q, false) {
 		return
 	}
-	if list, total, ok := s.listUsers(w, r, q, false, p.Brand); ok {
+	if list, total, ok := s.listUsers(w, r, q, false); ok {
 		respond.JSON(w, http.StatusOK, map[string]any{"result": list, "total": total})
 	}
 }
@@ -185,10 +159,10 @@ func (s *Server) handlePartnerUserList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := partnersOf(c.Brand)
-	if !q.filters(w, r, false) {
+	if !userFilters(w, r, q, false) {
 		return
 	}
-	if list, total, ok := s.listUsers(w, r, q, true, c.Brand); ok {
+	if list, total, ok := s.listUsers(w, r, q, true); ok {
 		respond.JSON(w, http.StatusOK, map[string]any{"result": list, "total": total})
 	}
 }
@@ -201,7 +175,7 @@ func (s *Server) handleSellerByName(w http.ResponseWriter, r *http.Request) {
 	if !ok || !sameBrandParam(w, r, p.Claims) {
 		return
 	}
-	var q *userQuery
+	var q *store.UserFilter
 	staff := false
 	switch {
 	case p.Has(auth.Resale):
@@ -213,10 +187,10 @@ func (s *Server) handleSellerByName(w http.ResponseWriter, r *http.Request) {
 	default:
 		q, staff = partnersOf(p.Brand), true
 	}
-	if !q.filters(w, r, true) {
+	if !userFilters(w, r, q, true) {
 		return
 	}
-	if list, total, ok := s.listUsers(w, r, q, staff, p.Brand); ok {
+	if list, total, ok := s.listUsers(w, r, q, staff); ok {
 		respond.JSON(w, http.StatusOK, map[string]any{"total": total, "data": list})
 	}
 }
@@ -233,15 +207,15 @@ type sellerBody struct {
 func (b sellerBody) check() (name, email, phone string, errs []string) {
 	name = strings.Join(strings.Fields(b.Name), " ")
 	email = auth.NormalizeEmail(b.Email)
-	phone = onlyDigits(string(b.Phone))
+	phone = resale.Digits(string(b.Phone))
 	if name == "" || utf8.RuneCountInString(name) > 120 {
-		errs = append(errs, MsgCheckName)
+		errs = append(errs, resale.MsgCheckName)
 	}
-	if !validEmail(email) {
-		errs = append(errs, MsgCheckEmail)
+	if !resale.ValidEmail(email) {
+		errs = append(errs, resale.MsgCheckEmail)
 	}
-	if !validMobile(phone) {
-		errs = append(errs, MsgCheckPhone)
+	if !resale.ValidMobile(phone) {
+		errs = append(errs, resale.MsgCheckPhone)
 	}
 	return name, email, phone, errs
 }
@@ -273,25 +247,24 @@ func (s *Server) handleCreateSeller(w http.ResponseWriter, r *http.Request) {
 		respond.Error(w, http.StatusInternalServerError, MsgMailNotConfigured)
 		return
 	}
-	actor := activities.Actor{UserID: p.Subject, Name: p.Name, Roles: p.Roles, ResaleID: p.ResaleID}
+	actor := opportunity.Actor{UserID: p.Subject, Name: p.Name, Roles: p.Roles, ResaleID: p.ResaleID}
 	now := time.Now()
 	var id string
 	var inv mailer.SellerInvitation
 	// The user, its role, its history row and its invitation token commit
 	// together; the e-mail goes out only after the commit, so no invitation ever
 	// links to a user that does not exist.
-	err := pgx.BeginFunc(r.Context(), s.DB, func(tx pgx.Tx) error {
-		var company string
-		if err := tx.QueryRow(r.Context(), `SELECT corporate_name FROM resales WHERE id = $1`, p.ResaleID).Scan(&company); err != nil {
+	err := store.Tx(r.Context(), s.DB, func(q *store.Queries) error {
+		company, err := q.ResaleName(r.Context(), p.ResaleID)
+		if err != nil {
 			return err
 		}
-		var err error
-		id, err = activities.CreatePartnerUser(r.Context(), tx, activities.PartnerUser{Name: name, Email: email, Phone: phone,
+		id, err = resale.CreateUser(r.Context(), q, resale.User{Name: name, Email: email, Phone: phone,
 			ResaleID: p.ResaleID, Role: auth.Seller, Brand: p.Brand}, "", &actor, now)
 		if err != nil {
 			return err
 		}
-		token, err := auth.CreateInvite(r.Context(), tx, id, p.Brand, s.inviteTTL(), now)
+		token, err := auth.CreateInvite(r.Context(), q, id, p.Brand, s.inviteTTL(), now)
 		if err != nil {
 			return err
 		}
@@ -300,7 +273,7 @@ func (s *Server) handleCreateSeller(w http.ResponseWriter, r *http.Request) {
 		return nil
 	})
 	switch {
-	case errors.Is(err, activities.ErrEmailTaken):
+	case errors.Is(err, resale.ErrEmailTaken):
 		respond.Error(w, http.StatusConflict, MsgSellerEmailUsed)
 		return
 	case err != nil:
@@ -346,31 +319,18 @@ const (
 	MsgUserNotDeleted = "Este usuário não está excluído."
 )
 
-// companySeller is the row of a seller the caller's company may delete or
-// restore, locked until the transaction ends.
-type companySeller struct {
-	active        bool
-	deactivatedAt *time.Time
-}
-
 // lockCompanySeller reads and locks user id for a change by reseller p: 404
 // for an unknown id or a user of another brand, 403 for another company's
 // user or one that is not a seller; 0 when p may change it.
-func lockCompanySeller(r *http.Request, tx pgx.Tx, p partner, id string) (companySeller, int, error) {
-	var u companySeller
-	var resale *string
-	var seller bool
-	err := tx.QueryRow(r.Context(), `SELECT u.resale_id::text, u.active, u.deactivated_at,
-			EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role = 'SELLER' AND ur.brand = $2)
-		FROM users u WHERE u.id = $1 AND EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.brand = $2)
-		FOR UPDATE OF u`, id, p.Brand).Scan(&resale, &u.active, &u.deactivatedAt, &seller)
+func lockCompanySeller(r *http.Request, q *store.Queries, p partner, id string) (store.LockBrandUserRow, int, error) {
+	u, err := q.LockBrandUser(r.Context(), store.LockBrandUserParams{ID: id, Brand: p.Brand})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return u, http.StatusNotFound, nil // unknown, or a user of another brand
 	}
 	if err != nil {
 		return u, 0, err
 	}
-	if resale == nil || p.ResaleID == "" || *resale != p.ResaleID || !seller {
+	if u.ResaleID == nil || p.ResaleID == "" || *u.ResaleID != p.ResaleID || !u.Seller {
 		return u, http.StatusForbidden, nil // another company's user, or not a seller
 	}
 	return u, 0, nil
@@ -379,7 +339,7 @@ func lockCompanySeller(r *http.Request, tx pgx.Tx, p partner, id string) (compan
 // sellerChange runs change on a seller of the caller's company (the checks of
 // lockCompanySeller, then change's own status and message) in one transaction.
 func (s *Server) sellerChange(w http.ResponseWriter, r *http.Request,
-	change func(tx pgx.Tx, p partner, id string, u companySeller, actor activities.Actor) (int, string, error)) {
+	change func(q *store.Queries, p partner, id string, u store.LockBrandUserRow, actor opportunity.Actor) (int, string, error)) {
 	p, ok := s.partnerOf(w, r)
 	if !ok {
 		return
@@ -393,16 +353,16 @@ func (s *Server) sellerChange(w http.ResponseWriter, r *http.Request,
 		respond.Error(w, http.StatusForbidden, MsgSelfDeactivation)
 		return
 	}
-	actor := activities.Actor{UserID: p.Subject, Name: p.Name, Roles: p.Roles, ResaleID: p.ResaleID}
+	actor := opportunity.Actor{UserID: p.Subject, Name: p.Name, Roles: p.Roles, ResaleID: p.ResaleID}
 	var status int
 	var msg string
-	err := pgx.BeginFunc(r.Context(), s.DB, func(tx pgx.Tx) error {
-		u, refused, err := lockCompanySeller(r, tx, p, id)
+	err := store.Tx(r.Context(), s.DB, func(q *store.Queries) error {
+		u, refused, err := lockCompanySeller(r, q, p, id)
 		if err != nil || refused != 0 {
 			status = refused
 			return err
 		}
-		status, msg, err = change(tx, p, id, u, actor)
+		status, msg, err = change(q, p, id, u, actor)
 		return err
 	})
 	switch {
@@ -424,22 +384,22 @@ func (s *Server) sellerChange(w http.ResponseWriter, r *http.Request,
 // no longer sign in: its sessions and pending links end. Within
 // SellerUndoWindow the reseller may undo it (handleRestoreSeller).
 func (s *Server) handleDeactivateSeller(w http.ResponseWriter, r *http.Request) {
-	s.sellerChange(w, r, func(tx pgx.Tx, p partner, id string, u companySeller, actor activities.Actor) (int, string, error) {
-		if !u.active {
+	s.sellerChange(w, r, func(q *store.Queries, p partner, id string, u store.LockBrandUserRow, actor opportunity.Actor) (int, string, error) {
+		if !u.Active {
 			return http.StatusOK, MsgUserDeleted, nil // already deactivated: nothing changes
 		}
 		now := s.now()
-		if _, err := tx.Exec(r.Context(), `UPDATE users SET active = false, deactivated_at = $2, updated_at = $2 WHERE id = $1`, id, now); err != nil {
+		if err := q.DeactivateUser(r.Context(), store.DeactivateUserParams{ID: id, At: now}); err != nil {
 			return 0, "", err
 		}
-		if _, err := tx.Exec(r.Context(), `UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`, id, now); err != nil {
+		if err := q.RevokeUserTokens(r.Context(), store.RevokeUserTokensParams{UserID: id, At: &now}); err != nil {
 			return 0, "", err
 		}
-		if _, err := tx.Exec(r.Context(), `UPDATE password_resets SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL`, id, now); err != nil {
+		if err := q.VoidPasswordLinks(r.Context(), store.VoidPasswordLinksParams{UserID: id, At: &now}); err != nil {
 			return 0, "", err
 		}
-		return http.StatusOK, MsgUserDeleted, activities.RecordHistory(r.Context(), tx, activities.HistoryEntry{Type: "user", TypeID: id, Brand: p.Brand,
-			Actor: &actor, Action: "update", Changes: []activities.Change{{Attribute: "active", OldValue: "true", NewValue: "false"}}, At: now})
+		return http.StatusOK, MsgUserDeleted, opportunity.History{Type: "user", TypeID: id, Brand: p.Brand, Actor: &actor,
+			Action: "update", Changes: []opportunity.Change{{Attribute: "active", OldValue: "true", NewValue: "false"}}, At: now}.Record(r.Context(), q)
 	})
 }
 
@@ -449,18 +409,18 @@ func (s *Server) handleDeactivateSeller(w http.ResponseWriter, r *http.Request) 
 // links the deletion ended stay ended. 409 when the user is not deleted or the
 // window has passed.
 func (s *Server) handleRestoreSeller(w http.ResponseWriter, r *http.Request) {
-	s.sellerChange(w, r, func(tx pgx.Tx, p partner, id string, u companySeller, actor activities.Actor) (int, string, error) {
+	s.sellerChange(w, r, func(q *store.Queries, p partner, id string, u store.LockBrandUserRow, actor opportunity.Actor) (int, string, error) {
 		now := s.now()
 		switch {
-		case u.active:
+		case u.Active:
 			return http.StatusConflict, MsgUserNotDeleted, nil
-		case u.deactivatedAt == nil || now.Sub(*u.deactivatedAt) > SellerUndoWindow:
+		case u.DeactivatedAt == nil || now.Sub(*u.DeactivatedAt) > SellerUndoWindow:
 			return http.StatusConflict, MsgUndoExpired, nil
 		}
-		if _, err := tx.Exec(r.Context(), `UPDATE users SET active = true, deactivated_at = NULL, updated_at = $2 WHERE id = $1`, id, now); err != nil {
+		if err := q.RestoreUser(r.Context(), store.RestoreUserParams{ID: id, At: now}); err != nil {
 			return 0, "", err
 		}
-		return http.StatusOK, MsgUserRestored, activities.RecordHistory(r.Context(), tx, activities.HistoryEntry{Type: "user", TypeID: id, Brand: p.Brand,
-			Actor: &actor, Action: "update", Changes: []activities.Change{{Attribute: "active", OldValue: "false", NewValue: "true"}}, At: now})
+		return http.StatusOK, MsgUserRestored, opportunity.History{Type: "user", TypeID: id, Brand: p.Brand, Actor: &actor,
+			Action: "update", Changes: []opportunity.Change{{Attribute: "active", OldValue: "false", NewValue: "true"}}, At: now}.Record(r.Context(), q)
 	})
 }

@@ -15,6 +15,7 @@ import (
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/mailer"
+	"oportuna/resale"
 )
 
 func names(list []any) []string {
@@ -132,6 +133,7 @@ func TestSellerAndUserListsKeepToTheCompanyAndBrand(t *testing.T) {
 
 func TestSellerCreationInvitesAndDeactivationEndsAccess(t *testing.T) {
 	ps := newPartnerStack(t)
+	checkName, checkEmail, checkPhone := resale.MsgCheckName, resale.MsgCheckEmail, resale.MsgCheckPhone
 	resale := ps.login("revenda@nordata.demo", "nordata")
 	rep := ps.login("representante@nordata.demo", "nordata")
 	seller := ps.login("vendedor1@nordata.demo", "nordata")
@@ -142,7 +144,7 @@ func TestSellerCreationInvitesAndDeactivationEndsAccess(t *testing.T) {
 
 	code, body := resale.call("POST", "/api/seller", map[string]any{"email": "x@", "name": " ", "phone": "1199", "host": ""})
 	errs, _ := body["errors"].([]any)
-	if code != 400 || body["message"] != MsgSellerInvalid || len(errs) != 3 || errs[0] != MsgCheckName || errs[1] != MsgCheckEmail || errs[2] != MsgCheckPhone {
+	if code != 400 || body["message"] != MsgSellerInvalid || len(errs) != 3 || errs[0] != checkName || errs[1] != checkEmail || errs[2] != checkPhone {
 		t.Errorf("invalid seller: %d %v", code, body)
 	}
 	for _, email := range []string{"VENDEDOR2@nordata.demo", "representante@yep.demo", "pendente@revenda.com.br"} {

@@ -14,6 +14,7 @@ import (
 	"oportuna/internal/clientaddr"
 	"oportuna/internal/respond"
 	"oportuna/mailer"
+	"oportuna/store"
 )
 
 // CompanyHeader names the brand a call is made for.
@@ -267,10 +268,8 @@ func (s *Service) mayRead(ctx context.Context, c *Claims, target *User) (bool, e
 		return true, nil
 	}
 	if c.Has(Resale) {
-		var same bool
-		err := s.DB.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM users a JOIN users b ON a.resale_id = b.resale_id
-			WHERE a.id = $1::uuid AND b.id = $2::uuid)`, c.Subject, target.ID).Scan(&same)
-		if isBadUUID(err) {
+		same, err := store.New(s.DB).SameCompany(ctx, store.SameCompanyParams{UserA: c.Subject, UserB: target.ID})
+		if store.IsBadUUID(err) {
 			return false, nil
 		}
 		return same, err

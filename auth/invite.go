@@ -6,9 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
-
 	"oportuna/brand"
+	"oportuna/store"
 )
 
 // DefaultInviteTTL is how long the set-password link of an invited user (an
@@ -20,23 +19,18 @@ const DefaultInviteTTL = 7 * 24 * time.Hour
 // link (the password-recovery page, reused for invitations).
 const SetPasswordPath = "/reset-password"
 
-// Execer runs a statement: a *pgxpool.Pool, a pgx.Tx or a *pgx.Conn.
-type Execer interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-}
-
 // CreateInvite stores a single-use set-password token for a new user at the
 // brand, valid for ttl from now, and returns the token; only its hash is kept.
-// db is a pool or a transaction, so the token can be created with the user.
+// q runs on a pool or in a transaction, so the token can be created with the user.
 // The token works with ResetPassword (POST /auth/update_password with token),
 // like a reset link: setting the password voids it and the user's other links.
-func CreateInvite(ctx context.Context, db Execer, userID, brandSlug string, ttl time.Duration, now time.Time) (string, error) {
+func CreateInvite(ctx context.Context, q *store.Queries, userID, brandSlug string, ttl time.Duration, now time.Time) (string, error) {
 	if ttl <= 0 {
 		ttl = DefaultInviteTTL
 	}
 	token, hash := newOpaqueToken()
-	if _, err := db.Exec(ctx, `INSERT INTO password_resets (token_hash, user_id, brand, expires_at, purpose)
-		VALUES ($1, $2, $3, $4, 'invite')`, hash, userID, brandSlug, now.Add(ttl)); err != nil {
+	if err := q.CreatePasswordLink(ctx, store.CreatePasswordLinkParams{TokenHash: hash, UserID: userID,
+		Brand: brandSlug, ExpiresAt: now.Add(ttl), Purpose: "invite"}); err != nil {
 		return "", fmt.Errorf("auth: store invitation: %w", err)
 	}
 	return token, nil

@@ -10,6 +10,7 @@ import (
 
 	"oportuna/internal/periodic"
 	"oportuna/internal/ratelimit"
+	"oportuna/store"
 )
 
 // PruneEvery is how often the API process deletes expired tokens and
@@ -36,24 +37,21 @@ const IdempotencyKeysKept = 24 * time.Hour
 //   - decisions' Idempotency-Keys older than IdempotencyKeysKept.
 func Prune(ctx context.Context, db *pgxpool.Pool, now time.Time) (Pruned, error) {
 	var p Pruned
-	tag, err := db.Exec(ctx, `DELETE FROM refresh_tokens WHERE expires_at <= $1 OR revoked_at <= $2`, now, now.Add(-time.Minute))
+	q := store.New(db)
+	var err error
+	p.RefreshTokens, err = q.PruneRefreshTokens(ctx, store.PruneRefreshTokensParams{Now: now, RevokedBefore: now.Add(-time.Minute)})
 	if err != nil {
 		return p, fmt.Errorf("auth: prune refresh tokens: %w", err)
 	}
-	p.RefreshTokens = tag.RowsAffected()
-	tag, err = db.Exec(ctx, `DELETE FROM password_resets WHERE expires_at <= $1 OR used_at <= $1`, now)
-	if err != nil {
+	if p.ResetTokens, err = q.PrunePasswordLinks(ctx, now); err != nil {
 		return p, fmt.Errorf("auth: prune reset tokens: %w", err)
 	}
-	p.ResetTokens = tag.RowsAffected()
 	if p.RateLimits, err = ratelimit.Prune(ctx, db, now); err != nil {
 		return p, err
 	}
-	tag, err = db.Exec(ctx, `DELETE FROM idempotency_keys WHERE created_at <= $1`, now.Add(-IdempotencyKeysKept))
-	if err != nil {
+	if p.IdempotencyKeys, err = q.PruneIdempotencyKeys(ctx, now.Add(-IdempotencyKeysKept)); err != nil {
 		return p, fmt.Errorf("auth: prune idempotency keys: %w", err)
 	}
-	p.IdempotencyKeys = tag.RowsAffected()
 	return p, nil
 }
 

@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"oportuna/brand"
+	"oportuna/store"
 )
 
 var (
@@ -69,10 +69,9 @@ type Service struct {
 // Active reports whether the user exists and is active (one read by primary
 // key); an id that is not a UUID is no user.
 func (s *Service) Active(ctx context.Context, userID string) (bool, error) {
-	var active bool
-	err := s.DB.QueryRow(ctx, `SELECT active FROM users WHERE id = $1::uuid`, userID).Scan(&active)
+	active, err := store.New(s.DB).UserActive(ctx, userID)
 	switch {
-	case errors.Is(err, pgx.ErrNoRows), isBadUUID(err):
+	case errors.Is(err, pgx.ErrNoRows), store.IsBadUUID(err):
 		return false, nil
 	case err != nil:
 		return false, fmt.Errorf("auth: read whether user %s is active: %w", userID, err)
@@ -127,29 +126,22 @@ func RolesFor(grants []RoleGrant, brandSlug string) []Role {
 // NormalizeEmail is how e-mails are compared and stored.
 func NormalizeEmail(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
 
-type userRow struct {
-	ID           string
-	Name         string
-	Email        string
-	Phone        string
-	Doc          string
-	PasswordHash string
-	Active       bool
-}
-
-func (s *Service) userByEmail(ctx context.Context, email string) (*userRow, error) {
-	rows, _ := s.DB.Query(ctx, `SELECT id::text, name, email, phone, doc, password_hash, active
-		FROM users WHERE lower(email) = $1`, NormalizeEmail(email))
-	u, err := pgx.CollectExactlyOneRow(rows, pgx.RowToAddrOfStructByPos[userRow])
+func (s *Service) userByEmail(ctx context.Context, email string) (*store.UserByEmailRow, error) {
+	u, err := store.New(s.DB).UserByEmail(ctx, NormalizeEmail(email))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ErrUserNotFound
 	}
-	return u, err
+	return &u, err
 }
 
-func (s *Service) grants(ctx context.Context, userID string) ([]RoleGrant, error) {
-	rows, _ := s.DB.Query(ctx, `SELECT role, brand FROM user_roles WHERE user_id = $1::uuid ORDER BY role, brand`, userID)
-	return pgx.CollectRows(rows, pgx.RowToStructByPos[RoleGrant])
+// grants reads the user's role grants.
+func grants(ctx context.Context, q *store.Queries, userID string) ([]RoleGrant, error) {
+	rows, err := q.RoleGrants(ctx, userID)
+	out := make([]RoleGrant, len(rows))
+	for i, r := range rows {
+		out[i] = RoleGrant{Name: Role(r.Role), Brand: r.Brand}
+	}
+	return out, err
 }
 
 // Login checks the e-mail and password for the brand and opens a session.
@@ -169,26 +161,22 @@ func (s *Service) Login(ctx context.Context, brandSlug, email, password string) 
 	if !VerifyPassword(u.PasswordHash, password) || !u.Active {
 		return Tokens{}, ErrInvalidCredentials
 	}
-	grants, err := s.grants(ctx, u.ID)
+	gs, err := grants(ctx, store.New(s.DB), u.ID)
 	if err != nil {
 		return Tokens{}, err
 	}
-	roles := RolesFor(grants, b.Slug)
+	roles := RolesFor(gs, b.Slug)
 	if len(roles) == 0 {
 		return Tokens{}, ErrInvalidCredentials
 	}
-	tok, _, err := s.issue(ctx, s.DB, u.ID, u.Name, b.Slug, roles, "", "")
+	tok, _, err := s.issue(ctx, store.New(s.DB), u.ID, u.Name, b.Slug, roles, "", "")
 	return tok, err
-}
-
-type querier interface {
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
 // issue signs an access token and stores refresh (a new random token when
 // empty) in the family (a new family when family is empty); it answers the
 // stored row's id.
-func (s *Service) issue(ctx context.Context, db querier, userID, name, brandSlug string, roles []Role, family, refresh string) (Tokens, string, error) {
+func (s *Service) issue(ctx context.Context, q *store.Queries, userID, name, brandSlug string, roles []Role, family, refresh string) (Tokens, string, error) {
 	access, exp, err := s.Signer.Issue(userID, name, brandSlug, roles)
 	if err != nil {
 		return Tokens{}, "", err
@@ -196,10 +184,8 @@ func (s *Service) issue(ctx context.Context, db querier, userID, name, brandSlug
 	if refresh == "" {
 		refresh, _ = newOpaqueToken()
 	}
-	var id string
-	err = db.QueryRow(ctx, `INSERT INTO refresh_tokens (family_id, user_id, brand, token_hash, expires_at)
-		VALUES (COALESCE(NULLIF($1, '')::uuid, gen_random_uuid()), $2::uuid, $3, $4, $5) RETURNING id::text`,
-		family, userID, brandSlug, hashToken(refresh), s.now().Add(s.RefreshTTL)).Scan(&id)
+	id, err := q.IssueRefreshToken(ctx, store.IssueRefreshTokenParams{FamilyID: store.NilIfEmpty(family), UserID: userID,
+		Brand: brandSlug, TokenHash: hashToken(refresh), ExpiresAt: s.now().Add(s.RefreshTTL)})
 	if err != nil {
 		return Tokens{}, "", fmt.Errorf("auth: store refresh token: %w", err)
 	}
@@ -229,14 +215,10 @@ func (s *Service) Refresh(ctx context.Context, brandSlug, refreshToken string) (
 	var out Tokens
 	reused := false
 	now := s.now()
-	err := pgx.BeginFunc(ctx, s.DB, func(tx pgx.Tx) error {
-		var id, family, userID, tokBrand string
-		var expires time.Time
-		var rotated, revoked *time.Time
-		var successor *string
-		err := tx.QueryRow(ctx, `SELECT id::text, family_id::text, user_id::text, brand, expires_at, rotated_at, revoked_at, successor_id::text
-			FROM refresh_tokens WHERE token_hash = $1 FOR UPDATE`, hashToken(refreshToken)).
-			Scan(&id, &family, &userID, &tokBrand, &expires, &rotated, &revoked, &successor)
+	err := store.Tx(ctx, s.DB, func(q *store.Queries) error {
+		tok, err := q.LockRefreshToken(ctx, hashToken(refreshToken))
+		id, family, userID, tokBrand := tok.ID, tok.FamilyID, tok.UserID, tok.Brand
+		expires, rotated, revoked, successor := tok.ExpiresAt, tok.RotatedAt, tok.RevokedAt, tok.SuccessorID
 		if errors.Is(err, pgx.ErrNoRows) {
 			return ErrInvalidToken
 		}
@@ -249,9 +231,8 @@ func (s *Service) Refresh(ctx context.Context, brandSlug, refreshToken string) (
 		grace := false
 		if rotated != nil {
 			if successor != nil && now.Sub(*rotated) < s.refreshGrace() {
-				var live bool
-				if err := tx.QueryRow(ctx, `SELECT rotated_at IS NULL AND revoked_at IS NULL AND expires_at > $2
-					FROM refresh_tokens WHERE id = $1::uuid`, *successor, now).Scan(&live); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+				live, err := q.RefreshTokenLive(ctx, store.RefreshTokenLiveParams{ID: *successor, Now: now})
+				if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 					return err
 				}
 				grace = live
@@ -263,17 +244,17 @@ func (s *Service) Refresh(ctx context.Context, brandSlug, refreshToken string) (
 		} else if !now.Before(expires) {
 			return ErrInvalidToken
 		}
-		var name string
-		var active bool
-		if err := tx.QueryRow(ctx, `SELECT name, active FROM users WHERE id = $1::uuid`, userID).Scan(&name, &active); err != nil {
-			return err
-		}
-		grants, err := s.grantsTx(ctx, tx, userID)
+		user, err := q.UserNameActive(ctx, userID)
 		if err != nil {
 			return err
 		}
-		roles := RolesFor(grants, brandSlug)
-		if !active || len(roles) == 0 {
+		name := user.Name
+		gs, err := grants(ctx, q, userID)
+		if err != nil {
+			return err
+		}
+		roles := RolesFor(gs, brandSlug)
+		if !user.Active || len(roles) == 0 {
 			return ErrInvalidToken
 		}
 		next := s.successorToken(refreshToken)
@@ -283,18 +264,16 @@ func (s *Service) Refresh(ctx context.Context, brandSlug, refreshToken string) (
 			return err
 		}
 		var nextID string
-		out, nextID, err = s.issue(ctx, tx, userID, name, brandSlug, roles, family, next)
+		out, nextID, err = s.issue(ctx, q, userID, name, brandSlug, roles, family, next)
 		if err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `UPDATE refresh_tokens SET rotated_at = $2, successor_id = $3::uuid WHERE id = $1::uuid`, id, now, nextID)
-		return err
+		return q.RotateRefreshToken(ctx, store.RotateRefreshTokenParams{ID: id, RotatedAt: now, SuccessorID: nextID})
 	})
 	if reused {
 		// Outside the failed transaction: someone replayed an old token, so end the whole session.
-		if _, err := s.DB.Exec(ctx, `UPDATE refresh_tokens SET revoked_at = $2
-			WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1) AND revoked_at IS NULL`,
-			hashToken(refreshToken), now); err != nil {
+		if err := store.New(s.DB).RevokeTokenFamily(ctx, store.RevokeTokenFamilyParams{TokenHash: hashToken(refreshToken),
+			At: &now}); err != nil {
 			return Tokens{}, err
 		}
 		slog.WarnContext(ctx, "refresh token reused: session family revoked", "brand", brandSlug)
@@ -305,35 +284,26 @@ func (s *Service) Refresh(ctx context.Context, brandSlug, refreshToken string) (
 	return out, nil
 }
 
-func (s *Service) grantsTx(ctx context.Context, tx pgx.Tx, userID string) ([]RoleGrant, error) {
-	rows, _ := tx.Query(ctx, `SELECT role, brand FROM user_roles WHERE user_id = $1::uuid ORDER BY role, brand`, userID)
-	return pgx.CollectRows(rows, pgx.RowToStructByPos[RoleGrant])
-}
-
 // Logout revokes the refresh token's family. Unknown tokens are ignored.
 func (s *Service) Logout(ctx context.Context, refreshToken string) error {
-	_, err := s.DB.Exec(ctx, `UPDATE refresh_tokens SET revoked_at = now()
-		WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1) AND revoked_at IS NULL`,
-		hashToken(refreshToken))
-	return err
+	return store.New(s.DB).RevokeTokenFamily(ctx, store.RevokeTokenFamilyParams{TokenHash: hashToken(refreshToken)})
 }
 
 // User reads a user with its role grants.
 func (s *Service) User(ctx context.Context, id string) (*User, error) {
-	rows, _ := s.DB.Query(ctx, `SELECT id::text, name, email, phone, doc, password_hash, active
-		FROM users WHERE id = $1::uuid`, id)
-	r, err := pgx.CollectExactlyOneRow(rows, pgx.RowToAddrOfStructByPos[userRow])
-	if errors.Is(err, pgx.ErrNoRows) || isBadUUID(err) {
+	q := store.New(s.DB)
+	r, err := q.UserByID(ctx, id)
+	if errors.Is(err, pgx.ErrNoRows) || store.IsBadUUID(err) {
 		return nil, ErrUserNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	grants, err := s.grants(ctx, r.ID)
+	gs, err := grants(ctx, q, r.ID)
 	if err != nil {
 		return nil, err
 	}
-	return &User{ID: r.ID, Name: r.Name, Email: r.Email, Phone: r.Phone, Doc: r.Doc, Active: r.Active, Roles: grants}, nil
+	return &User{ID: r.ID, Name: r.Name, Email: r.Email, Phone: r.Phone, Doc: r.Doc, Active: r.Active, Roles: gs}, nil
 }
 
 // RequestReset creates a single-use reset token for the e-mail and sends the link
@@ -352,8 +322,8 @@ func (s *Service) RequestReset(ctx context.Context, brandSlug, email, base strin
 		return ErrUserNotFound
 	}
 	token, hash := newOpaqueToken()
-	if _, err := s.DB.Exec(ctx, `INSERT INTO password_resets (token_hash, user_id, brand, expires_at) VALUES ($1, $2, $3, $4)`,
-		hash, u.ID, b.Slug, s.now().Add(s.ResetTTL)); err != nil {
+	if err := store.New(s.DB).CreatePasswordLink(ctx, store.CreatePasswordLinkParams{TokenHash: hash, UserID: u.ID,
+		Brand: b.Slug, ExpiresAt: s.now().Add(s.ResetTTL), Purpose: "reset"}); err != nil {
 		return err
 	}
 	sep := "?"
@@ -375,24 +345,20 @@ func (s *Service) ResetPassword(ctx context.Context, token, password, confirmati
 		return err
 	}
 	var email, brandSlug string
-	err = pgx.BeginFunc(ctx, s.DB, func(tx pgx.Tx) error {
-		var userID string
-		err := tx.QueryRow(ctx, `UPDATE password_resets r SET used_at = $2
-			FROM users u WHERE u.id = r.user_id
-			AND r.token_hash = $1 AND r.used_at IS NULL AND r.expires_at > $2 RETURNING r.user_id::text, u.email, r.brand`,
-			hashToken(token), s.now()).Scan(&userID, &email, &brandSlug)
+	err = store.Tx(ctx, s.DB, func(q *store.Queries) error {
+		link, err := q.UsePasswordLink(ctx, store.UsePasswordLinkParams{TokenHash: hashToken(token), Now: s.now()})
 		if errors.Is(err, pgx.ErrNoRows) {
 			return ErrResetInvalid
 		}
 		if err != nil {
 			return err
 		}
-		if err := setPassword(ctx, tx, userID, hash); err != nil {
+		email, brandSlug = link.Email, link.Brand
+		if err := setPassword(ctx, q, link.UserID, hash); err != nil {
 			return err
 		}
 		// Whoever knew the old password may hold a session: end them all.
-		_, err = tx.Exec(ctx, `UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1::uuid AND revoked_at IS NULL`, userID)
-		return err
+		return q.RevokeUserTokens(ctx, store.RevokeUserTokensParams{UserID: link.UserID})
 	})
 	if err != nil {
 		return err
@@ -403,10 +369,7 @@ func (s *Service) ResetPassword(ctx context.Context, token, password, confirmati
 // ResetUsable reports whether a reset link's token can still set a password
 // (known, unused, unexpired), so the page can say so before the form.
 func (s *Service) ResetUsable(ctx context.Context, token string) (bool, error) {
-	var ok bool
-	err := s.DB.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM password_resets
-		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2)`, hashToken(token), s.now()).Scan(&ok)
-	return ok, err
+	return store.New(s.DB).PasswordLinkUsable(ctx, store.PasswordLinkUsableParams{TokenHash: hashToken(token), Now: s.now()})
 }
 
 // UpdatePassword changes the signed-in user's password.
@@ -418,7 +381,7 @@ func (s *Service) UpdatePassword(ctx context.Context, userID, password, confirma
 	if err != nil {
 		return err
 	}
-	return pgx.BeginFunc(ctx, s.DB, func(tx pgx.Tx) error { return setPassword(ctx, tx, userID, hash) })
+	return store.Tx(ctx, s.DB, func(q *store.Queries) error { return setPassword(ctx, q, userID, hash) })
 }
 
 func checkNewPassword(password, confirmation string) error {
@@ -432,26 +395,16 @@ func checkNewPassword(password, confirmation string) error {
 }
 
 // setPassword stores the hash and voids the user's pending reset links.
-func setPassword(ctx context.Context, tx pgx.Tx, userID, hash string) error {
-	tag, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1::uuid`, userID, hash)
-	if isBadUUID(err) {
+func setPassword(ctx context.Context, q *store.Queries, userID, hash string) error {
+	n, err := q.SetPasswordHash(ctx, store.SetPasswordHashParams{ID: userID, PasswordHash: hash})
+	if store.IsBadUUID(err) {
 		return ErrUserNotFound
 	}
 	if err != nil {
 		return err
 	}
-	if tag.RowsAffected() == 0 {
+	if n == 0 {
 		return ErrUserNotFound
 	}
-	if _, err := tx.Exec(ctx, `UPDATE password_resets SET used_at = now() WHERE user_id = $1::uuid AND used_at IS NULL`, userID); err != nil {
-		return err
-	}
-	return nil
-}
-
-// isBadUUID reports a text that is not a UUID where one is expected
-// (invalid_text_representation): no such row, not a failure.
-func isBadUUID(err error) bool {
-	var pgErr *pgconn.PgError
-	return errors.As(err, &pgErr) && pgErr.Code == "22P02"
+	return q.VoidPasswordLinks(ctx, store.VoidPasswordLinksParams{UserID: userID})
 }

@@ -13,6 +13,8 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"oportuna/internal/periodic"
+
+	"oportuna/store"
 )
 
 // maxFetch bounds one provider call whatever the provider's own client does.
@@ -95,9 +97,8 @@ func (l *Lookup) cached(ctx context.Context, n string) (c Company, found, ok boo
 	if l.DB == nil {
 		return c, false, false
 	}
-	var raw []byte
-	var expires time.Time
-	err := l.DB.QueryRow(ctx, `SELECT found, company, expires_at FROM cnpj_cache WHERE cnpj = $1`, n).Scan(&found, &raw, &expires)
+	row, err := store.New(l.DB).CachedCNPJ(ctx, n)
+	found, raw, expires := row.Found, row.Company, row.ExpiresAt
 	if errors.Is(err, pgx.ErrNoRows) {
 		return c, false, false
 	}
@@ -126,11 +127,8 @@ func (l *Lookup) store(ctx context.Context, n string, c *Company, ttl time.Durat
 		raw, _ = json.Marshal(c)
 	}
 	now := l.now()
-	_, err := l.DB.Exec(context.WithoutCancel(ctx), `INSERT INTO cnpj_cache (cnpj, found, company, provider, fetched_at, expires_at)
-		VALUES ($1, $2, $3, $4, $5, $6)
-		ON CONFLICT (cnpj) DO UPDATE SET found = EXCLUDED.found, company = EXCLUDED.company,
-			provider = EXCLUDED.provider, fetched_at = EXCLUDED.fetched_at, expires_at = EXCLUDED.expires_at`,
-		n, c != nil, raw, l.Provider.Name(), now, now.Add(ttl))
+	err := store.New(l.DB).CacheCNPJ(context.WithoutCancel(ctx), store.CacheCNPJParams{Cnpj: n, Found: c != nil,
+		Company: raw, Provider: l.Provider.Name(), FetchedAt: now, ExpiresAt: now.Add(ttl)})
 	if err != nil {
 		slog.WarnContext(ctx, "cnpj cache write failed", "cnpj", n, "err", err)
 		return
@@ -148,9 +146,9 @@ func (l *Lookup) Sweep(ctx context.Context) (int64, error) {
 	if l.DB == nil {
 		return 0, nil
 	}
-	tag, err := l.DB.Exec(ctx, `DELETE FROM cnpj_cache WHERE expires_at <= $1`, l.now())
+	n, err := store.New(l.DB).SweepCNPJCache(ctx, l.now())
 	if err != nil {
 		return 0, fmt.Errorf("cnpj: sweep the cache: %w", err)
 	}
-	return tag.RowsAffected(), nil
+	return n, nil
 }

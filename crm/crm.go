@@ -15,10 +15,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"oportuna/opportunity"
+	"oportuna/store"
 )
 
 // Errors the workflow and the API act on. The client's errors wrap one of
@@ -172,11 +172,15 @@ func (l Local) Sellers(ctx context.Context, brand string) ([]Seller, error) {
 	if l.DB == nil {
 		return nil, ErrUnavailable
 	}
-	rows, _ := l.DB.Query(ctx, `SELECT u.name, u.id::text, COALESCE(s.corporate_name, '')
-		FROM users u JOIN user_roles r ON r.user_id = u.id AND r.role = 'SELLER' AND r.brand IN ($1, 'all')
-		LEFT JOIN resales s ON s.id = u.resale_id
-		WHERE u.active ORDER BY u.name`, brand)
-	return pgx.CollectRows(rows, pgx.RowToStructByPos[Seller])
+	rows, err := store.New(l.DB).BrandSellers(ctx, brand)
+	if err != nil {
+		return nil, err
+	}
+	sellers := make([]Seller, len(rows))
+	for i, r := range rows {
+		sellers[i] = Seller{Name: r.Name, UserID: r.ID, Company: r.Resale}
+	}
+	return sellers, nil
 }
 
 // UpsertOpportunity returns "LOCAL-" and the first 12 hexadecimal digits of the id.
@@ -207,10 +211,6 @@ func (l Local) GetOpportunity(ctx context.Context, id string) (Record, error) {
 	return r, nil
 }
 
-// localLookupSQL reads the read model's rows by primary key (the uuid index).
-const localLookupSQL = `SELECT id::text, status, name, probability_closing, register
-	FROM opportunities WHERE id = ANY($1::uuid[]) AND register <> ''`
-
 // GetOpportunities is GetOpportunity for many ids.
 func (l Local) GetOpportunities(ctx context.Context, ids []string) (map[string]Record, error) {
 	if l.DB == nil {
@@ -230,19 +230,17 @@ func (l Local) GetOpportunities(ctx context.Context, ids []string) (map[string]R
 	if len(valid) == 0 {
 		return out, nil
 	}
-	rows, _ := l.DB.Query(ctx, localLookupSQL, valid)
-	var id, status, name, register string
-	var prob int
-	_, err := pgx.ForEachRow(rows, []any{&id, &status, &name, &prob, &register}, func() error {
-		if register != localID(id) {
-			return nil
+	rows, err := store.New(l.DB).HeldInCRM(ctx, valid)
+	for _, r := range rows {
+		if r.Register != localID(r.ID) {
+			continue
 		}
-		stage := DefaultStages()[opportunity.Status(status)]
-		key := asked[id]
-		out[key] = Record{CRMID: register, ID: key, Name: name, Stage: stage, Probability: prob, Matches: 1,
-			Closed:   opportunity.Status(status) == opportunity.Expired || opportunity.Status(status) == opportunity.Disapproved,
+		status := opportunity.Status(r.Status)
+		stage := DefaultStages()[status]
+		key := asked[r.ID]
+		out[key] = Record{CRMID: r.Register, ID: key, Name: r.Name, Stage: stage, Probability: r.ProbabilityClosing, Matches: 1,
+			Closed:   status == opportunity.Expired || status == opportunity.Disapproved,
 			Statuses: StatusesOf(DefaultStages(), stage)}
-		return nil
-	})
+	}
 	return out, err
 }

@@ -28,8 +28,8 @@ import (
 type portalEnv struct {
 	*simEnv
 	acts   *activities.Activities
-	seller activities.Actor
-	rep    activities.Actor
+	seller opportunity.Actor
+	rep    opportunity.Actor
 }
 
 func newPortalEnv(t *testing.T) *portalEnv {
@@ -46,9 +46,9 @@ func newPortalEnv(t *testing.T) *portalEnv {
 	return p
 }
 
-func (p *portalEnv) actor(email string, roles ...auth.Role) activities.Actor {
+func (p *portalEnv) actor(email string, roles ...auth.Role) opportunity.Actor {
 	p.t.Helper()
-	a := activities.Actor{Roles: roles}
+	a := opportunity.Actor{Roles: roles}
 	var resale *string
 	if err := p.db.QueryRow(p.ctx, `SELECT id::text, name, resale_id::text FROM users WHERE email = $1`, email).Scan(&a.UserID, &a.Name, &resale); err != nil {
 		p.t.Fatal(err)
@@ -125,12 +125,12 @@ func TestSyncCRMSendsTheRecordAndTypesTheRefusals(t *testing.T) {
 		wantType  string
 		retryable bool
 	}{
-		{"locked", func() { _ = p.sim.Lock(ctx, id) }, nil, activities.ErrTypeCRMLocked, false},
-		{"outage", func() { _ = p.sim.Unlock(ctx, id); p.sim.Outage(1) }, nil, activities.ErrTypeCRMUnavailable, true},
-		{"two accounts", func() { _ = p.sim.DuplicateCustomer(ctx, doc) }, nil, activities.ErrTypeCRMMultipleMatches, false},
-		{"missing customer", func() { _ = p.sim.MarkMissing(ctx, doc) }, nil, activities.ErrTypeCRMNotFound, false},
+		{"locked", func() { _ = p.sim.Lock(ctx, id) }, nil, crm.ErrTypeLocked, false},
+		{"outage", func() { _ = p.sim.Unlock(ctx, id); p.sim.Outage(1) }, nil, crm.ErrTypeUnavailable, true},
+		{"two accounts", func() { _ = p.sim.DuplicateCustomer(ctx, doc) }, nil, crm.ErrTypeMultipleMatches, false},
+		{"missing customer", func() { _ = p.sim.MarkMissing(ctx, doc) }, nil, crm.ErrTypeCustomerNotFound, false},
 		{"misconfigured field", func() { _ = p.sim.UnmarkMissing(ctx, doc); _ = p.sim.Reset(ctx) },
-			p.client(func(c *crm.SalesforceConfig) { c.Fields.OpportunityReseller = "Revenda__c" }), activities.ErrTypeCRMUnavailable, false},
+			p.client(func(c *crm.SalesforceConfig) { c.Fields.OpportunityReseller = "Revenda__c" }), crm.ErrTypeUnavailable, false},
 	}
 	for _, r := range refusals {
 		r.arrange()
@@ -287,8 +287,8 @@ func TestApprovalOfACustomerMissingFromTheCRMFailsAndStaysInAnalysis(t *testing.
 		t.Fatal(err)
 	}
 	_, err := w.approve(id)
-	if typ, nonRetryable := errType(err); typ != activities.ErrTypeCRMNotFound || !nonRetryable {
-		t.Fatalf("approve: %v (type %q), want %s", err, typ, activities.ErrTypeCRMNotFound)
+	if typ, nonRetryable := errType(err); typ != crm.ErrTypeCustomerNotFound || !nonRetryable {
+		t.Fatalf("approve: %v (type %q), want %s", err, typ, crm.ErrTypeCustomerNotFound)
 	}
 	if n := w.requests(isQuery("Account")); n != 1 {
 		t.Errorf("account lookups = %d, want 1 (not retried)", n)
@@ -358,8 +358,8 @@ func TestASlowCRMFailsTheApprovalWithinTheCallersWait(t *testing.T) {
 	_, err := w.approve(id)
 	took := time.Since(start)
 	w.sim.SetDelay(0)
-	if typ, _ := errType(err); typ != activities.ErrTypeCRMUnavailable {
-		t.Fatalf("approve with a hanging CRM: %v (type %q), want %s", err, typ, activities.ErrTypeCRMUnavailable)
+	if typ, _ := errType(err); typ != crm.ErrTypeUnavailable {
+		t.Fatalf("approve with a hanging CRM: %v (type %q), want %s", err, typ, crm.ErrTypeUnavailable)
 	}
 	if took < workflows.CRMBudget-5*time.Second || took > workflows.CRMBudget+10*time.Second {
 		t.Errorf("the approval answered after %v, want about the CRM budget (%v; the API waits %v)", took, workflows.CRMBudget, workflows.DecisionWait)
@@ -431,8 +431,8 @@ func TestTheCRMFollowsExpiryRenewalAndEdits(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = w.update(id, workflows.UpdateEdit, workflows.EditRequest{Actor: w.rep, Name: ptr("Outro nome")})
-	if typ, _ := errType(err); typ != activities.ErrTypeCRMLocked {
-		t.Fatalf("edit of a locked record: %v, want %s", err, activities.ErrTypeCRMLocked)
+	if typ, _ := errType(err); typ != crm.ErrTypeLocked {
+		t.Fatalf("edit of a locked record: %v, want %s", err, crm.ErrTypeLocked)
 	}
 	rec, err := w.acts.Load(w.ctx, id)
 	if err != nil || rec.Name != "Projeto Renovado" || rec.Register != first.ID {
@@ -469,8 +469,8 @@ func TestAnApprovalWhoseFirstUpsertMeetsDuplicateValueSucceeds(t *testing.T) {
 	w.sim.DuplicateValues(1)
 	_, err = w.acts.SyncCRM(w.ctx, activities.CRMSyncInput{CRMInput: activities.CRMInput{OpportunityID: id, Brand: "yep"}, Status: opportunity.Approved})
 	var app *temporal.ApplicationError
-	if !errors.As(err, &app) || app.NonRetryable() || app.Type() != activities.ErrTypeCRMUnavailable || app.NextRetryDelay() != activities.DuplicateValueBackoff {
-		t.Errorf("SyncCRM meeting DUPLICATE_VALUE: %v, want a retryable %s after %v", err, activities.ErrTypeCRMUnavailable, activities.DuplicateValueBackoff)
+	if !errors.As(err, &app) || app.NonRetryable() || app.Type() != crm.ErrTypeUnavailable || app.NextRetryDelay() != activities.DuplicateValueBackoff {
+		t.Errorf("SyncCRM meeting DUPLICATE_VALUE: %v, want a retryable %s after %v", err, crm.ErrTypeUnavailable, activities.DuplicateValueBackoff)
 	}
 }
 
@@ -506,9 +506,9 @@ func TestBackgroundSyncsPauseNearTheOrgsLimit(t *testing.T) {
 		before := writes()
 		_, err := p.acts.SyncCRM(p.ctx, bg)
 		var app *temporal.ApplicationError
-		if !errors.As(err, &app) || app.NonRetryable() || app.Type() != activities.ErrTypeCRMPaused ||
+		if !errors.As(err, &app) || app.NonRetryable() || app.Type() != crm.ErrTypePaused ||
 			app.NextRetryDelay() <= 0 || app.NextRetryDelay() > pause {
-			t.Errorf("%s: %v, want a retryable %s within %v", name, err, activities.ErrTypeCRMPaused, pause)
+			t.Errorf("%s: %v, want a retryable %s within %v", name, err, crm.ErrTypePaused, pause)
 		}
 		if writes() != before {
 			t.Errorf("%s: the paused sync wrote to the CRM", name)
@@ -543,13 +543,13 @@ func TestBackgroundSyncsPauseNearTheOrgsLimit(t *testing.T) {
 	p.sim.SetAPIUsage(100000, 100000)
 	_, err := p.acts.SyncCRM(p.ctx, bg)
 	var app *temporal.ApplicationError
-	if !errors.As(err, &app) || app.NonRetryable() || app.Type() != activities.ErrTypeCRMPaused || app.NextRetryDelay() <= 0 ||
+	if !errors.As(err, &app) || app.NonRetryable() || app.Type() != crm.ErrTypePaused || app.NextRetryDelay() <= 0 ||
 		!strings.Contains(err.Error(), "REQUEST_LIMIT_EXCEEDED") {
-		t.Errorf("background sync refused REQUEST_LIMIT_EXCEEDED: %v, want %s with a pause", err, activities.ErrTypeCRMPaused)
+		t.Errorf("background sync refused REQUEST_LIMIT_EXCEEDED: %v, want %s with a pause", err, crm.ErrTypePaused)
 	}
 	_, err = p.acts.SyncCRM(p.ctx, in)
-	if !errors.As(err, &app) || app.NonRetryable() || app.Type() != activities.ErrTypeCRMUnavailable || app.NextRetryDelay() != 0 {
-		t.Errorf("approval refused REQUEST_LIMIT_EXCEEDED: %v, want a plain retryable %s", err, activities.ErrTypeCRMUnavailable)
+	if !errors.As(err, &app) || app.NonRetryable() || app.Type() != crm.ErrTypeUnavailable || app.NextRetryDelay() != 0 {
+		t.Errorf("approval refused REQUEST_LIMIT_EXCEEDED: %v, want a plain retryable %s", err, crm.ErrTypeUnavailable)
 	}
 }
 
@@ -580,7 +580,7 @@ func TestAnExpiryWaitsWhileTheOrgIsNearItsLimit(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, a := range d.GetPendingActivities() {
-			if f := a.GetLastFailure(); a.GetActivityType().GetName() == "SyncCRM" && f.GetApplicationFailureInfo().GetType() == activities.ErrTypeCRMPaused {
+			if f := a.GetLastFailure(); a.GetActivityType().GetName() == "SyncCRM" && f.GetApplicationFailureInfo().GetType() == crm.ErrTypePaused {
 				return true
 			}
 		}

@@ -25,6 +25,7 @@ import (
 	"oportuna/internal/clientaddr"
 	"oportuna/internal/ratelimit"
 	"oportuna/internal/respond"
+	"oportuna/store"
 )
 
 // Answers of the spec's send call (spec §8 "Contact": "Mailer: failure 'Falha ao
@@ -200,8 +201,8 @@ func (h *Handler) markNotStarted(ctx context.Context, key string, cause error) {
 	}
 	mctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	if _, err := h.DB.Exec(mctx, `UPDATE mail_outbox SET status = 'failed', last_error = $2, lease_until = NULL
-		WHERE key = $1 AND status = 'pending'`, key, truncate("entrega não iniciada: "+cause.Error(), 2000)); err != nil {
+	if err := store.New(h.DB).MarkMailNotStarted(mctx, store.MarkMailNotStartedParams{Key: key,
+		Error: truncate("entrega não iniciada: "+cause.Error(), 2000)}); err != nil {
 		slog.ErrorContext(ctx, "mailer: e-mail left pending without a delivery", "key", key, "err", err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"oportuna/brand"
 	"oportuna/internal/calendar"
 	"oportuna/internal/respond"
+	"oportuna/store"
 )
 
 // Sizes of the mailbox's lists.
@@ -46,32 +47,27 @@ type Stored struct {
 
 // List reads the outbox, newest first; to keeps the e-mails with that recipient
 // (exact address, any case).
-func List(ctx context.Context, db interface {
-	Query(context.Context, string, ...any) (pgx.Rows, error)
-}, to string, limit int) ([]Stored, error) {
+func List(ctx context.Context, db store.DBTX, to string, limit int) ([]Stored, error) {
 	if limit <= 0 {
 		limit = DefaultMailboxLimit
 	}
 	limit = min(limit, MaxMailboxLimit)
-	rows, _ := db.Query(ctx, `SELECT id, key, brand, recipients, reply_to, subject, html, text, status, attempts, last_error, created_at, sent_at
-		FROM mail_outbox WHERE ($1 = '' OR recipients @> ARRAY[$1]) ORDER BY created_at DESC, id DESC LIMIT $2`,
-		strings.ToLower(strings.TrimSpace(to)), limit)
-	list, err := pgx.CollectRows(rows, scanStored)
+	rows, err := store.New(db).ListMail(ctx, store.ListMailParams{Recipient: strings.ToLower(strings.TrimSpace(to)), MaxRows: limit})
 	if err != nil {
 		return nil, err
 	}
-	if list == nil {
-		list = []Stored{}
+	list := make([]Stored, len(rows))
+	for i, r := range rows {
+		list[i] = stored(r)
 	}
 	return list, nil
 }
 
-func scanStored(row pgx.CollectableRow) (Stored, error) {
-	var s Stored
-	err := row.Scan(&s.ID, &s.Key, &s.Brand, &s.To, &s.ReplyTo, &s.Subject, &s.HTML, &s.Text, &s.Status, &s.Attempts,
-		&s.LastError, &s.CreatedAt, &s.SentAt)
-	s.Links = Links(s.HTML, s.Text)
-	return s, err
+// stored is an outbox row as the mailbox shows it, with its links.
+func stored(r store.MailOutbox) Stored {
+	return Stored{ID: r.ID, Key: r.Key, Brand: r.Brand, To: r.Recipients, ReplyTo: r.ReplyTo, Subject: r.Subject,
+		HTML: r.Html, Text: r.Text, Links: Links(r.Html, r.Text), Status: r.Status, Attempts: r.Attempts,
+		LastError: r.LastError, CreatedAt: r.CreatedAt, SentAt: r.SentAt}
 }
 
 var (
@@ -139,9 +135,7 @@ func (h *Handler) stored(w http.ResponseWriter, r *http.Request) *Stored {
 		respond.Error(w, http.StatusNotFound, "E-mail não encontrado.")
 		return nil
 	}
-	rows, _ := h.DB.Query(r.Context(), `SELECT id, key, brand, recipients, reply_to, subject, html, text, status, attempts, last_error, created_at, sent_at
-		FROM mail_outbox WHERE id = $1`, id)
-	s, err := pgx.CollectExactlyOneRow(rows, scanStored)
+	row, err := store.New(h.DB).GetMail(r.Context(), id)
 	if errors.Is(err, pgx.ErrNoRows) {
 		respond.Error(w, http.StatusNotFound, "E-mail não encontrado.")
 		return nil
@@ -150,6 +144,7 @@ func (h *Handler) stored(w http.ResponseWriter, r *http.Request) *Stored {
 		respond.Internal(w, r, err)
 		return nil
 	}
+	s := stored(row)
 	return &s
 }
 

@@ -24,6 +24,7 @@ import (
 
 	"oportuna/brand"
 	"oportuna/internal/periodic"
+	"oportuna/store"
 )
 
 // Message is one e-mail. Key makes it idempotent: the outbox keeps the first
@@ -109,9 +110,8 @@ func (m *Mailer) Record(ctx context.Context, msg Message) error {
 	if err != nil {
 		return err
 	}
-	_, err = m.DB.Exec(ctx, `INSERT INTO mail_outbox (key, brand, recipients, reply_to, subject, html, text)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (key) DO NOTHING`,
-		msg.Key, msg.Brand, msg.To, msg.ReplyTo, msg.Subject, msg.HTML, msg.Text)
+	err = store.New(m.DB).RecordMail(ctx, store.RecordMailParams{Key: msg.Key, Brand: msg.Brand, Recipients: msg.To,
+		ReplyTo: msg.ReplyTo, Subject: msg.Subject, Html: msg.HTML, Text: msg.Text})
 	if err != nil {
 		return fmt.Errorf("mailer: record %s: %w", msg.Key, err)
 	}
@@ -134,9 +134,9 @@ func (m *Mailer) holdLease(ctx context.Context, key string, attempt int) (contex
 	stop := periodic.Every(ctx, leaseRenew, func(ctx context.Context) bool {
 		rctx, rcancel := context.WithTimeout(ctx, leaseRenew)
 		defer rcancel()
-		tag, err := m.DB.Exec(rctx, `UPDATE mail_outbox SET lease_until = now() + make_interval(secs => $3)
-			WHERE key = $1 AND status = 'sending' AND attempts = $2`, key, attempt, leaseTTL.Seconds())
-		if err != nil || tag.RowsAffected() == 0 {
+		n, err := store.New(m.DB).RenewMailLease(rctx, store.RenewMailLeaseParams{Key: key, Attempt: attempt,
+			LeaseSeconds: leaseTTL.Seconds()})
+		if err != nil || n == 0 {
 			cancel()
 			return false
 		}
@@ -152,24 +152,19 @@ func (m *Mailer) Deliver(ctx context.Context, key string) error {
 		return fmt.Errorf("%w: empty key", ErrInvalid)
 	}
 	if !m.Config.Delivers() {
-		tag, err := m.DB.Exec(ctx, `UPDATE mail_outbox SET status = 'stored', lease_until = NULL
-			WHERE key = $1 AND status IN ('pending', 'failed')`, key)
+		n, err := store.New(m.DB).StoreMail(ctx, key)
 		if err != nil {
 			return fmt.Errorf("mailer: store %s: %w", key, err)
 		}
-		if tag.RowsAffected() == 0 {
+		if n == 0 {
 			_, err := m.status(ctx, key)
 			return err
 		}
 		return nil
 	}
-	var r outboxRow
-	var attempt int
-	err := m.DB.QueryRow(ctx, `UPDATE mail_outbox SET status = 'sending', attempts = attempts + 1,
-			lease_until = now() + make_interval(secs => $2)
-		WHERE key = $1 AND (status IN ('pending', 'failed') OR (status = 'sending' AND lease_until < now()))
-		RETURNING key, brand, recipients, reply_to, subject, html, text, attempts`, key, leaseTTL.Seconds()).
-		Scan(&r.Key, &r.Brand, &r.To, &r.ReplyTo, &r.Subject, &r.HTML, &r.Text, &attempt)
+	c, err := store.New(m.DB).ClaimMail(ctx, store.ClaimMailParams{Key: key, LeaseSeconds: leaseTTL.Seconds()})
+	r := Message{Key: c.Key, Brand: c.Brand, To: c.Recipients, ReplyTo: c.ReplyTo, Subject: c.Subject, HTML: c.Html, Text: c.Text}
+	attempt := c.Attempts
 	if errors.Is(err, pgx.ErrNoRows) {
 		switch st, err := m.status(ctx, key); {
 		case err != nil:
@@ -197,13 +192,12 @@ func (m *Mailer) Deliver(ctx context.Context, key string) error {
 			note = fmt.Sprintf("%s%d of %d recipients refused: %s", permanentPrefix, len(refused), len(r.To), refused[0].Error())
 			m.refused(ctx, key, attempt, refused[0])
 		}
-		_, markErr = m.DB.Exec(mctx, `UPDATE mail_outbox SET status = 'sent', sent_at = now(), last_error = $2, lease_until = NULL
-			WHERE key = $1`, key, truncate(note, 2000))
+		markErr = store.New(m.DB).MarkMailSent(mctx, store.MarkMailSentParams{Key: key, Note: truncate(note, 2000)})
 	}
 	var sendErr error
 	if b, ok := m.Brands.BySlug(r.Brand); ok {
 		sctx, release := m.holdLease(ctx, key, attempt)
-		sendErr = m.smtpSend(sctx, b, Message(r), markSent)
+		sendErr = m.smtpSend(sctx, b, r, markSent)
 		release()
 	} else {
 		sendErr = fmt.Errorf("%w: unknown brand %q", ErrInvalid, r.Brand)
@@ -224,8 +218,8 @@ func (m *Mailer) Deliver(ctx context.Context, key string) error {
 			prefix = permanentPrefix
 		}
 		m.failed(ctx, key, attempt, sendErr)
-		if _, err := m.DB.Exec(mctx, `UPDATE mail_outbox SET status = 'failed', last_error = $2, lease_until = NULL
-			WHERE key = $1`, key, truncate(prefix+sendErr.Error(), 2000)); err != nil {
+		if err := store.New(m.DB).MarkMailFailed(mctx, store.MarkMailFailedParams{Key: key,
+			Error: truncate(prefix+sendErr.Error(), 2000)}); err != nil {
 			return errors.Join(sendErr, err)
 		}
 		return fmt.Errorf("mailer: deliver %s: %w", key, sendErr)
@@ -244,20 +238,9 @@ const (
 	temporaryPrefix = "temporary: "
 )
 
-type outboxRow struct {
-	Key     string
-	Brand   string
-	To      []string
-	ReplyTo string
-	Subject string
-	HTML    string
-	Text    string
-}
-
 // status reads a recorded e-mail's status; ErrNotRecorded when there is none.
 func (m *Mailer) status(ctx context.Context, key string) (string, error) {
-	var st string
-	err := m.DB.QueryRow(ctx, `SELECT status FROM mail_outbox WHERE key = $1`, key).Scan(&st)
+	st, err := store.New(m.DB).MailStatus(ctx, key)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", fmt.Errorf("%w: %s", ErrNotRecorded, key)
 	}

@@ -10,7 +10,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
@@ -22,6 +21,7 @@ import (
 	"oportuna/crm"
 	"oportuna/internal/metrics"
 	"oportuna/opportunity"
+	"oportuna/store"
 	"oportuna/workflows"
 )
 
@@ -78,30 +78,21 @@ func (a *Activities) record(ctx context.Context, runAt time.Time, f finding) err
 		f.Fields = []string{}
 	}
 	counted := f.Repaired
+	q := store.New(a.DB)
 	if f.Repaired {
-		tag, err := a.DB.Exec(ctx, `UPDATE reconciliation_findings SET last_seen_at = $4, seen = seen + 1, expected = $5, actual = $6,
-				fields = $7, detail = $8, repaired = true, resolved_at = now()
-			WHERE record_type = $1 AND record_id = $2::uuid AND kind = $3 AND resolved_at IS NULL`,
-			f.RecordType, f.RecordID, f.Kind, runAt, f.Expected, f.Actual, f.Fields, f.Detail)
-		if err == nil && tag.RowsAffected() == 0 {
-			_, err = a.DB.Exec(ctx, `INSERT INTO reconciliation_findings (run_at, last_seen_at, kind, record_type, record_id, brand,
-					expected, actual, fields, detail, repaired, resolved_at)
-				VALUES ($1, $1, $2, $3, $4::uuid, $5, $6, $7, $8, $9, true, now())`,
-				runAt, f.Kind, f.RecordType, f.RecordID, f.Brand, f.Expected, f.Actual, f.Fields, f.Detail)
+		n, err := q.ResolveRepairedFinding(ctx, store.ResolveRepairedFindingParams{RecordType: f.RecordType, RecordID: f.RecordID,
+			Kind: f.Kind, RunAt: runAt, Expected: f.Expected, Actual: f.Actual, Fields: f.Fields, Detail: f.Detail})
+		if err == nil && n == 0 {
+			err = q.RecordRepairedFinding(ctx, store.RecordRepairedFindingParams{RunAt: runAt, Kind: f.Kind, RecordType: f.RecordType,
+				RecordID: f.RecordID, Brand: f.Brand, Expected: f.Expected, Actual: f.Actual, Fields: f.Fields, Detail: f.Detail})
 		}
 		if err != nil {
 			return fmt.Errorf("record finding: %w", err)
 		}
 	} else {
-		err := a.DB.QueryRow(ctx, `INSERT INTO reconciliation_findings (run_at, last_seen_at, kind, record_type, record_id, brand,
-				expected, actual, fields, detail)
-			VALUES ($1, $1, $2, $3, $4::uuid, $5, $6, $7, $8, $9)
-			ON CONFLICT (record_type, record_id, kind) WHERE resolved_at IS NULL DO UPDATE SET
-				last_seen_at = GREATEST(reconciliation_findings.last_seen_at, EXCLUDED.last_seen_at),
-				seen = reconciliation_findings.seen + 1, expected = EXCLUDED.expected, actual = EXCLUDED.actual,
-				fields = EXCLUDED.fields, detail = EXCLUDED.detail
-			RETURNING xmax = 0`,
-			runAt, f.Kind, f.RecordType, f.RecordID, f.Brand, f.Expected, f.Actual, f.Fields, f.Detail).Scan(&counted)
+		var err error
+		counted, err = q.RecordOpenFinding(ctx, store.RecordOpenFindingParams{RunAt: runAt, Kind: f.Kind, RecordType: f.RecordType,
+			RecordID: f.RecordID, Brand: f.Brand, Expected: f.Expected, Actual: f.Actual, Fields: f.Fields, Detail: f.Detail})
 		if err != nil {
 			return fmt.Errorf("record finding: %w", err)
 		}
@@ -132,12 +123,11 @@ func (a *Activities) FinishReconciliation(ctx context.Context, f Finish) (int, e
 	if skip == nil {
 		skip = []string{}
 	}
-	tag, err := a.DB.Exec(ctx, `UPDATE reconciliation_findings SET resolved_at = now()
-		WHERE resolved_at IS NULL AND last_seen_at < $1 AND NOT (kind = ANY($2))`, f.RunAt, skip)
+	n, err := store.New(a.DB).ResolveUnseenFindings(ctx, store.ResolveUnseenFindingsParams{RunAt: f.RunAt, Skip: skip})
 	if err != nil {
 		return 0, fmt.Errorf("finish reconciliation: %w", err)
 	}
-	return int(tag.RowsAffected()), nil
+	return int(n), nil
 }
 
 // --- workflows ---------------------------------------------------------------------
@@ -218,11 +208,11 @@ func errType(err error) string {
 	case errors.Is(err, context.DeadlineExceeded):
 		return "Timeout"
 	case errors.Is(err, crm.ErrUnavailable):
-		return activities.ErrTypeCRMUnavailable
+		return crm.ErrTypeUnavailable
 	case errors.Is(err, crm.ErrLocked):
-		return activities.ErrTypeCRMLocked
+		return crm.ErrTypeLocked
 	case errors.Is(err, crm.ErrMultipleMatches):
-		return activities.ErrTypeCRMMultipleMatches
+		return crm.ErrTypeMultipleMatches
 	}
 	return fmt.Sprintf("%T", errors.Unwrap(err))
 }
@@ -269,13 +259,15 @@ func (a *Activities) ReconcileOpportunities(ctx context.Context, p Page) (PageRe
 	if retention <= 0 {
 		retention = workflows.DefaultDurations.ExpiredRetention
 	}
-	rows, _ := a.DB.Query(ctx, `SELECT id::text, brand, status, name, probability_closing, register, valid_until, updated_at
-		FROM opportunities
-		WHERE status = ANY($1) AND id > $2::uuid AND (status <> 'expired' OR updated_at > $3) AND NOT is_deleted
-		ORDER BY id LIMIT $4`, openStatuses, after, p.RunAt.Add(-retention-24*time.Hour), p.Limit)
-	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[oppRow])
+	page, err := store.New(a.DB).ReconcilePage(ctx, store.ReconcilePageParams{Statuses: openStatuses, After: after,
+		ExpiredSince: p.RunAt.Add(-retention - 24*time.Hour), MaxRows: p.Limit})
 	if err != nil {
 		return PageResult{}, fmt.Errorf("reconcile: opportunities: %w", err)
+	}
+	list := make([]oppRow, len(page))
+	for i, r := range page {
+		list[i] = oppRow{ID: r.ID, Brand: r.Brand, Status: opportunity.Status(r.Status), Name: r.Name,
+			Probability: r.ProbabilityClosing, Register: r.Register, ValidUntil: r.ValidUntil, UpdatedAt: r.UpdatedAt}
 	}
 	res := PageResult{Done: len(list) < p.Limit}
 	if len(list) > 0 {
@@ -522,7 +514,7 @@ func (a *Activities) repairOpportunity(ctx context.Context, runAt time.Time, l l
 		case errors.As(err, &app) && app.NonRetryable():
 			crmOutcome, crmErr = workflows.RepairCRMRefused, app.Type()
 		default:
-			crmOutcome, crmErr = workflows.RepairCRMPending, activities.ErrTypeCRMUnavailable
+			crmOutcome, crmErr = workflows.RepairCRMPending, crm.ErrTypeUnavailable
 		}
 	}
 	in := activities.RestoreInput{Key: row.ID + "/reconcile/" + runAt.UTC().Format(time.RFC3339Nano), OpportunityID: row.ID,
@@ -546,10 +538,7 @@ func (a *Activities) ReconcileResales(ctx context.Context, p Page) (PageResult, 
 	if after == "" {
 		after = zeroUUID
 	}
-	rows, _ := a.DB.Query(ctx, `SELECT id::text, brand, status FROM resales WHERE status = 'analysis' AND id > $1::uuid ORDER BY id LIMIT $2`,
-		after, p.Limit)
-	type resaleRow struct{ ID, Brand, Status string }
-	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[resaleRow])
+	list, err := store.New(a.DB).ResalesInAnalysis(ctx, store.ResalesInAnalysisParams{After: after, MaxRows: p.Limit})
 	if err != nil {
 		return PageResult{}, fmt.Errorf("reconcile: resales: %w", err)
 	}
@@ -614,17 +603,8 @@ func (a *Activities) ReconcileResales(ctx context.Context, p Page) (PageResult, 
 // written), directly with the read model's status once it has ended.
 func (a *Activities) RetryCRMSyncFailures(ctx context.Context, p Page) (PageResult, error) {
 	after, _ := strconv.ParseInt(resume(ctx, p.After), 10, 64)
-	type failureRow struct {
-		ID            int64
-		OpportunityID string
-		Brand         string
-		Status        string
-		RowStatus     *string
-	}
-	rows, _ := a.DB.Query(ctx, `SELECT f.id, f.opportunity_id::text, f.brand, f.status, o.status
-		FROM crm_sync_failures f LEFT JOIN opportunities o ON o.id = f.opportunity_id
-		WHERE f.resolved_at IS NULL AND f.id > $1 ORDER BY f.id LIMIT $2`, after, p.Limit)
-	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[failureRow])
+	q := store.New(a.DB)
+	list, err := q.OpenCRMSyncFailures(ctx, store.OpenCRMSyncFailuresParams{After: after, MaxRows: p.Limit})
 	if err != nil {
 		return PageResult{}, fmt.Errorf("reconcile: crm sync failures: %w", err)
 	}
@@ -669,8 +649,7 @@ func (a *Activities) RetryCRMSyncFailures(ctx context.Context, p Page) (PageResu
 		}
 		if failure == nil {
 			f.Repaired, f.Detail = true, "written to the CRM on retry"
-			if _, err := a.DB.Exec(ctx, `UPDATE crm_sync_failures SET resolved_at = now(), attempts = attempts + 1, last_attempt_at = now()
-				WHERE id = $1`, fr.ID); err != nil {
+			if err := q.ResolveCRMSyncFailure(ctx, fr.ID); err != nil {
 				return res, err
 			}
 			res.Repaired++
@@ -682,8 +661,7 @@ func (a *Activities) RetryCRMSyncFailures(ctx context.Context, p Page) (PageResu
 			if utf8.RuneCountInString(msg) > 500 {
 				msg = string([]rune(msg)[:500]) + "…"
 			}
-			if _, err := a.DB.Exec(ctx, `UPDATE crm_sync_failures SET attempts = attempts + 1, last_attempt_at = now(), error = $2
-				WHERE id = $1`, fr.ID, msg); err != nil {
+			if err := q.RetriedCRMSyncFailure(ctx, store.RetriedCRMSyncFailureParams{ID: fr.ID, Error: msg}); err != nil {
 				return res, err
 			}
 		}
@@ -702,17 +680,8 @@ func (a *Activities) RetryCRMSyncFailures(ctx context.Context, p Page) (PageResu
 // is closed at the refused status, and the finding resolved as repaired.
 func (a *Activities) CloseCRMAhead(ctx context.Context, p Page) (PageResult, error) {
 	after, _ := strconv.ParseInt(resume(ctx, p.After), 10, 64)
-	type aheadRow struct {
-		ID            int64
-		OpportunityID string
-		Brand         string
-		Status        string
-	}
-	rows, _ := a.DB.Query(ctx, `SELECT f.id, f.record_id::text, f.brand, o.status
-		FROM reconciliation_findings f JOIN opportunities o ON o.id = f.record_id
-		WHERE f.resolved_at IS NULL AND f.kind = $1 AND f.record_type = 'opportunity' AND o.status = $2 AND f.id > $3
-		ORDER BY f.id LIMIT $4`, KindCRMAhead, string(opportunity.Disapproved), after, p.Limit)
-	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[aheadRow])
+	list, err := store.New(a.DB).CRMAheadOfRefusals(ctx, store.CRMAheadOfRefusalsParams{Kind: KindCRMAhead,
+		Status: string(opportunity.Disapproved), After: after, MaxRows: p.Limit})
 	if err != nil {
 		return PageResult{}, fmt.Errorf("reconcile: crm ahead: %w", err)
 	}
@@ -726,9 +695,9 @@ func (a *Activities) CloseCRMAhead(ctx context.Context, p Page) (PageResult, err
 			return res, err // the worker is stopping: the retry resumes from the heartbeat
 		}
 		res.Checked++
-		f := finding{Kind: KindCRMAhead, RecordType: "opportunity", RecordID: r.OpportunityID, Brand: r.Brand,
+		f := finding{Kind: KindCRMAhead, RecordType: "opportunity", RecordID: r.RecordID, Brand: r.Brand,
 			Expected: r.Status, Fields: []string{"stage"}}
-		rec, err := a.Portal.CRM.GetOpportunity(ctx, r.OpportunityID)
+		rec, err := a.Portal.CRM.GetOpportunity(ctx, r.RecordID)
 		switch {
 		case errors.Is(err, crm.ErrNotFound):
 			f.Actual, f.Repaired, f.Detail = "absent", true, "the CRM no longer holds it"
@@ -738,7 +707,7 @@ func (a *Activities) CloseCRMAhead(ctx context.Context, p Page) (PageResult, err
 			f.Actual, f.Repaired, f.Detail = rec.Stage, true, "the CRM already shows it closed"
 		default:
 			f.Actual = rec.Stage
-			if _, err := a.Portal.SyncCRM(ctx, activities.CRMSyncInput{CRMInput: activities.CRMInput{OpportunityID: r.OpportunityID, Brand: r.Brand},
+			if _, err := a.Portal.SyncCRM(ctx, activities.CRMSyncInput{CRMInput: activities.CRMInput{OpportunityID: r.RecordID, Brand: r.Brand},
 				Status: opportunity.Disapproved}); err != nil {
 				f.Detail = "closing it in the CRM failed: " + errType(err)
 			} else {

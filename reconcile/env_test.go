@@ -47,8 +47,8 @@ type env struct {
 	sim    *crmsim.Sim
 	acts   *activities.Activities
 	tc     client.Client
-	seller activities.Actor
-	rep    activities.Actor
+	seller opportunity.Actor
+	rep    opportunity.Actor
 }
 
 func newEnv(t *testing.T, durations ...activities.Durations) *env {
@@ -92,9 +92,9 @@ func newEnv(t *testing.T, durations ...activities.Durations) *env {
 	return e
 }
 
-func (e *env) actor(email string, roles ...auth.Role) activities.Actor {
+func (e *env) actor(email string, roles ...auth.Role) opportunity.Actor {
 	e.t.Helper()
-	a := activities.Actor{Roles: roles}
+	a := opportunity.Actor{Roles: roles}
 	var resale *string
 	if err := e.db.QueryRow(e.ctx, `SELECT id::text, name, resale_id::text FROM users WHERE email = $1`, email).Scan(&a.UserID, &a.Name, &resale); err != nil {
 		e.t.Fatal(err)

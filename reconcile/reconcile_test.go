@@ -16,8 +16,10 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"oportuna/activities"
+	"oportuna/crm"
 	"oportuna/opportunity"
 	"oportuna/reconcile"
+	"oportuna/resale"
 	"oportuna/workflows"
 )
 
@@ -64,7 +66,7 @@ func TestReconcileRestoresAReadModelEditedBehindTheWorkflow(t *testing.T) {
 		Scan(&username, &mods); err != nil {
 		t.Fatalf("history row of the repair: %v", err)
 	}
-	var changes []activities.Change
+	var changes []opportunity.Change
 	_ = json.Unmarshal(mods, &changes)
 	if username != "Sistema" || len(changes) != 4 || changes[0].Attribute != "status" || changes[0].OldValue != "analysis" || changes[0].NewValue != "approved" {
 		t.Errorf("history of the repair: %s %+v", username, changes)
@@ -134,7 +136,7 @@ func TestReconcileBringsTheCRMBackAndReportsARecordClosedInTheCRM(t *testing.T) 
 	}
 	open := list[1]
 	if open.Kind != reconcile.KindCRMMismatch || open.Repaired || open.Resolved || open.Actual != "Closed Won" ||
-		!contains(open.Fields, "stage") || !strings.Contains(open.Detail, activities.ErrTypeCRMLocked) || open.Seen != 2 {
+		!contains(open.Fields, "stage") || !strings.Contains(open.Detail, crm.ErrTypeLocked) || open.Seen != 2 {
 		t.Errorf("finding of the closed record %+v", open)
 	}
 	if n := counter(reconcile.KindCRMMismatch, false) - before; n != 1 {
@@ -260,7 +262,7 @@ func TestReconcileReportsATerminatedWorkflowAndAdoptsRowsWithoutOne(t *testing.T
 	var st workflows.ResaleState
 	waitFor(t, 10*time.Second, "the adopted sign-up's workflow answers", func() bool {
 		v, err := e.tc.QueryWorkflow(e.ctx, workflows.ResaleWorkflowID(resaleID), "", workflows.QueryState)
-		return err == nil && v.Get(&st) == nil && st.Status == activities.ResaleAnalysis
+		return err == nil && v.Get(&st) == nil && st.Status == resale.Analysis
 	})
 	// The next run finds the sign-up in agreement and the opportunity still without workflow.
 	e.reconcile()

@@ -17,6 +17,7 @@ import (
 	"oportuna/cnpj"
 	"oportuna/internal/calendar"
 	"oportuna/opportunity"
+	"oportuna/store"
 	"oportuna/workflows"
 )
 
@@ -140,14 +141,9 @@ func customerCNPJ(i int) string {
 	return base + d
 }
 
-func actorByEmail(ctx context.Context, db *pgxpool.Pool, email string, roles ...auth.Role) (activities.Actor, error) {
-	a := activities.Actor{Roles: roles}
-	var resale *string
-	err := db.QueryRow(ctx, `SELECT id::text, name, resale_id::text FROM users WHERE lower(email) = $1`, email).Scan(&a.UserID, &a.Name, &resale)
-	if resale != nil {
-		a.ResaleID = *resale
-	}
-	return a, err
+func actorByEmail(ctx context.Context, db *pgxpool.Pool, email string, roles ...auth.Role) (opportunity.Actor, error) {
+	u, err := store.New(db).ActorByEmail(ctx, email)
+	return opportunity.Actor{UserID: u.ID, Name: u.Name, ResaleID: store.Deref(u.ResaleID), Roles: roles}, err
 }
 
 // demoStep is one thing that happened to a demo opportunity, at its time.
@@ -176,18 +172,16 @@ func Opportunities(ctx context.Context, acts *activities.Activities, c client.Cl
 	type adopt struct{ id, slug string }
 	var adopts []adopt
 	created := 0
-	for i, b := range brands.All() {
+	for _, b := range brands.All() {
 		rep, err := actorByEmail(ctx, db, Email("representante", b.Slug), auth.Representative)
 		if err != nil {
 			return created, fmt.Errorf("seed: %s has no demo users: %w", b.Slug, err)
 		}
-		var resaleCNPJ string
-		_ = db.QueryRow(ctx, `SELECT cnpj FROM resales WHERE brand = $1 AND cnpj = $2`, b.Slug, ResaleCNPJ(i)).Scan(&resaleCNPJ)
 		for _, p := range demoPlan {
 			id := demoID(b.Slug, p.n)
 			adopts = append(adopts, adopt{id, b.Slug})
-			var have bool
-			if err := db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM opportunities WHERE id = $1)`, id).Scan(&have); err != nil {
+			have, err := store.New(db).OpportunityExists(ctx, id)
+			if err != nil {
 				return created, err
 			}
 			if have {
@@ -230,7 +224,7 @@ func Opportunities(ctx context.Context, acts *activities.Activities, c client.Cl
 // handlers and timers write (activities.Register, activities.Apply with the
 // same event keys and changes, the CRM sync), at the plan's times.
 func demoSteps(acts *activities.Activities, d activities.Durations, now time.Time, slug, id string, p demoOpportunity,
-	owner, rep activities.Actor) ([]demoStep, error) {
+	owner, rep opportunity.Actor) ([]demoStep, error) {
 	t := p.when(now, d)
 	cust := demoCustomers[p.customer]
 	fantasy := cust.fantasy
@@ -254,7 +248,7 @@ func demoSteps(acts *activities.Activities, d activities.Durations, now time.Tim
 	add := func(at time.Time, do func(ctx context.Context) error) {
 		steps = append(steps, demoStep{at: at, do: do}) // equal times keep this order (a stable sort)
 	}
-	apply := func(ctx context.Context, ev activities.Event) error {
+	apply := func(ctx context.Context, ev opportunity.Event) error {
 		seq++
 		ev.Key, ev.OpportunityID, ev.Brand = fmt.Sprintf("%s/0/%d", id, seq), id, slug
 		return acts.Apply(ctx, ev)
@@ -274,8 +268,8 @@ func demoSteps(acts *activities.Activities, d activities.Durations, now time.Tim
 		add(at, func(ctx context.Context) error {
 			from := status
 			status = to
-			return fail("status "+string(to), apply(ctx, activities.Event{Status: to, At: at,
-				Changes: []activities.Change{{Attribute: "status", OldValue: string(from), NewValue: string(to)}}}))
+			return fail("status "+string(to), apply(ctx, opportunity.Event{Status: to, At: at,
+				Changes: []opportunity.Change{{Attribute: "status", OldValue: string(from), NewValue: string(to)}}}))
 		})
 	}
 	switch p.status {
@@ -283,8 +277,8 @@ func demoSteps(acts *activities.Activities, d activities.Durations, now time.Tim
 		reason := "Cliente já atendido por outra revenda."
 		add(t.decided, func(ctx context.Context) error {
 			status = opportunity.Disapproved
-			return fail("refusal", apply(ctx, activities.Event{Actor: &rep, Status: opportunity.Disapproved, Reason: &reason, At: t.decided,
-				Changes: []activities.Change{{Attribute: "status", OldValue: string(opportunity.Analysis), NewValue: string(opportunity.Disapproved)},
+			return fail("refusal", apply(ctx, opportunity.Event{Actor: &rep, Status: opportunity.Disapproved, Reason: &reason, At: t.decided,
+				Changes: []opportunity.Change{{Attribute: "status", OldValue: string(opportunity.Analysis), NewValue: string(opportunity.Disapproved)},
 					{Attribute: "reason", NewValue: reason}}}))
 		})
 	case opportunity.Expired:
@@ -303,9 +297,9 @@ func demoSteps(acts *activities.Activities, d activities.Durations, now time.Tim
 				return fail("CRM sync", err)
 			}
 			status = opportunity.Approved
-			return fail("approval", apply(ctx, activities.Event{Actor: &rep, Status: opportunity.Approved, Name: &name, Probability: &prob,
+			return fail("approval", apply(ctx, opportunity.Event{Actor: &rep, Status: opportunity.Approved, Name: &name, Probability: &prob,
 				ApprovedAt: &t.decided, ValidUntil: &valid, Register: &register, At: t.decided,
-				Changes: []activities.Change{{Attribute: "status", OldValue: string(opportunity.Analysis), NewValue: string(opportunity.Approved)},
+				Changes: []opportunity.Change{{Attribute: "status", OldValue: string(opportunity.Analysis), NewValue: string(opportunity.Approved)},
 					{Attribute: "probabilityClosing", OldValue: "50", NewValue: "75"}}}))
 		})
 		if p.status == opportunity.Approved {
@@ -331,13 +325,13 @@ func demoSteps(acts *activities.Activities, d activities.Durations, now time.Tim
 			if errs := opportunity.CheckRenewal(r, t.requested); len(errs) > 0 {
 				return fail("renewal request", fmt.Errorf("%s", errs[0].Message))
 			}
-			changes := []activities.Change{{Attribute: "status", OldValue: string(status), NewValue: string(opportunity.AwaitingRenovation)},
+			changes := []opportunity.Change{{Attribute: "status", OldValue: string(status), NewValue: string(opportunity.AwaitingRenovation)},
 				{Attribute: "reason", NewValue: r.Reason},
 				{Attribute: "projectStillInScope", NewValue: r.ProjectStillInScope}, {Attribute: "lastVisitDate", NewValue: r.LastVisitDate},
 				{Attribute: "proposalSent", NewValue: r.ProposalSent}, {Attribute: "productHomologated", NewValue: r.ProductHomologated},
 				{Attribute: "nextStep", NewValue: r.NextStep}}
 			status = opportunity.AwaitingRenovation
-			return fail("renewal request", apply(ctx, activities.Event{Actor: &owner, Status: opportunity.AwaitingRenovation,
+			return fail("renewal request", apply(ctx, opportunity.Event{Actor: &owner, Status: opportunity.AwaitingRenovation,
 				Reason: &r.Reason, Probability: &r.ProbabilityClosing, Renewal: &r, Changes: changes, At: t.requested}))
 		})
 	}

@@ -8,10 +8,11 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 
-	"oportuna/activities"
 	"oportuna/brand"
 	"oportuna/cnpj"
 	"oportuna/opportunity"
+	"oportuna/resale"
+	"oportuna/store"
 	"oportuna/workflows"
 )
 
@@ -40,8 +41,8 @@ func Resales(ctx context.Context, db *pgxpool.Pool, c client.Client, brands *bra
 	for i, b := range brands.All() {
 		for n, s := range demoSignUps {
 			id := opportunity.DerivedID(fmt.Sprintf("oportuna-demo-resale/%s/%d", b.Slug, n))
-			var have bool
-			if err := db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM resales WHERE id = $1)`, id).Scan(&have); err != nil {
+			have, err := store.New(db).ResaleExists(ctx, id)
+			if err != nil {
 				return created, err
 			}
 			if have {
@@ -51,7 +52,7 @@ func Resales(ctx context.Context, db *pgxpool.Pool, c client.Client, brands *bra
 			if fantasy == "" {
 				fantasy = "N/C"
 			}
-			reg := activities.ResaleRegistration{Email: SignUpEmail(s.local, b.Slug), Phone: fmt.Sprintf("4199876%04d", i*10+n),
+			reg := resale.Registration{Email: SignUpEmail(s.local, b.Slug), Phone: fmt.Sprintf("4199876%04d", i*10+n),
 				ContactName: s.contact, CNPJ: SignUpCNPJ(i, n), FantasyName: fantasy, CorporateName: s.corporate,
 				Street: s.street, State: s.state, CEP: s.cep, City: s.city, Country: "Brasil"}
 			start := workflows.ResaleStart(id, b.Slug)

@@ -5,13 +5,14 @@ package seed
 import (
 	"context"
 	"fmt"
+	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/cnpj"
+	"oportuna/store"
 )
 
 // DemoUser is one seeded login.
@@ -50,21 +51,18 @@ type Result struct{ Resales, Users int }
 // Run creates what is missing. The demo password is hashed only for new users.
 func Run(ctx context.Context, db *pgxpool.Pool, brands *brand.Registry, password string) (Result, error) {
 	var res Result
-	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
+	err := store.Tx(ctx, db, func(q *store.Queries) error {
 		for i, b := range brands.All() {
 			doc := ResaleCNPJ(i)
-			tag, err := tx.Exec(ctx, `INSERT INTO resales (brand, status, corporate_name, fantasy_name, cnpj, phone,
-					contact_name, email, cep, street, city, state)
-				VALUES ($1, 'approved', $2, $3, $4, '1140002000', 'Ricardo Menezes', $5, '01310100',
-					'Avenida Paulista, 1000', 'São Paulo', 'SP')
-				ON CONFLICT (brand, cnpj) DO NOTHING`,
-				b.Slug, "Revenda Modelo "+b.Name+" Ltda", "Modelo "+b.Name, doc, Email("revenda", b.Slug))
+			n, err := q.SeedResale(ctx, store.SeedResaleParams{Brand: b.Slug, CorporateName: "Revenda Modelo " + b.Name + " Ltda",
+				FantasyName: "Modelo " + b.Name, Cnpj: doc, Phone: "1140002000", ContactName: "Ricardo Menezes",
+				Email: Email("revenda", b.Slug), Cep: "01310100", Street: "Avenida Paulista, 1000", City: "São Paulo", State: "SP"})
 			if err != nil {
 				return fmt.Errorf("seed: resale of %s: %w", b.Slug, err)
 			}
-			res.Resales += int(tag.RowsAffected())
-			var resaleID string
-			if err := tx.QueryRow(ctx, `SELECT id::text FROM resales WHERE brand = $1 AND cnpj = $2`, b.Slug, doc).Scan(&resaleID); err != nil {
+			res.Resales += int(n)
+			resaleID, err := q.ResaleByCNPJ(ctx, store.ResaleByCNPJParams{Brand: b.Slug, Cnpj: doc})
+			if err != nil {
 				return err
 			}
 			for _, u := range DemoUsers {
@@ -72,9 +70,8 @@ func Run(ctx context.Context, db *pgxpool.Pool, brands *brand.Registry, password
 				if u.InResale {
 					resale = &resaleID
 				}
-				var exists bool
-				if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM users WHERE lower(email) = $1)`,
-					Email(u.Local, b.Slug)).Scan(&exists); err != nil {
+				exists, err := q.EmailExists(ctx, Email(u.Local, b.Slug))
+				if err != nil {
 					return err
 				}
 				if exists {
@@ -84,17 +81,14 @@ func Run(ctx context.Context, db *pgxpool.Pool, brands *brand.Registry, password
 				if err != nil {
 					return err
 				}
-				var id string
-				err = tx.QueryRow(ctx, `INSERT INTO users (name, email, phone, password_hash, resale_id)
-					VALUES ($1, $2, $3, $4, $5::uuid) RETURNING id::text`,
-					u.Name, Email(u.Local, b.Slug), u.Phone, hash, resale).Scan(&id)
+				id, err := q.CreateUser(ctx, store.CreateUserParams{Name: u.Name, Email: Email(u.Local, b.Slug), Phone: u.Phone,
+					PasswordHash: hash, ResaleID: resale, CreatedAt: time.Now()})
 				if err != nil {
 					return fmt.Errorf("seed: user %s: %w", Email(u.Local, b.Slug), err)
 				}
 				res.Users++
 				for _, r := range u.Roles {
-					if _, err := tx.Exec(ctx, `INSERT INTO user_roles (user_id, role, brand) VALUES ($1, $2, $3)
-						ON CONFLICT DO NOTHING`, id, r, b.Slug); err != nil {
+					if err := q.GrantRole(ctx, store.GrantRoleParams{UserID: id, Role: string(r), Brand: b.Slug}); err != nil {
 						return err
 					}
 				}

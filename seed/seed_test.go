@@ -253,7 +253,7 @@ func TestDemoOpportunitiesLiveTheirPlanWithTheProgrammesDurations(t *testing.T) 
 	// and the next run carries the programme's durations.
 	var awaiting string
 	_ = db.QueryRow(ctx, `SELECT id::text FROM opportunities WHERE status = 'awaiting_renovation'`).Scan(&awaiting)
-	rep := activities.Actor{Roles: []auth.Role{auth.Representative}}
+	rep := opportunity.Actor{Roles: []auth.Role{auth.Representative}}
 	_ = db.QueryRow(ctx, `SELECT id::text, name FROM users WHERE email = 'representante@codexa.demo'`).Scan(&rep.UserID, &rep.Name)
 	approvedAt := time.Now()
 	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: workflows.OpportunityWorkflowID(awaiting),

@@ -7,8 +7,8 @@ import (
 
 	"go.temporal.io/sdk/testsuite"
 
-	"oportuna/activities"
 	"oportuna/opportunity"
+	"oportuna/resale"
 )
 
 // timerLog records the timers of a test workflow: when each was started and
@@ -93,7 +93,7 @@ func TestAResaleDecisionCancelsTheReminderTimer(t *testing.T) {
 	if err := h.run(); err != nil || approveErr != nil {
 		t.Fatalf("register %v, approve %v", err, approveErr)
 	}
-	if st := h.state(); st.Status != activities.ResaleApproved {
+	if st := h.state(); st.Status != resale.Approved {
 		t.Fatalf("status %s", st.Status)
 	}
 	if left := timers.leftRunning(t, decided); len(left) > 0 {

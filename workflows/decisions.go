@@ -41,7 +41,7 @@ func late(ctx workflow.Context, deadline time.Time) bool {
 }
 
 // owns: the actor is the opportunity's owner (its seller, or its resale).
-func (wf *opportunityImpl) owns(a activities.Actor) bool {
+func (wf *opportunityImpl) owns(a opportunity.Actor) bool {
 	if has(a, auth.Resale) && a.ResaleID != "" && a.ResaleID == wf.st.OwnerResaleID {
 		return true
 	}
@@ -54,15 +54,15 @@ func validProbability(p int) bool {
 }
 
 // appendChange logs an attribute's old and new values when they differ.
-func appendChange(cs []activities.Change, attr, old, new string) []activities.Change {
+func appendChange(cs []opportunity.Change, attr, old, new string) []opportunity.Change {
 	if old == new {
 		return cs
 	}
-	return append(cs, activities.Change{Attribute: attr, OldValue: old, NewValue: new})
+	return append(cs, opportunity.Change{Attribute: attr, OldValue: old, NewValue: new})
 }
 
-func statusChange(from, to opportunity.Status) activities.Change {
-	return activities.Change{Attribute: "status", OldValue: string(from), NewValue: string(to)}
+func statusChange(from, to opportunity.Status) opportunity.Change {
+	return opportunity.Change{Attribute: "status", OldValue: string(from), NewValue: string(to)}
 }
 
 // --- register: a seller or a resale registers the opportunity (with the start) ---
@@ -128,11 +128,11 @@ func (wf *opportunityImpl) validateApprove(ctx workflow.Context, req ApproveRequ
 
 // approve writes the approval to the CRM first (its refusal leaves the
 // opportunity in analysis), then records it with its validity.
-func (wf *opportunityImpl) approve(ctx workflow.Context, req ApproveRequest) (OpportunityState, error) {
+func (wf *opportunityImpl) approve(ctx workflow.Context, req ApproveRequest) (Decided, error) {
 	received := workflow.Now(ctx)
 	defer wf.lock(ctx)()
 	if err := wf.validateApprove(ctx, req); err != nil {
-		return wf.st, err
+		return wf.decided(nil), err
 	}
 	name := strings.TrimSpace(req.Name)
 	prob := req.Probability
@@ -142,20 +142,21 @@ func (wf *opportunityImpl) approve(ctx workflow.Context, req ApproveRequest) (Op
 	register, err := wf.syncCRM(ctx, received, req.Deadline, activities.CRMSyncInput{
 		CRMInput: activities.CRMInput{Name: name, Probability: prob}, Status: opportunity.Approved})
 	if err != nil {
-		return wf.st, err // state unchanged; the API maps the CRM error to the spec's message
+		return wf.decided(nil), err // state unchanged; the API maps the CRM error to the spec's message
 	}
 	now := workflow.Now(ctx)
 	valid := now.Add(wf.d.Validity)
-	changes := []activities.Change{statusChange(wf.st.Status, opportunity.Approved)}
+	changes := []opportunity.Change{statusChange(wf.st.Status, opportunity.Approved)}
 	changes = appendChange(changes, "name", wf.st.Name, name)
 	changes = appendChange(changes, "probabilityClosing", fmt.Sprint(wf.st.Probability), fmt.Sprint(prob))
-	if err := wf.applyBy(ctx, req.Deadline, activities.Event{Actor: &req.Actor, Status: opportunity.Approved, Name: &name, Probability: &prob,
-		ApprovedAt: &now, ValidUntil: &valid, Register: &register, Changes: changes, Idem: req.Idem}); err != nil {
-		return wf.st, err
+	applied, err := wf.applyBy(ctx, req.Deadline, opportunity.Event{Actor: &req.Actor, Status: opportunity.Approved, Name: &name, Probability: &prob,
+		ApprovedAt: &now, ValidUntil: &valid, Register: &register, Changes: changes, Idem: req.Idem})
+	if err != nil {
+		return wf.decided(nil), err
 	}
 	wf.st.Status, wf.st.Name, wf.st.Probability, wf.st.ValidUntil, wf.st.Register = opportunity.Approved, name, prob, valid, register
 	wf.notify(ctx, noticeApproved, false, true, "")
-	return wf.st, nil
+	return wf.decided(&applied), nil
 }
 
 func (wf *opportunityImpl) validateDisapprove(ctx workflow.Context, req DisapproveRequest) error {
@@ -168,30 +169,31 @@ func (wf *opportunityImpl) validateDisapprove(ctx workflow.Context, req Disappro
 	return nil
 }
 
-func (wf *opportunityImpl) disapprove(ctx workflow.Context, req DisapproveRequest) (OpportunityState, error) {
+func (wf *opportunityImpl) disapprove(ctx workflow.Context, req DisapproveRequest) (Decided, error) {
 	defer wf.lock(ctx)()
 	if err := wf.validateDisapprove(ctx, req); err != nil {
-		return wf.st, err
+		return wf.decided(nil), err
 	}
 	return wf.refuse(ctx, req.Actor, req.Reason, noticeDisapproved, req.Deadline, req.Idem)
 }
 
 // refuse ends the opportunity as disapproved (a refusal in analysis or of a
 // renewal); a refused renewal the CRM holds reaches it in the background.
-func (wf *opportunityImpl) refuse(ctx workflow.Context, actor activities.Actor, reason, kind string, deadline time.Time,
-	idem *activities.IdempotencyKey) (OpportunityState, error) {
+func (wf *opportunityImpl) refuse(ctx workflow.Context, actor opportunity.Actor, reason, kind string, deadline time.Time,
+	idem *opportunity.IdempotencyKey) (Decided, error) {
 	reason = strings.TrimSpace(reason)
-	if err := wf.applyBy(ctx, deadline, activities.Event{Actor: &actor, Status: opportunity.Disapproved, Reason: &reason,
-		Changes: []activities.Change{statusChange(wf.st.Status, opportunity.Disapproved),
-			{Attribute: "reason", OldValue: "", NewValue: reason}}, Idem: idem}); err != nil {
-		return wf.st, err
+	applied, err := wf.applyBy(ctx, deadline, opportunity.Event{Actor: &actor, Status: opportunity.Disapproved, Reason: &reason,
+		Changes: []opportunity.Change{statusChange(wf.st.Status, opportunity.Disapproved),
+			{Attribute: "reason", OldValue: "", NewValue: reason}}, Idem: idem})
+	if err != nil {
+		return wf.decided(nil), err
 	}
 	wf.st.Status = opportunity.Disapproved
 	wf.notify(ctx, kind, false, true, reason)
 	if kind == noticeRenewalRefused && wf.st.Register != "" {
 		wf.syncCRMLater(ctx, opportunity.Disapproved)
 	}
-	return wf.st, nil
+	return wf.decided(&applied), nil
 }
 
 // --- edit: a representative changes the name or the probability of a live opportunity ---
@@ -216,11 +218,11 @@ func (wf *opportunityImpl) validateEdit(ctx workflow.Context, req EditRequest) e
 // edit writes an opportunity the CRM holds there first (a refusal, such as a
 // locked record, leaves it as it was); an edit that changes nothing only
 // records its Idempotency-Key's answer.
-func (wf *opportunityImpl) edit(ctx workflow.Context, req EditRequest) (OpportunityState, error) {
+func (wf *opportunityImpl) edit(ctx workflow.Context, req EditRequest) (Decided, error) {
 	received := workflow.Now(ctx)
 	defer wf.lock(ctx)()
 	if err := wf.validateEdit(ctx, req); err != nil {
-		return wf.st, err
+		return wf.decided(nil), err
 	}
 	name, prob := wf.st.Name, wf.st.Probability
 	if req.Name != nil {
@@ -233,7 +235,7 @@ func (wf *opportunityImpl) edit(ctx workflow.Context, req EditRequest) (Opportun
 	changes = appendChange(changes, "probabilityClosing", fmt.Sprint(wf.st.Probability), fmt.Sprint(prob))
 	if len(changes) == 0 {
 		wf.recordKey(ctx, req.Deadline, req.Idem)
-		return wf.st, nil
+		return wf.decided(nil), nil
 	}
 	register := wf.st.Register
 	if register != "" {
@@ -241,19 +243,20 @@ func (wf *opportunityImpl) edit(ctx workflow.Context, req EditRequest) (Opportun
 		id, err := wf.syncCRM(ctx, received, req.Deadline, activities.CRMSyncInput{
 			CRMInput: activities.CRMInput{Name: name, Probability: prob}, Status: wf.st.Status})
 		if err != nil {
-			return wf.st, err
+			return wf.decided(nil), err
 		}
 		register = id
 	}
-	ev := activities.Event{Actor: &req.Actor, Status: wf.st.Status, Name: &name, Probability: &prob, Changes: changes, Idem: req.Idem}
+	ev := opportunity.Event{Actor: &req.Actor, Status: wf.st.Status, Name: &name, Probability: &prob, Changes: changes, Idem: req.Idem}
 	if register != wf.st.Register {
 		ev.Register = &register
 	}
-	if err := wf.applyBy(ctx, req.Deadline, ev); err != nil {
-		return wf.st, err
+	applied, err := wf.applyBy(ctx, req.Deadline, ev)
+	if err != nil {
+		return wf.decided(nil), err
 	}
 	wf.st.Name, wf.st.Probability, wf.st.Register = name, prob, register
-	return wf.st, nil
+	return wf.decided(&applied), nil
 }
 
 // --- request-renewal: the owner asks for a new validity (renewal window open, or expired) ---
@@ -270,32 +273,33 @@ func (wf *opportunityImpl) validateRequestRenewal(ctx workflow.Context, req Rene
 
 // requestRenewal records the request with the dialog's answers and starts the
 // representatives' SLA (timers.go reminds them).
-func (wf *opportunityImpl) requestRenewal(ctx workflow.Context, req RenewalRequest) (OpportunityState, error) {
+func (wf *opportunityImpl) requestRenewal(ctx workflow.Context, req RenewalRequest) (Decided, error) {
 	defer wf.lock(ctx)()
 	if err := wf.validateRequestRenewal(ctx, req); err != nil {
-		return wf.st, err
+		return wf.decided(nil), err
 	}
 	r := req.Renewal
 	r.Reason = strings.TrimSpace(r.Reason)
-	changes := []activities.Change{statusChange(wf.st.Status, opportunity.AwaitingRenovation),
+	changes := []opportunity.Change{statusChange(wf.st.Status, opportunity.AwaitingRenovation),
 		{Attribute: "reason", OldValue: "", NewValue: r.Reason}}
 	changes = appendChange(changes, "probabilityClosing", fmt.Sprint(wf.st.Probability), fmt.Sprint(r.ProbabilityClosing))
 	// Spec §4: the request carries the old and new values of these two, logged even when unchanged.
-	changes = append(changes, activities.Change{Attribute: "projectStillInScope", OldValue: wf.st.ProjectStillInScope, NewValue: r.ProjectStillInScope},
-		activities.Change{Attribute: "lastVisitDate", OldValue: wf.st.LastVisitDate, NewValue: r.LastVisitDate})
+	changes = append(changes, opportunity.Change{Attribute: "projectStillInScope", OldValue: wf.st.ProjectStillInScope, NewValue: r.ProjectStillInScope},
+		opportunity.Change{Attribute: "lastVisitDate", OldValue: wf.st.LastVisitDate, NewValue: r.LastVisitDate})
 	changes = appendChange(changes, "proposalSent", "", r.ProposalSent)
 	changes = appendChange(changes, "productHomologated", "", r.ProductHomologated)
 	changes = appendChange(changes, "nextStep", "", r.NextStep)
 	prob := r.ProbabilityClosing
-	if err := wf.applyBy(ctx, req.Deadline, activities.Event{Actor: &req.Actor, Status: opportunity.AwaitingRenovation, Reason: &r.Reason,
-		Probability: &prob, Renewal: &r, Changes: changes, Idem: req.Idem}); err != nil {
-		return wf.st, err
+	applied, err := wf.applyBy(ctx, req.Deadline, opportunity.Event{Actor: &req.Actor, Status: opportunity.AwaitingRenovation, Reason: &r.Reason,
+		Probability: &prob, Renewal: &r, Changes: changes, Idem: req.Idem})
+	if err != nil {
+		return wf.decided(nil), err
 	}
 	wf.st.Status, wf.st.Probability = opportunity.AwaitingRenovation, prob
 	wf.st.RenewalRequestedAt, wf.st.Reminders = workflow.Now(ctx), 0 // the representatives' SLA starts
 	wf.st.ProjectStillInScope, wf.st.LastVisitDate = r.ProjectStillInScope, r.LastVisitDate
 	wf.notify(ctx, noticeRenewalRequested, true, false, r.Reason)
-	return wf.st, nil
+	return wf.decided(&applied), nil
 }
 
 // --- decide-renewal: a representative approves or refuses the request ---
@@ -315,11 +319,11 @@ func (wf *opportunityImpl) validateDecideRenewal(ctx workflow.Context, req Renew
 // expiry; creating it for an opportunity that expired in analysis; a refusal
 // leaves the request awaiting its decision), then the new validity is
 // recorded and the next cycle continues as new.
-func (wf *opportunityImpl) decideRenewal(ctx workflow.Context, req RenewalDecision) (OpportunityState, error) {
+func (wf *opportunityImpl) decideRenewal(ctx workflow.Context, req RenewalDecision) (Decided, error) {
 	received := workflow.Now(ctx)
 	defer wf.lock(ctx)()
 	if err := wf.validateDecideRenewal(ctx, req); err != nil {
-		return wf.st, err
+		return wf.decided(nil), err
 	}
 	if !req.Approve {
 		return wf.refuse(ctx, req.Actor, req.Reason, noticeRenewalRefused, req.Deadline, req.Idem)
@@ -328,22 +332,23 @@ func (wf *opportunityImpl) decideRenewal(ctx workflow.Context, req RenewalDecisi
 	register, err := wf.syncCRM(ctx, received, req.Deadline, activities.CRMSyncInput{CRMInput: activities.CRMInput{Name: wf.st.Name,
 		Probability: wf.st.Probability}, Status: opportunity.Approved, Reopen: true})
 	if err != nil {
-		return wf.st, err
+		return wf.decided(nil), err
 	}
 	now := workflow.Now(ctx)
 	valid := now.Add(wf.d.Validity)
-	ev := activities.Event{Actor: &req.Actor, Status: opportunity.Approved, ApprovedAt: &now, ValidUntil: &valid,
-		Changes: []activities.Change{statusChange(wf.st.Status, opportunity.Approved)}, Idem: req.Idem}
+	ev := opportunity.Event{Actor: &req.Actor, Status: opportunity.Approved, ApprovedAt: &now, ValidUntil: &valid,
+		Changes: []opportunity.Change{statusChange(wf.st.Status, opportunity.Approved)}, Idem: req.Idem}
 	if register != wf.st.Register {
 		ev.Register = &register
 	}
-	if err := wf.applyBy(ctx, req.Deadline, ev); err != nil {
-		return wf.st, err
+	applied, err := wf.applyBy(ctx, req.Deadline, ev)
+	if err != nil {
+		return wf.decided(nil), err
 	}
 	wf.st.Status, wf.st.ValidUntil, wf.st.Reminders, wf.st.Register = opportunity.Approved, valid, 0, register
 	wf.st.RenewalRequestedAt = time.Time{}
 	wf.st.Cycle++
 	wf.renewed = true
 	wf.notify(ctx, noticeRenewalApproved, false, true, "")
-	return wf.st, nil
+	return wf.decided(&applied), nil
 }

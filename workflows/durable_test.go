@@ -20,6 +20,7 @@ import (
 	"oportuna/mailer"
 	"oportuna/mailer/mailtest"
 	"oportuna/opportunity"
+	"oportuna/resale"
 	"oportuna/seed"
 	"oportuna/worker"
 	"oportuna/workflows"
@@ -34,7 +35,7 @@ type stack struct {
 	brand *brand.Registry
 	// seller is the seed's first seller, who registers (read once: the
 	// database may be stalled later).
-	seller activities.Actor
+	seller opportunity.Actor
 }
 
 func newStack(t *testing.T, d activities.Durations, mail activities.Mailer) *stack {
@@ -275,7 +276,7 @@ func TestASignUpOnAStalledDatabaseStaysDecidable(t *testing.T) {
 	id := opportunity.NewID()
 	wfID := workflows.ResaleWorkflowID(id)
 	t.Cleanup(func() { _ = s.c.TerminateWorkflow(context.Background(), wfID, "", "test ended") })
-	signup := activities.ResaleRegistration{Email: "contato@revenda-lenta.com.br", Phone: "11987654321", ContactName: "Carla",
+	signup := resale.Registration{Email: "contato@revenda-lenta.com.br", Phone: "11987654321", ContactName: "Carla",
 		CNPJ: "11444777000161", FantasyName: "Revenda", CorporateName: "Revenda Lenta Ltda", Country: "Brasil"}
 
 	proxy.Stall()
@@ -319,7 +320,7 @@ func TestASignUpOnAStalledDatabaseStaysDecidable(t *testing.T) {
 		t.Fatalf("deciding the company: %v", err)
 	}
 	var status string
-	if err := db.QueryRow(s.ctx, `SELECT status FROM resales WHERE id = $1`, id).Scan(&status); err != nil || status != activities.ResaleApproved {
+	if err := db.QueryRow(s.ctx, `SELECT status FROM resales WHERE id = $1`, id).Scan(&status); err != nil || status != resale.Approved {
 		t.Errorf("company %s (%v), want approved", status, err)
 	}
 }
@@ -363,12 +364,12 @@ func TestARenewalRequestKeepsTheDialogsAnswersAndLogsOldAndNewValues(t *testing.
 		rec.ProjectStillInScope != "Sim" || rec.LastVisitDate != "2026-01-02" {
 		t.Errorf("stored answers %q %q %q %q %q", rec.ProposalSent, rec.ProductHomologated, rec.NextStep, rec.ProjectStillInScope, rec.LastVisitDate)
 	}
-	var mods []activities.Change
+	var mods []opportunity.Change
 	if err := s.db.QueryRow(s.ctx, `SELECT modifications FROM history WHERE type_id = $1
 		AND modifications @> '[{"attribute":"status","newValue":"awaiting_renovation"}]'`, id).Scan(&mods); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]activities.Change{
+	want := map[string]opportunity.Change{
 		"projectStillInScope": {Attribute: "projectStillInScope", OldValue: "", NewValue: "Sim"},
 		"lastVisitDate":       {Attribute: "lastVisitDate", OldValue: "", NewValue: "2026-01-02"},
 		"proposalSent":        {Attribute: "proposalSent", NewValue: "Sim"},

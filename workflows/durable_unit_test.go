@@ -7,10 +7,10 @@ import (
 
 	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/temporal"
-
 	"go.temporal.io/sdk/workflow"
 
 	"oportuna/activities"
+	"oportuna/crm"
 	"oportuna/opportunity"
 )
 
@@ -23,7 +23,7 @@ func TestAFailedTimerTransitionBacksOffInsteadOfLoopingHot(t *testing.T) {
 	h.d = Durations{Validity: 10 * day, RenewalWindow: day, ApprovalSLA: 30 * day, ExpiredRetention: day}
 	var failed int
 	var start time.Time
-	h.applyErr = func(ev activities.Event) error {
+	h.applyErr = func(ev opportunity.Event) error {
 		if ev.Status != opportunity.Expired {
 			return nil
 		}
@@ -53,7 +53,7 @@ func TestAFailedTimerTransitionBacksOffInsteadOfLoopingHot(t *testing.T) {
 // that is refused and never calls the CRM.
 func TestADecisionPastItsDeadlineIsNotCarriedOut(t *testing.T) {
 	h := newHarness(t)
-	h.crmErr = temporal.NewNonRetryableApplicationError("down", activities.ErrTypeCRMUnavailable, nil)
+	h.crmErr = temporal.NewNonRetryableApplicationError("down", crm.ErrTypeUnavailable, nil)
 	var stale, first, queued error
 	// Reached the workflow after its caller gave up.
 	h.env.RegisterDelayedCallback(func() {
@@ -73,7 +73,7 @@ func TestADecisionPastItsDeadlineIsNotCarriedOut(t *testing.T) {
 	if errType(stale) != ErrTypeLate {
 		t.Errorf("a decision past its deadline: %v, want %s", stale, ErrTypeLate)
 	}
-	if errType(first) != activities.ErrTypeCRMUnavailable {
+	if errType(first) != crm.ErrTypeUnavailable {
 		t.Errorf("first decision: %v", first)
 	}
 	if errType(queued) != ErrTypeLate {

@@ -21,22 +21,23 @@ import (
 	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/opportunity"
+	"oportuna/resale"
 )
 
 var (
-	seller   = activities.Actor{UserID: "u-seller", Name: "Vanessa", Roles: []auth.Role{auth.Seller}, ResaleID: "r-1"}
-	other    = activities.Actor{UserID: "u-other", Name: "Victor", Roles: []auth.Role{auth.Seller}, ResaleID: "r-1"}
-	reseller = activities.Actor{UserID: "u-resale", Name: "Ricardo", Roles: []auth.Role{auth.Resale}, ResaleID: "r-1"}
-	foreign  = activities.Actor{UserID: "u-x", Name: "Xavier", Roles: []auth.Role{auth.Resale}, ResaleID: "r-2"}
-	rep      = activities.Actor{UserID: "u-rep", Name: "Renata", Roles: []auth.Role{auth.Representative}}
-	support  = activities.Actor{UserID: "u-sup", Name: "Sérgio", Roles: []auth.Role{auth.Support}}
+	seller   = opportunity.Actor{UserID: "u-seller", Name: "Vanessa", Roles: []auth.Role{auth.Seller}, ResaleID: "r-1"}
+	other    = opportunity.Actor{UserID: "u-other", Name: "Victor", Roles: []auth.Role{auth.Seller}, ResaleID: "r-1"}
+	reseller = opportunity.Actor{UserID: "u-resale", Name: "Ricardo", Roles: []auth.Role{auth.Resale}, ResaleID: "r-1"}
+	foreign  = opportunity.Actor{UserID: "u-x", Name: "Xavier", Roles: []auth.Role{auth.Resale}, ResaleID: "r-2"}
+	rep      = opportunity.Actor{UserID: "u-rep", Name: "Renata", Roles: []auth.Role{auth.Representative}}
+	support  = opportunity.Actor{UserID: "u-sup", Name: "Sérgio", Roles: []auth.Role{auth.Support}}
 )
 
 type harness struct {
 	t       *testing.T
 	env     *testsuite.TestWorkflowEnvironment
 	mu      sync.Mutex
-	events  []activities.Event
+	events  []opportunity.Event
 	notices []activities.Notice
 	crmErr  error
 	d       Durations
@@ -45,9 +46,9 @@ type harness struct {
 	crmDelay time.Duration // how long (workflow time) the next SyncCRM takes
 	crmCalls []activities.CRMSyncInput
 	// applyErr, when set, may refuse an event (before it is recorded).
-	applyErr func(activities.Event) error
+	applyErr func(opportunity.Event) error
 	// cancellations are the events that marked the opportunity deleted.
-	cancellations []activities.Event
+	cancellations []opportunity.Event
 	// registered, when set, answers the Register activity.
 	registered func(activities.RegisterInput) (activities.Registered, error)
 }
@@ -66,7 +67,7 @@ func newHarness(t *testing.T) *harness {
 			}
 			return activities.Registered{Record: in.Record, Conflicts: []string{"older-1"}}, nil
 		})
-	h.env.OnActivity(a.Apply, mock.Anything, mock.Anything).Return(func(_ context.Context, ev activities.Event) error {
+	h.env.OnActivity(a.Apply, mock.Anything, mock.Anything).Return(func(_ context.Context, ev opportunity.Event) error {
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		if h.applyErr != nil {
@@ -198,7 +199,7 @@ type resaleHarness struct {
 	sla       time.Duration
 }
 
-var signup = activities.ResaleRegistration{Email: "contato@revenda.com.br", Phone: "11987654321", ContactName: "Carla",
+var signup = resale.Registration{Email: "contato@revenda.com.br", Phone: "11987654321", ContactName: "Carla",
 	CNPJ: "11222333000181", FantasyName: "Revenda", CorporateName: "Revenda Boa Ltda", Country: "Brasil"}
 
 func newResaleHarness(t *testing.T) *resaleHarness {
@@ -218,7 +219,7 @@ func newResaleHarness(t *testing.T) *resaleHarness {
 			if h.regErr != nil {
 				return activities.ResaleFacts{}, h.regErr
 			}
-			return activities.ResaleFacts{ID: in.ID, Brand: in.Brand, Status: activities.ResaleAnalysis, CNPJ: in.Registration.CNPJ, CreatedAt: in.At}, nil
+			return activities.ResaleFacts{ID: in.ID, Brand: in.Brand, Status: resale.Analysis, CNPJ: in.Registration.CNPJ, CreatedAt: in.At}, nil
 		})
 	h.env.OnActivity(a.ResaleFacts, mock.Anything, mock.Anything).Return(func(context.Context, string) (activities.ResaleFacts, error) {
 		return h.facts, nil
@@ -229,9 +230,9 @@ func newResaleHarness(t *testing.T) *resaleHarness {
 			defer h.mu.Unlock()
 			h.decisions = append(h.decisions, in)
 			if in.Approve {
-				return activities.ResaleDecided{Status: activities.ResaleApproved, UserID: "u-new"}, nil
+				return activities.ResaleDecided{Status: resale.Approved, UserID: "u-new"}, nil
 			}
-			return activities.ResaleDecided{Status: activities.ResaleDisapproved}, nil
+			return activities.ResaleDecided{Status: resale.Disapproved}, nil
 		})
 	h.env.OnActivity(a.MailResaleDecision, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.ResaleMailInput) error {
 		h.mu.Lock()

@@ -38,9 +38,9 @@ func (f *flakyCRM) UpsertOpportunity(ctx context.Context, o crm.Opportunity) (st
 	return f.Local.UpsertOpportunity(ctx, o)
 }
 
-func actor(t *testing.T, db *pgxpool.Pool, email string, roles ...auth.Role) activities.Actor {
+func actor(t *testing.T, db *pgxpool.Pool, email string, roles ...auth.Role) opportunity.Actor {
 	t.Helper()
-	var a activities.Actor
+	var a opportunity.Actor
 	var resale *string
 	if err := db.QueryRow(context.Background(), `SELECT id::text, name, resale_id::text FROM users WHERE email = $1`, email).Scan(&a.UserID, &a.Name, &resale); err != nil {
 		t.Fatal(err)
@@ -147,7 +147,7 @@ func TestOpportunityLifecycleSurvivesAWorkerRestart(t *testing.T) {
 	// The CRM refuses: the caller hears why and the opportunity stays in analysis.
 	err := update(workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Armazém", Probability: 50})
 	var app *temporal.ApplicationError
-	if !errors.As(err, &app) || app.Type() != activities.ErrTypeCRMNotFound {
+	if !errors.As(err, &app) || app.Type() != crm.ErrTypeCustomerNotFound {
 		t.Fatalf("approve with CRM refusal: %v", err)
 	}
 	waitStatus(t, db, id, opportunity.Analysis, time.Second)

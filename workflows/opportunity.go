@@ -7,6 +7,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"oportuna/activities"
+	"oportuna/opportunity"
 )
 
 // a names the activities' methods for the workflows (never called on it: the
@@ -166,8 +167,8 @@ func (wf *opportunityImpl) cancelled(ctx workflow.Context) (OpportunityState, er
 	_ = workflow.Await(dctx, func() bool { return !wf.busy })
 	if wf.registered && !wf.st.Deleted {
 		deleted := true
-		if err := wf.apply(dctx, activities.Event{Status: wf.st.Status, Deleted: &deleted, System: activities.OperatorName,
-			Changes: []activities.Change{{Attribute: "isDeleted", OldValue: "false", NewValue: "true"}}}); err != nil {
+		if err := wf.apply(dctx, opportunity.Event{Status: wf.st.Status, Deleted: &deleted, System: activities.OperatorName,
+			Changes: []opportunity.Change{{Attribute: "isDeleted", OldValue: "false", NewValue: "true"}}}); err != nil {
 			workflow.GetLogger(ctx).Error("cancellation not recorded", "err", err)
 			return wf.st, err
 		}

@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"oportuna/activities"
+	"oportuna/crm"
 	"oportuna/opportunity"
 )
 
@@ -196,8 +197,8 @@ func TestEditRecordsOldAndNewValues(t *testing.T) {
 		t.Fatalf("events %+v", h.events)
 	}
 	c := h.events[0].Changes
-	if c[0] != (activities.Change{Attribute: "name", OldValue: "Oportunidade Yep", NewValue: "Novo nome"}) ||
-		c[1] != (activities.Change{Attribute: "probabilityClosing", OldValue: "25", NewValue: "75"}) {
+	if c[0] != (opportunity.Change{Attribute: "name", OldValue: "Oportunidade Yep", NewValue: "Novo nome"}) ||
+		c[1] != (opportunity.Change{Attribute: "probabilityClosing", OldValue: "25", NewValue: "75"}) {
 		t.Errorf("changes %+v", c)
 	}
 	if h.events[0].Actor == nil || h.events[0].Actor.UserID != rep.UserID {
@@ -212,7 +213,7 @@ func TestEditOfAnOpportunityInTheCRMIsWrittenThereFirst(t *testing.T) {
 	h.at(time.Hour, UpdateApprove, ApproveRequest{Actor: rep, Name: "Projeto"}, &approve)
 	h.at(2*time.Hour, UpdateEdit, EditRequest{Actor: rep, Name: ptr("Projeto Novo"), Probability: ptr(75)}, &edit)
 	h.env.RegisterDelayedCallback(func() {
-		h.crmErr = temporal.NewNonRetryableApplicationError("crm: opportunity locked", activities.ErrTypeCRMLocked, nil)
+		h.crmErr = temporal.NewNonRetryableApplicationError("crm: opportunity locked", crm.ErrTypeLocked, nil)
 	}, 3*time.Hour)
 	h.at(4*time.Hour, UpdateEdit, EditRequest{Actor: rep, Probability: ptr(100)}, &locked)
 	h.env.RegisterDelayedCallback(func() {
@@ -225,8 +226,8 @@ func TestEditOfAnOpportunityInTheCRMIsWrittenThereFirst(t *testing.T) {
 	if inAnalysis != nil || approve != nil || edit != nil {
 		t.Fatalf("edit in analysis %v, approve %v, edit %v", inAnalysis, approve, edit)
 	}
-	if errType(locked) != activities.ErrTypeCRMLocked {
-		t.Errorf("edit of a locked CRM record: %v, want %s", locked, activities.ErrTypeCRMLocked)
+	if errType(locked) != crm.ErrTypeLocked {
+		t.Errorf("edit of a locked CRM record: %v, want %s", locked, crm.ErrTypeLocked)
 	}
 	// The edit in analysis does not reach the CRM (no record there yet); the
 	// approval and the edit of the approved opportunity do, with the new values.
@@ -255,7 +256,7 @@ func TestRenewalApprovalReopensTheCRMRecordAndSupersedesTheExpirySync(t *testing
 		}
 		if in.Status == opportunity.Expired {
 			expiredCalls++
-			return "", temporal.NewApplicationError("crm: unavailable", activities.ErrTypeCRMUnavailable)
+			return "", temporal.NewApplicationError("crm: unavailable", crm.ErrTypeUnavailable)
 		}
 		if decided {
 			return "006CRM0002", nil // the record was recreated in the CRM meanwhile
@@ -303,7 +304,7 @@ func TestExpiryAndRenewalRefusalReachTheCRMInTheBackground(t *testing.T) {
 	h.crm = func(in activities.CRMSyncInput) (string, error) {
 		if in.Status == opportunity.Expired && failures > 0 {
 			failures--
-			return "", temporal.NewApplicationError("crm: unavailable", activities.ErrTypeCRMUnavailable)
+			return "", temporal.NewApplicationError("crm: unavailable", crm.ErrTypeUnavailable)
 		}
 		return "006CRM0001", nil
 	}
@@ -320,7 +321,7 @@ func TestExpiryAndRenewalRefusalReachTheCRMInTheBackground(t *testing.T) {
 	h.env.RegisterDelayedCallback(func() {
 		h.mu.Lock()
 		defer h.mu.Unlock()
-		h.crmErr = temporal.NewNonRetryableApplicationError("crm: opportunity locked", activities.ErrTypeCRMLocked, nil)
+		h.crmErr = temporal.NewNonRetryableApplicationError("crm: opportunity locked", crm.ErrTypeLocked, nil)
 		h.crm = nil
 	}, time.Hour+93*day-time.Minute)
 	h.at(time.Hour+93*day, UpdateDecideRenewal, RenewalDecision{Actor: rep, Approve: true}, &errs[2])
@@ -329,7 +330,7 @@ func TestExpiryAndRenewalRefusalReachTheCRMInTheBackground(t *testing.T) {
 	if err := h.run(); err != nil {
 		t.Fatalf("workflow: %v", err)
 	}
-	if errs[0] != nil || errs[1] != nil || errType(errs[2]) != activities.ErrTypeCRMLocked || errs[3] != nil {
+	if errs[0] != nil || errs[1] != nil || errType(errs[2]) != crm.ErrTypeLocked || errs[3] != nil {
 		t.Fatalf("approve %v, renewal %v, locked renewal approval %v, refusal %v", errs[0], errs[1], errs[2], errs[3])
 	}
 	want := []opportunity.Status{opportunity.Approved, opportunity.Expired, opportunity.Expired, opportunity.Expired, opportunity.Expired,
@@ -351,7 +352,7 @@ func TestExpiryAndRenewalRefusalReachTheCRMInTheBackground(t *testing.T) {
 
 func TestADecisionTooLateForItsCallerDoesNotCallTheCRM(t *testing.T) {
 	h := newHarness(t)
-	h.crmErr = temporal.NewNonRetryableApplicationError("crm: unavailable", activities.ErrTypeCRMUnavailable, nil)
+	h.crmErr = temporal.NewNonRetryableApplicationError("crm: unavailable", crm.ErrTypeUnavailable, nil)
 	h.crmDelay = 72 * time.Second // the first approval holds the opportunity while the CRM is slow
 	var first, second error
 	h.at(time.Hour, UpdateApprove, ApproveRequest{Actor: rep, Name: "Projeto"}, &first)
@@ -359,7 +360,7 @@ func TestADecisionTooLateForItsCallerDoesNotCallTheCRM(t *testing.T) {
 	h.statusAt(time.Hour+5*time.Minute, opportunity.Analysis)
 	h.env.RegisterDelayedCallback(func() { h.env.CancelWorkflow() }, 2*time.Hour)
 	_ = h.run()
-	if errType(first) != activities.ErrTypeCRMUnavailable || errType(second) != activities.ErrTypeCRMUnavailable {
+	if errType(first) != crm.ErrTypeUnavailable || errType(second) != crm.ErrTypeUnavailable {
 		t.Fatalf("first %v, second %v: want both CRM communication errors", first, second)
 	}
 	if len(h.crmCalls) != 1 {

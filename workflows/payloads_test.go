@@ -24,6 +24,7 @@ import (
 	"oportuna/crm"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
+	"oportuna/resale"
 	"oportuna/seed"
 	"oportuna/workflows"
 )
@@ -173,8 +174,8 @@ func TestRawHistoryHoldsNoCustomerData(t *testing.T) {
 	err := s.decide(failedWF, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Sigiloso", Probability: 50,
 		Deadline: time.Now().Add(workflows.DecisionWait)})
 	var app *temporal.ApplicationError
-	if !errors.As(err, &app) || app.Type() != activities.ErrTypeCRMNotFound || !strings.Contains(err.Error(), "44.555.666/9999-52") {
-		t.Fatalf("approval of an unknown customer: %v, want %s quoting the CNPJ", err, activities.ErrTypeCRMNotFound)
+	if !errors.As(err, &app) || app.Type() != crm.ErrTypeCustomerNotFound || !strings.Contains(err.Error(), "44.555.666/9999-52") {
+		t.Fatalf("approval of an unknown customer: %v, want %s quoting the CNPJ", err, crm.ErrTypeCustomerNotFound)
 	}
 	s.settleRunning(t, failedWF, s.runID(t, failedWF))
 	failedRaw, _, failedEvents := rawHistoryParts(t, plain, failedWF)
@@ -199,7 +200,7 @@ func TestRawHistoryHoldsNoCustomerData(t *testing.T) {
 	// A reseller's sign-up.
 	rid := opportunity.NewID()
 	rwf := workflows.ResaleWorkflowID(rid)
-	reg := activities.ResaleRegistration{Email: "carla.sigilosa@revenda-secreta.com.br", Phone: "11966665432",
+	reg := resale.Registration{Email: "carla.sigilosa@revenda-secreta.com.br", Phone: "11966665432",
 		ContactName: "Carla Sigilosa", CNPJ: "11222333000181", FantasyName: "Revenda Sigilosa", CorporateName: "Revenda Sigilosa Ltda", Country: "Brasil"}
 	start := workflows.ResaleStart(rid, "yep")
 	start.WorkflowIDConflictPolicy = enumspb.WORKFLOW_ID_CONFLICT_POLICY_FAIL

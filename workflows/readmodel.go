@@ -7,6 +7,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"oportuna/activities"
+	"oportuna/opportunity"
 )
 
 // The workflow is the truth; the read model (the opportunities table and its
@@ -14,32 +15,40 @@ import (
 // an event keyed id/cycle/seq, so a retried write changes nothing.
 
 // apply records an event nobody waits for (a timer's, a cancellation's).
-func (wf *opportunityImpl) apply(ctx workflow.Context, ev activities.Event) error {
-	return wf.applyBy(ctx, time.Time{}, ev)
+func (wf *opportunityImpl) apply(ctx workflow.Context, ev opportunity.Event) error {
+	_, err := wf.applyBy(ctx, time.Time{}, ev)
+	return err
 }
 
 // applyBy records a decision whose caller waits until deadline (zero: no
-// deadline, an activity that retries for as long as it takes). A decision
-// someone waits for is recorded inside the workflow task (one short,
-// idempotent write), which then answers the update.
-func (wf *opportunityImpl) applyBy(ctx workflow.Context, deadline time.Time, ev activities.Event) error {
+// deadline, an activity that retries for as long as it takes), and answers
+// the event as recorded (its key and time set). A decision someone waits for
+// is recorded inside the workflow task (one short, idempotent write), which
+// then answers the update.
+func (wf *opportunityImpl) applyBy(ctx workflow.Context, deadline time.Time, ev opportunity.Event) (opportunity.Event, error) {
 	wf.st.Seq++
 	ev.Key = fmt.Sprintf("%s/%d/%d", wf.st.ID, wf.st.Cycle, wf.st.Seq)
 	ev.OpportunityID, ev.Brand, ev.At = wf.st.ID, wf.st.Brand, workflow.Now(ctx)
 	if deadline.IsZero() {
-		return workflow.ExecuteActivity(dbOptions(ctx), a.Apply, ev).Get(ctx, nil)
+		return ev, workflow.ExecuteActivity(dbOptions(ctx), a.Apply, ev).Get(ctx, nil)
 	}
-	return workflow.ExecuteLocalActivity(localDecisionOptions(ctx, deadline), a.Apply, ev).Get(ctx, nil)
+	return ev, workflow.ExecuteLocalActivity(localDecisionOptions(ctx, deadline), a.Apply, ev).Get(ctx, nil)
+}
+
+// decided is a decision's answer: the state, and the event it recorded
+// (nil: it changed nothing).
+func (wf *opportunityImpl) decided(ev *opportunity.Event) Decided {
+	return Decided{OpportunityState: wf.st, Event: ev}
 }
 
 // recordKey records the outcome of a decision that changed nothing under its
 // Idempotency-Key (a decision that changes something records it with its
 // event, in Apply). Only a call with a key runs it.
-func (wf *opportunityImpl) recordKey(ctx workflow.Context, deadline time.Time, idem *activities.IdempotencyKey) {
+func (wf *opportunityImpl) recordKey(ctx workflow.Context, deadline time.Time, idem *opportunity.IdempotencyKey) {
 	if idem == nil {
 		return
 	}
-	ev := activities.Event{OpportunityID: wf.st.ID, Brand: wf.st.Brand, At: workflow.Now(ctx), Idem: idem}
+	ev := opportunity.Event{OpportunityID: wf.st.ID, Brand: wf.st.Brand, At: workflow.Now(ctx), Idem: idem}
 	if err := workflow.ExecuteLocalActivity(localDecisionOptions(ctx, deadline), a.RecordKey, ev).Get(ctx, nil); err != nil {
 		// The answer stands (nothing changed); a repetition is evaluated anew.
 		workflow.GetLogger(ctx).Warn("idempotency key not recorded", "err", err)

@@ -88,8 +88,8 @@ func TestRecordEditsAsTheAPISendsThem(t *testing.T) {
 	s.explainOnFailure(t, wfID)
 	run := s.runID(t, wfID)
 	deadline := func() time.Time { return time.Now().Add(workflows.DecisionWait - 5*time.Second) }
-	key := func(action, n string) *activities.IdempotencyKey {
-		return &activities.IdempotencyKey{UserID: rep.UserID, Key: id + "/" + n, Action: action, Status: 200, Message: "ok"}
+	key := func(action, n string) *opportunity.IdempotencyKey {
+		return &opportunity.IdempotencyKey{UserID: rep.UserID, Key: id + "/" + n, Action: action, Status: 200, Message: "ok"}
 	}
 	edit := func(name *string, prob *int, n string) error {
 		return s.decide(wfID, workflows.UpdateEdit, workflows.EditRequest{Actor: rep, Name: name, Probability: prob, Deadline: deadline(), Idem: key("edit", n)})
@@ -137,7 +137,7 @@ func TestRecordCRMRefusalOnApproval(t *testing.T) {
 	s.register(t, id)
 	s.explainOnFailure(t, workflows.OpportunityWorkflowID(id))
 	approve := workflows.ApproveRequest{Actor: rep, Name: "Projeto Armazém", Probability: 50}
-	if err := s.decide(wfID, workflows.UpdateApprove, approve); errType(err) != activities.ErrTypeCRMNotFound {
+	if err := s.decide(wfID, workflows.UpdateApprove, approve); errType(err) != crm.ErrTypeCustomerNotFound {
 		t.Fatalf("approval the CRM refused: %v", err)
 	}
 	if status, _, register, _ := s.row(t, id); status != string(opportunity.Analysis) || register != "" {

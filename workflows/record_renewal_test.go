@@ -76,7 +76,7 @@ func TestRecordCRMRefusalOnRenewalApproval(t *testing.T) {
 	}
 	refusing.fail = true
 	renew := workflows.RenewalDecision{Actor: rep, Approve: true}
-	if err := s.decide(wfID, workflows.UpdateDecideRenewal, renew); errType(err) != activities.ErrTypeCRMNotFound {
+	if err := s.decide(wfID, workflows.UpdateDecideRenewal, renew); errType(err) != crm.ErrTypeCustomerNotFound {
 		t.Fatalf("renewal approval the CRM refused: %v", err)
 	}
 	if status, _, _, _ := s.row(t, id); status != string(opportunity.AwaitingRenovation) {

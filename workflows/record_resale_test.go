@@ -9,6 +9,7 @@ import (
 
 	"oportuna/activities"
 	"oportuna/opportunity"
+	"oportuna/resale"
 	"oportuna/workflows"
 )
 
@@ -24,11 +25,11 @@ func TestRecordResaleRejection(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, err := result[workflows.ResaleState](t, s, wfID, run, 30*time.Second)
-	if err != nil || st.Status != activities.ResaleDisapproved || st.UserID != "" {
+	if err != nil || st.Status != resale.Disapproved || st.UserID != "" {
 		t.Fatalf("the run ended with %+v, %v", st, err)
 	}
 	s.closed(t, wfID, run, enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED, time.Second)
-	if status, reason := s.resaleStatus(t, id); status != activities.ResaleDisapproved || reason != "CNPJ sem atividade comercial" {
+	if status, reason := s.resaleStatus(t, id); status != resale.Disapproved || reason != "CNPJ sem atividade comercial" {
 		t.Errorf("read model %s %q", status, reason)
 	}
 	var users int
@@ -69,11 +70,11 @@ func TestRecordResaleAdoptionIsApproved(t *testing.T) {
 	terminateOnCleanup(t, s, wfID)
 	s.explainOnFailure(t, wfID)
 	st, err := result[workflows.ResaleState](t, s, wfID, h.RunID(), 30*time.Second)
-	if err != nil || st.Status != activities.ResaleApproved || st.UserID == "" {
+	if err != nil || st.Status != resale.Approved || st.UserID == "" {
 		t.Fatalf("the run ended with %+v, %v", st, err)
 	}
 	s.closed(t, wfID, h.RunID(), enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED, time.Second)
-	if status, _ := s.resaleStatus(t, id); status != activities.ResaleApproved {
+	if status, _ := s.resaleStatus(t, id); status != resale.Approved {
 		t.Errorf("read model %s", status)
 	}
 	var email string
@@ -101,7 +102,7 @@ func TestRecordResaleLongAnalysisContinuesAsNew(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, err := result[workflows.ResaleState](t, s, wfID, second, 30*time.Second)
-	if err != nil || st.Status != activities.ResaleApproved || st.Reminders < workflows.MaxRemindersPerRun {
+	if err != nil || st.Status != resale.Approved || st.Reminders < workflows.MaxRemindersPerRun {
 		t.Fatalf("the second run ended with %+v, %v", st, err)
 	}
 	s.closed(t, wfID, second, enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED, time.Second)
@@ -129,7 +130,7 @@ func TestRecordResaleContinuesAsNewWhenTheServerSuggestsIt(t *testing.T) {
 		st, err = result[workflows.ResaleState](t, s, wfID, "", 5*time.Second)
 		return err == nil
 	})
-	if st.Status != activities.ResaleApproved || st.Reminders == 0 || st.UserID == "" {
+	if st.Status != resale.Approved || st.Reminders == 0 || st.UserID == "" {
 		t.Fatalf("the last run ended with %+v", st)
 	}
 	if n := s.notices(t, "resale/"+id, activities.NoticeResaleReminder); n != st.Reminders {

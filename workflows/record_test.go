@@ -31,6 +31,7 @@ import (
 	"oportuna/internal/calendar"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
+	"oportuna/resale"
 	"oportuna/seed"
 	"oportuna/worker"
 	"oportuna/workflows"
@@ -191,13 +192,13 @@ func errType(err error) string {
 }
 
 // renewalBy is a renewal request of the seed's seller.
-func renewalBy(seller activities.Actor) workflows.RenewalRequest {
+func renewalBy(seller opportunity.Actor) workflows.RenewalRequest {
 	return workflows.RenewalRequest{Actor: seller, Renewal: opportunity.RenewalRequest{Reason: "Cliente retomou o projeto",
 		ProbabilityClosing: 75, ProjectStillInScope: "Sim", LastVisitDate: calendar.ISO(time.Now())}}
 }
 
 // people are the seed's seller (who registers) and representative (who decides).
-func people(t *testing.T, s *stack) (seller, rep activities.Actor) {
+func people(t *testing.T, s *stack) (seller, rep opportunity.Actor) {
 	return actor(t, s.db, "vendedor1@yep.demo", auth.Seller), actor(t, s.db, "representante@yep.demo", auth.Representative)
 }
 
@@ -210,7 +211,7 @@ func signUp(t *testing.T, s *stack, id, email, doc string) string {
 	op := s.c.NewWithStartWorkflowOperation(start, workflows.Resale, workflows.ResaleInput{ID: id, Brand: "yep"})
 	h, err := s.c.UpdateWithStartWorkflow(s.ctx, client.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op,
 		UpdateOptions: client.UpdateWorkflowOptions{UpdateName: workflows.UpdateRegister, WaitForStage: client.WorkflowUpdateStageCompleted,
-			Args: []any{workflows.ResaleRegisterRequest{Registration: activities.ResaleRegistration{Email: email, Phone: "11987654321",
+			Args: []any{workflows.ResaleRegisterRequest{Registration: resale.Registration{Email: email, Phone: "11987654321",
 				ContactName: "Carla", CNPJ: doc, FantasyName: "Revenda", CorporateName: "Revenda Boa Ltda", Country: "Brasil"}}}}})
 	if err == nil {
 		err = h.Get(s.ctx, nil)

@@ -8,6 +8,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"oportuna/activities"
+	"oportuna/crm"
 	"oportuna/opportunity"
 )
 
@@ -106,5 +107,5 @@ func (wf *opportunityImpl) repairCRM(ctx workflow.Context) (string, string) {
 		return RepairCRMRefused, app.Type()
 	}
 	wf.syncCRMLater(ctx, wf.st.Status)
-	return RepairCRMPending, activities.ErrTypeCRMUnavailable
+	return RepairCRMPending, crm.ErrTypeUnavailable
 }

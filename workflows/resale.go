@@ -12,6 +12,8 @@ import (
 
 	"oportuna/activities"
 	"oportuna/auth"
+	"oportuna/opportunity"
+	"oportuna/resale"
 )
 
 // MaxRemindersPerRun bounds a run's history: a company waiting that long
@@ -75,7 +77,7 @@ func (wf *resaleImpl) run(ctx workflow.Context) (ResaleState, error) {
 	}
 	for {
 		wf.publish(ctx)
-		if wf.st.Status != activities.ResaleAnalysis {
+		if wf.st.Status != resale.Analysis {
 			wf.drain(ctx)
 			return wf.st, nil
 		}
@@ -86,7 +88,7 @@ func (wf *resaleImpl) run(ctx workflow.Context) (ResaleState, error) {
 		wf.remind(ctx)
 		if wf.reminded >= MaxRemindersPerRun || workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
 			wf.drain(ctx)
-			if wf.st.Status == activities.ResaleAnalysis {
+			if wf.st.Status == resale.Analysis {
 				return wf.st, workflow.NewContinueAsNewError(ctx, Resale, ResaleInput{ID: wf.st.ID, Brand: wf.st.Brand, Carry: &wf.st})
 			}
 		}
@@ -136,7 +138,7 @@ func (wf *resaleImpl) awaitSignUp(ctx workflow.Context) error {
 func (wf *resaleImpl) waitUntil(ctx workflow.Context, t time.Time) bool {
 	workflow.SetCurrentDetails(ctx, fmt.Sprintf("Em análise: aguardando a decisão de um representante (lembretes enviados: %d; próximo em %s).",
 		wf.st.Reminders, t.Format(time.RFC3339)))
-	decided := func() bool { return wf.st.Status != activities.ResaleAnalysis }
+	decided := func() bool { return wf.st.Status != resale.Analysis }
 	if d := t.Sub(workflow.Now(ctx)); d > 0 {
 		if ok, _ := awaitOrTimeout(ctx, d, "Próximo lembrete aos representantes", decided); ok {
 			return false
@@ -167,7 +169,7 @@ func (wf *resaleImpl) remind(ctx workflow.Context) {
 
 func (wf *resaleImpl) validateRegister(ctx workflow.Context, req ResaleRegisterRequest) error {
 	if wf.loaded || wf.failed {
-		return invalid(activities.MsgDuplicateResale)
+		return invalid(resale.MsgDuplicate)
 	}
 	return nil
 }
@@ -175,7 +177,7 @@ func (wf *resaleImpl) validateRegister(ctx workflow.Context, req ResaleRegisterR
 func (wf *resaleImpl) register(ctx workflow.Context, req ResaleRegisterRequest) (ResaleState, error) {
 	defer wf.lock(ctx)()
 	if wf.loaded || wf.failed {
-		return wf.st, invalid(activities.MsgDuplicateResale)
+		return wf.st, invalid(resale.MsgDuplicate)
 	}
 	var f activities.ResaleFacts
 	err := workflow.ExecuteActivity(registerOptions(ctx), a.RegisterResale, activities.RegisterResaleInput{
@@ -183,7 +185,7 @@ func (wf *resaleImpl) register(ctx workflow.Context, req ResaleRegisterRequest) 
 	}).Get(ctx, &f)
 	if err != nil {
 		var app *temporal.ApplicationError
-		wf.failed, wf.dup = true, errors.As(err, &app) && app.Type() == activities.ErrTypeDuplicate
+		wf.failed, wf.dup = true, errors.As(err, &app) && app.Type() == resale.ErrTypeDuplicate
 		return wf.st, err
 	}
 	wf.st.Status, wf.st.CNPJ, wf.st.CreatedAt, wf.loaded = f.Status, f.CNPJ, f.CreatedAt, true
@@ -195,14 +197,14 @@ func (wf *resaleImpl) register(ctx workflow.Context, req ResaleRegisterRequest) 
 
 // validateDecision checks who decides and, once the company is known, its state
 // (an adopting run learns the state after the update arrived: the handler checks again).
-func (wf *resaleImpl) validateDecision(actor activities.Actor, brandSlug string) error {
+func (wf *resaleImpl) validateDecision(actor opportunity.Actor, brandSlug string) error {
 	if !has(actor, auth.Representative, auth.Support) || brandSlug != wf.st.Brand {
 		return forbidden()
 	}
 	if wf.failed {
 		return resaleTransitionError("")
 	}
-	if wf.loaded && wf.st.Status != activities.ResaleAnalysis {
+	if wf.loaded && wf.st.Status != resale.Analysis {
 		return resaleTransitionError(wf.st.Status)
 	}
 	return nil
@@ -227,7 +229,7 @@ func (wf *resaleImpl) validateDisapprove(ctx workflow.Context, req ResaleDisappr
 
 // decide waits for the company to be known and holds the lock; it answers the
 // validation error when the state moved while the update waited its turn.
-func (wf *resaleImpl) decide(ctx workflow.Context, actor activities.Actor, brandSlug string) (func(), error) {
+func (wf *resaleImpl) decide(ctx workflow.Context, actor opportunity.Actor, brandSlug string) (func(), error) {
 	_ = workflow.Await(ctx, func() bool { return wf.loaded || wf.failed })
 	unlock := wf.lock(ctx)
 	if err := wf.validateDecision(actor, brandSlug); err != nil {
@@ -249,7 +251,7 @@ func (wf *resaleImpl) approve(ctx workflow.Context, req ResaleApproval) (ResaleS
 	}).Get(ctx, &out); err != nil {
 		return wf.st, err
 	}
-	wf.st.Status, wf.st.UserID = activities.ResaleApproved, out.UserID
+	wf.st.Status, wf.st.UserID = resale.Approved, out.UserID
 	wf.background(ctx, mailOptions(ctx), "approval e-mail", a.MailResaleDecision, activities.ResaleMailInput{
 		ResaleID: wf.st.ID, Brand: wf.st.Brand, Approved: true, Portal: req.Portal, InviteTTL: req.InviteTTL})
 	wf.notify(ctx, activities.NoticeResaleApproved, "approved")
@@ -267,7 +269,7 @@ func (wf *resaleImpl) disapprove(ctx workflow.Context, req ResaleDisapproval) (R
 	}).Get(ctx, nil); err != nil {
 		return wf.st, err
 	}
-	wf.st.Status = activities.ResaleDisapproved
+	wf.st.Status = resale.Disapproved
 	wf.background(ctx, mailOptions(ctx), "refusal e-mail", a.MailResaleDecision, activities.ResaleMailInput{
 		ResaleID: wf.st.ID, Brand: wf.st.Brand})
 	return wf.st, nil

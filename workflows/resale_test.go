@@ -23,6 +23,7 @@ import (
 	"oportuna/internal/testenv"
 	"oportuna/mailer"
 	"oportuna/opportunity"
+	"oportuna/resale"
 )
 
 func TestResaleApprovalAfterTwoSLARemindersCreatesAndInvitesTheUser(t *testing.T) {
@@ -30,7 +31,7 @@ func TestResaleApprovalAfterTwoSLARemindersCreatesAndInvitesTheUser(t *testing.T
 	var approveErr, lateErr error
 	approval := ResaleApproval{Actor: rep, Brand: "yep", Portal: "http://yep.localhost:8080", InviteTTL: 72 * time.Hour}
 	h.env.RegisterDelayedCallback(func() {
-		if st := h.state(); st.Status != activities.ResaleAnalysis || st.Reminders != 2 {
+		if st := h.state(); st.Status != resale.Analysis || st.Reminders != 2 {
 			t.Errorf("after 100h: %+v, want analysis with 2 reminders", st)
 		}
 	}, 100*time.Hour)
@@ -52,7 +53,7 @@ func TestResaleApprovalAfterTwoSLARemindersCreatesAndInvitesTheUser(t *testing.T
 	if err := h.env.GetWorkflowResult(&st); err != nil {
 		t.Fatal(err)
 	}
-	if st.Status != activities.ResaleApproved || st.UserID != "u-new" || st.Reminders != 2 {
+	if st.Status != resale.Approved || st.UserID != "u-new" || st.Reminders != 2 {
 		t.Errorf("final state %+v", st)
 	}
 	if k := h.kinds(); k[activities.NoticeResaleRegistered] != 1 || k[activities.NoticeResaleReminder] != 2 || k[activities.NoticeResaleApproved] != 1 {
@@ -69,14 +70,14 @@ func TestResaleApprovalAfterTwoSLARemindersCreatesAndInvitesTheUser(t *testing.T
 	if len(h.mails) != 1 || !h.mails[0].Approved || h.mails[0].Portal != approval.Portal || h.mails[0].InviteTTL != 72*time.Hour {
 		t.Errorf("mails %+v", h.mails)
 	}
-	if n := len(h.statuses); n < 2 || h.statuses[0] != activities.ResaleAnalysis || h.statuses[n-1] != activities.ResaleApproved {
+	if n := len(h.statuses); n < 2 || h.statuses[0] != resale.Analysis || h.statuses[n-1] != resale.Approved {
 		t.Errorf("ResaleStatus search attribute went %v", h.statuses)
 	}
 }
 
 func TestResaleActivitiesShareTheTransitionErrorType(t *testing.T) {
-	if activities.ErrTypeResaleState != ErrTypeTransition {
-		t.Fatalf("activities.ErrTypeResaleState %q, workflows.ErrTypeTransition %q: the API would not answer 409", activities.ErrTypeResaleState, ErrTypeTransition)
+	if resale.ErrTypeState != ErrTypeTransition {
+		t.Fatalf("resale.ErrTypeState %q, workflows.ErrTypeTransition %q: the API would not answer 409", resale.ErrTypeState, ErrTypeTransition)
 	}
 }
 
@@ -114,9 +115,9 @@ func TestResaleRefusalNeedsAReasonAndADecider(t *testing.T) {
 
 func TestResaleDuplicateSignUpEndsTheRunQuietly(t *testing.T) {
 	h := newResaleHarness(t)
-	h.regErr = temporal.NewNonRetryableApplicationError(activities.MsgDuplicateResale, activities.ErrTypeDuplicate, nil)
+	h.regErr = temporal.NewNonRetryableApplicationError(resale.MsgDuplicate, resale.ErrTypeDuplicate, nil)
 	err := h.run()
-	if errType(err) != activities.ErrTypeDuplicate {
+	if errType(err) != resale.ErrTypeDuplicate {
 		t.Fatalf("register: %v, want the duplicate error", err)
 	}
 	if !h.env.IsWorkflowCompleted() || h.env.GetWorkflowError() != nil {
@@ -129,7 +130,7 @@ func TestResaleDuplicateSignUpEndsTheRunQuietly(t *testing.T) {
 
 func TestResaleAdoptedRunDecidesAStoredCompany(t *testing.T) {
 	h := newResaleHarness(t)
-	h.facts = activities.ResaleFacts{ID: "r-1", Brand: "yep", Status: activities.ResaleAnalysis, CNPJ: signup.CNPJ,
+	h.facts = activities.ResaleFacts{ID: "r-1", Brand: "yep", Status: resale.Analysis, CNPJ: signup.CNPJ,
 		CreatedAt: h.env.Now().Add(-30 * time.Hour)}
 	var approveErr error
 	h.at(0, UpdateApprove, ResaleApproval{Actor: rep, Brand: "yep"}, &approveErr)
@@ -144,7 +145,7 @@ func TestResaleAdoptedRunDecidesAStoredCompany(t *testing.T) {
 
 func TestResaleAdoptingADecidedCompanyRefusesTheDecision(t *testing.T) {
 	h := newResaleHarness(t)
-	h.facts = activities.ResaleFacts{ID: "r-1", Brand: "yep", Status: activities.ResaleApproved, CNPJ: signup.CNPJ, CreatedAt: h.env.Now()}
+	h.facts = activities.ResaleFacts{ID: "r-1", Brand: "yep", Status: resale.Approved, CNPJ: signup.CNPJ, CreatedAt: h.env.Now()}
 	var approveErr error
 	h.at(0, UpdateApprove, ResaleApproval{Actor: rep, Brand: "yep"}, &approveErr)
 	h.env.ExecuteWorkflow(Resale, ResaleInput{ID: "r-1", Brand: "yep", Adopt: true})
@@ -222,7 +223,7 @@ func TestResaleOnboardingOnTheRealServer(t *testing.T) {
 	ctx := testenv.Context(t)
 	ensureSearchAttributes(t, c)
 	brands, _ := brand.Parse([]byte(`[{"slug":"yep","name":"Yep"}]`))
-	actor := activities.Actor{Name: "Renata", Roles: []auth.Role{auth.Representative}}
+	actor := opportunity.Actor{Name: "Renata", Roles: []auth.Role{auth.Representative}}
 	if err := db.QueryRow(ctx, `INSERT INTO users (name, email) VALUES ('Renata', 'rep@yep.example') RETURNING id::text`).Scan(&actor.UserID); err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +270,7 @@ func TestResaleOnboardingOnTheRealServer(t *testing.T) {
 	}
 	var st ResaleState
 	run := c.GetWorkflow(ctx, ResaleWorkflowID(id), "")
-	if err := run.Get(ctx, &st); err != nil || st.Status != activities.ResaleApproved || st.Reminders < 2 || st.UserID == "" {
+	if err := run.Get(ctx, &st); err != nil || st.Status != resale.Approved || st.Reminders < 2 || st.UserID == "" {
 		t.Fatalf("result %+v %v", st, err)
 	}
 	var hash string

@@ -7,8 +7,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"oportuna/activities"
 	"oportuna/opportunity"
+	"oportuna/resale"
 )
 
 // Search attributes let operators filter workflows in the Temporal UI. They hold
@@ -70,7 +70,7 @@ func (wf *opportunityImpl) publish(ctx workflow.Context) {
 // publish updates the search attributes of a company's onboarding.
 func (wf *resaleImpl) publish(ctx workflow.Context) {
 	updates := []temporal.SearchAttributeUpdate{AttrBrand.ValueSet(wf.st.Brand), AttrResaleStatus.ValueSet(wf.st.Status),
-		AttrApprovalOverdue.ValueSet(wf.st.Status == activities.ResaleAnalysis && wf.st.Reminders > 0)}
+		AttrApprovalOverdue.ValueSet(wf.st.Status == resale.Analysis && wf.st.Reminders > 0)}
 	if wf.st.CNPJ != "" {
 		updates = append(updates, AttrResaleCnpj.ValueSet(wf.st.CNPJ))
 	}

@@ -6,7 +6,6 @@ import (
 
 	"go.temporal.io/sdk/workflow"
 
-	"oportuna/activities"
 	"oportuna/opportunity"
 )
 
@@ -140,7 +139,7 @@ const MetricTimerTransitionFailures = "oportuna_timer_transition_failures"
 // CRM in the background.
 func (wf *opportunityImpl) timerTransition(ctx workflow.Context, to opportunity.Status, kind string, reps, owner bool) {
 	defer wf.lock(ctx)()
-	if err := wf.apply(ctx, activities.Event{Status: to, Changes: []activities.Change{statusChange(wf.st.Status, to)}}); err != nil {
+	if err := wf.apply(ctx, opportunity.Event{Status: to, Changes: []opportunity.Change{statusChange(wf.st.Status, to)}}); err != nil {
 		wf.failures++
 		backoff := min(timerRetryFirst<<min(wf.failures-1, 10), timerRetryMax)
 		wf.retryAt = workflow.Now(ctx).Add(backoff)

@@ -9,7 +9,9 @@ import (
 
 	"oportuna/activities"
 	"oportuna/auth"
+	"oportuna/crm"
 	"oportuna/opportunity"
+	"oportuna/resale"
 )
 
 // Names of the workflows' handlers. The onboarding workflow (Resale) answers
@@ -76,9 +78,18 @@ type OpportunityState struct {
 	LastVisitDate       string `json:"lastVisitDate,omitempty"`
 }
 
+// Decided answers a decision: the workflow's state, and the event the
+// decision recorded in the read model (none when it changed nothing). The API
+// answers with the record it read before the decision, with this event
+// applied (opportunity.Record.Applied): a decision reads its row once.
+type Decided struct {
+	OpportunityState
+	Event *opportunity.Event `json:"event,omitempty"`
+}
+
 // RegisterRequest is the registration sent with Update-with-Start.
 type RegisterRequest struct {
-	Actor      activities.Actor   `json:"actor"`
+	Actor      opportunity.Actor  `json:"actor"`
 	ResaleCNPJ string             `json:"resaleCnpj"`
 	Record     opportunity.Record `json:"record"`
 }
@@ -89,45 +100,45 @@ type RegisterRequest struct {
 
 // ApproveRequest approves an opportunity in analysis.
 type ApproveRequest struct {
-	Actor       activities.Actor           `json:"actor"`
-	Name        string                     `json:"name"`
-	Probability int                        `json:"probability"`
-	Deadline    time.Time                  `json:"deadline,omitempty"`
-	Idem        *activities.IdempotencyKey `json:"idem,omitempty"`
+	Actor       opportunity.Actor           `json:"actor"`
+	Name        string                      `json:"name"`
+	Probability int                         `json:"probability"`
+	Deadline    time.Time                   `json:"deadline,omitempty"`
+	Idem        *opportunity.IdempotencyKey `json:"idem,omitempty"`
 }
 
 // DisapproveRequest refuses an opportunity in analysis.
 type DisapproveRequest struct {
-	Actor    activities.Actor           `json:"actor"`
-	Reason   string                     `json:"reason"`
-	Deadline time.Time                  `json:"deadline,omitempty"`
-	Idem     *activities.IdempotencyKey `json:"idem,omitempty"`
+	Actor    opportunity.Actor           `json:"actor"`
+	Reason   string                      `json:"reason"`
+	Deadline time.Time                   `json:"deadline,omitempty"`
+	Idem     *opportunity.IdempotencyKey `json:"idem,omitempty"`
 }
 
 // EditRequest changes the name and/or the probability.
 type EditRequest struct {
-	Actor       activities.Actor           `json:"actor"`
-	Name        *string                    `json:"name,omitempty"`
-	Probability *int                       `json:"probability,omitempty"`
-	Deadline    time.Time                  `json:"deadline,omitempty"`
-	Idem        *activities.IdempotencyKey `json:"idem,omitempty"`
+	Actor       opportunity.Actor           `json:"actor"`
+	Name        *string                     `json:"name,omitempty"`
+	Probability *int                        `json:"probability,omitempty"`
+	Deadline    time.Time                   `json:"deadline,omitempty"`
+	Idem        *opportunity.IdempotencyKey `json:"idem,omitempty"`
 }
 
 // RenewalRequest asks for a new validity period.
 type RenewalRequest struct {
-	Actor    activities.Actor           `json:"actor"`
-	Renewal  opportunity.RenewalRequest `json:"renewal"`
-	Deadline time.Time                  `json:"deadline,omitempty"`
-	Idem     *activities.IdempotencyKey `json:"idem,omitempty"`
+	Actor    opportunity.Actor           `json:"actor"`
+	Renewal  opportunity.RenewalRequest  `json:"renewal"`
+	Deadline time.Time                   `json:"deadline,omitempty"`
+	Idem     *opportunity.IdempotencyKey `json:"idem,omitempty"`
 }
 
 // RenewalDecision approves or refuses a renewal request.
 type RenewalDecision struct {
-	Actor    activities.Actor           `json:"actor"`
-	Approve  bool                       `json:"approve"`
-	Reason   string                     `json:"reason"`
-	Deadline time.Time                  `json:"deadline,omitempty"`
-	Idem     *activities.IdempotencyKey `json:"idem,omitempty"`
+	Actor    opportunity.Actor           `json:"actor"`
+	Approve  bool                        `json:"approve"`
+	Reason   string                      `json:"reason"`
+	Deadline time.Time                   `json:"deadline,omitempty"`
+	Idem     *opportunity.IdempotencyKey `json:"idem,omitempty"`
 }
 
 // --- the onboarding of a company (Resale) ---
@@ -156,24 +167,24 @@ type ResaleState struct {
 
 // ResaleRegisterRequest is the sign-up sent with Update-with-Start.
 type ResaleRegisterRequest struct {
-	Registration activities.ResaleRegistration `json:"registration"`
+	Registration resale.Registration `json:"registration"`
 }
 
 // ResaleApproval approves a company in analysis. Portal is the base URL of the
 // set-password link e-mailed to the company (empty: the mailer's PORTAL_URL);
 // InviteTTL how long the link lasts (zero: auth.DefaultInviteTTL).
 type ResaleApproval struct {
-	Actor     activities.Actor `json:"actor"`
-	Brand     string           `json:"brand"`
-	Portal    string           `json:"portal,omitempty"`
-	InviteTTL time.Duration    `json:"inviteTtl,omitempty"`
+	Actor     opportunity.Actor `json:"actor"`
+	Brand     string            `json:"brand"`
+	Portal    string            `json:"portal,omitempty"`
+	InviteTTL time.Duration     `json:"inviteTtl,omitempty"`
 }
 
 // ResaleDisapproval refuses a company in analysis, with the reason e-mailed to it.
 type ResaleDisapproval struct {
-	Actor  activities.Actor `json:"actor"`
-	Brand  string           `json:"brand"`
-	Reason string           `json:"reason"`
+	Actor  opportunity.Actor `json:"actor"`
+	Brand  string            `json:"brand"`
+	Reason string            `json:"reason"`
 }
 
 // MsgResaleReason is the answer to a refusal without a reason; MsgResaleReasonLong
@@ -186,7 +197,7 @@ const (
 
 // ResaleTransitionMessage is the answer to a decision on a company that is not in analysis.
 func ResaleTransitionMessage(status string) string {
-	return "Ação não permitida: a revenda está " + activities.ResaleStatusLabel(status) + "."
+	return "Ação não permitida: a revenda está " + resale.StatusLabel(status) + "."
 }
 
 func resaleTransitionError(status string) error {
@@ -233,11 +244,11 @@ func transitionError(st opportunity.Status) error {
 
 // crmUnavailable is the CRM communication error the API answers with 502.
 func crmUnavailable(msg string, cause error) error {
-	return temporal.NewNonRetryableApplicationError(msg, activities.ErrTypeCRMUnavailable, cause)
+	return temporal.NewNonRetryableApplicationError(msg, crm.ErrTypeUnavailable, cause)
 }
 
 // has reports whether the actor holds one of the roles.
-func has(a activities.Actor, roles ...auth.Role) bool {
+func has(a opportunity.Actor, roles ...auth.Role) bool {
 	c := auth.Claims{Roles: a.Roles}
 	return c.Has(roles...)
 }

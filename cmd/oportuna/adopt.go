@@ -10,6 +10,7 @@ import (
 
 	"oportuna/config"
 	"oportuna/opportunity"
+	"oportuna/store"
 	"oportuna/workflows"
 )
 
@@ -29,9 +30,8 @@ func adopt(ctx context.Context, cfg config.Config, args []string) error {
 		return err
 	}
 	defer db.Close()
-	var slug string
-	var deleted bool
-	err = db.QueryRow(ctx, `SELECT brand, is_deleted FROM opportunities WHERE id = $1`, id).Scan(&slug, &deleted)
+	row, err := store.New(db).OpportunityBrand(ctx, id)
+	slug, deleted := row.Brand, row.IsDeleted
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return fmt.Errorf("no opportunity %s in the database", id)

@@ -438,7 +438,7 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 		cnpjHandler.Signer = signer
 		cnpjHandler.BrandOf = func(r *http.Request) string { return brands.ForHost(r.Host).Slug }
 		srv := &api.Server{
-			Brands: brands, DB: db, Web: dist, Temporal: tc, Acts: acts, Health: checks, Metrics: reg,
+			Brands: brands, DB: db, Web: dist, Temporal: tc, CRM: acts.CRM, Health: checks, Metrics: reg,
 			Auth: &auth.Service{
 				DB: db, Brands: brands, Signer: signer,
 				RefreshTTL: cfg.RefreshTokenTTL, ResetTTL: cfg.ResetTokenTTL,

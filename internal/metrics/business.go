@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"oportuna/opportunity"
+	"oportuna/store"
 )
 
 // Business collects the portal's gauges from the read model at scrape time:
@@ -112,47 +113,25 @@ func (b *Business) load() error {
 		}
 		known(brand)
 	}
-	rows, err := b.DB.Query(ctx, `SELECT brand, status, count(*) FROM opportunities GROUP BY brand, status`)
+	q := store.New(b.DB)
+	counts, err := q.OpportunitiesByStatus(ctx)
 	if err != nil {
 		return err
 	}
-	for rows.Next() {
-		var brand, status string
-		var n int64
-		if err := rows.Scan(&brand, &status, &n); err != nil {
-			rows.Close()
-			return err
-		}
-		byState[[2]string{brand, status}] = float64(n)
-		known(brand)
-	}
-	if err := rows.Err(); err != nil {
-		return err
+	for _, c := range counts {
+		byState[[2]string{c.Brand, c.Status}] = float64(c.N)
+		known(c.Brand)
 	}
 	// Both workflows remind the representatives APPROVAL_SLA after the
 	// registration (or sign-up) and set ApprovalOverdue then.
-	rows, err = b.DB.Query(ctx, `
-		SELECT brand, $3::text, count(*) FROM opportunities
-		 WHERE status = $1 AND created_at <= now() - make_interval(secs => $2) GROUP BY brand
-		UNION ALL
-		SELECT brand, $4::text, count(*) FROM resales
-		 WHERE status = $1 AND created_at <= now() - make_interval(secs => $2) GROUP BY brand`,
-		string(opportunity.Analysis), b.SLA.Seconds(), OverdueOpportunity, OverdueResale)
+	late, err := q.OverdueInAnalysis(ctx, store.OverdueInAnalysisParams{SlaSeconds: b.SLA.Seconds(),
+		OpportunityKind: OverdueOpportunity, ResaleKind: OverdueResale})
 	if err != nil {
 		return err
 	}
-	for rows.Next() {
-		var brand, kind string
-		var n int64
-		if err := rows.Scan(&brand, &kind, &n); err != nil {
-			rows.Close()
-			return err
-		}
-		known(brand)
-		overdue[[2]string{brand, kind}] = float64(n)
-	}
-	if err := rows.Err(); err != nil {
-		return err
+	for _, c := range late {
+		known(c.Brand)
+		overdue[[2]string{c.Brand, c.Kind}] = float64(c.N)
 	}
 	b.byState, b.overdue, b.at = byState, overdue, time.Now()
 	return nil

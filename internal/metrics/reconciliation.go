@@ -6,6 +6,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"oportuna/store"
 )
 
 // ReconciliationFindings counts the reconciler's findings as it records them
@@ -53,20 +55,10 @@ func (r *Reconciliation) Collect(ch chan<- prometheus.Metric) {
 	for _, k := range FindingKinds {
 		open[k] = 0
 	}
-	rows, err := r.DB.Query(ctx, `SELECT kind, count(*) FROM reconciliation_findings WHERE resolved_at IS NULL GROUP BY kind`)
-	if err == nil {
-		for rows.Next() {
-			var kind string
-			var n int64
-			if err = rows.Scan(&kind, &n); err != nil {
-				break
-			}
-			open[kind] = float64(n)
-		}
-		rows.Close()
-		if err == nil {
-			err = rows.Err()
-		}
+	q := store.New(r.DB)
+	counts, err := q.OpenFindingsByKind(ctx)
+	for _, c := range counts {
+		open[c.Kind] = float64(c.N)
 	}
 	if err != nil {
 		ch <- prometheus.NewInvalidMetric(openFindingsDesc, err)
@@ -75,8 +67,8 @@ func (r *Reconciliation) Collect(ch chan<- prometheus.Metric) {
 	for k, v := range open {
 		ch <- prometheus.MustNewConstMetric(openFindingsDesc, prometheus.GaugeValue, v, k)
 	}
-	var failures int64
-	if err := r.DB.QueryRow(ctx, `SELECT count(*) FROM crm_sync_failures WHERE resolved_at IS NULL`).Scan(&failures); err != nil {
+	failures, err := q.OpenCRMSyncFailureCount(ctx)
+	if err != nil {
 		ch <- prometheus.NewInvalidMetric(openFailuresDesc, err)
 		return
 	}

@@ -13,7 +13,8 @@
 //     rate_failures.
 //
 // Every call takes its time from the limiter's clock (Now), so tests move time
-// instead of sleeping. Prune deletes the rows that no longer count.
+// instead of sleeping. Prune deletes the rows that no longer count. Its
+// statements are in store/ratelimits.sql.
 package ratelimit
 
 import (
@@ -29,6 +30,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"oportuna/internal/respond"
+
+	"oportuna/store"
 )
 
 func clock(now func() time.Time) time.Time {
@@ -75,25 +78,23 @@ func (w *Window) AllowAt(ctx context.Context, key string, now time.Time) (bool, 
 	bucket := w.Name + "|" + key
 	var allowed bool
 	var wait time.Duration
-	err := pgx.BeginFunc(ctx, w.DB, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('rate-window:' || $1, 0))`, bucket); err != nil {
+	err := store.Tx(ctx, w.DB, func(q *store.Queries) error {
+		if err := q.LockRateBucket(ctx, "rate-window:"+bucket); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM rate_hits WHERE bucket = $1 AND at <= $2`, bucket, now.Add(-w.Per)); err != nil {
+		if err := q.ForgetRateHits(ctx, store.ForgetRateHitsParams{Bucket: bucket, Before: now.Add(-w.Per)}); err != nil {
 			return err
 		}
-		var n int
-		var oldest *time.Time
-		if err := tx.QueryRow(ctx, `SELECT count(*), min(at) FROM rate_hits WHERE bucket = $1`, bucket).Scan(&n, &oldest); err != nil {
+		hits, err := q.CountRateHits(ctx, bucket)
+		if err != nil {
 			return err
 		}
-		if n >= w.Limit {
-			wait = oldest.Add(w.Per).Sub(now)
+		if hits.Hits >= w.Limit {
+			wait = hits.Oldest.Add(w.Per).Sub(now)
 			return nil
 		}
 		allowed = true
-		_, err := tx.Exec(ctx, `INSERT INTO rate_hits (bucket, at, expires_at) VALUES ($1, $2, $3)`, bucket, now, now.Add(w.Per))
-		return err
+		return q.AddRateHit(ctx, store.AddRateHitParams{Bucket: bucket, At: now, ExpiresAt: now.Add(w.Per)})
 	})
 	if err != nil {
 		return false, 0, fmt.Errorf("ratelimit: count %s: %w", bucket, err)
@@ -163,19 +164,18 @@ type failureRow struct {
 
 // lockRow reads key's row under a transaction-scoped advisory lock, with a
 // count past Forget (and its lock over) read as zero.
-func (b *Backoff) lockRow(ctx context.Context, tx pgx.Tx, key string, now time.Time) (failureRow, bool, error) {
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('rate-backoff:' || $1, 0))`, key); err != nil {
+func (b *Backoff) lockRow(ctx context.Context, q *store.Queries, key string, now time.Time) (failureRow, bool, error) {
+	if err := q.LockRateBucket(ctx, "rate-backoff:"+key); err != nil {
 		return failureRow{}, false, err
 	}
-	var row failureRow
-	err := tx.QueryRow(ctx, `SELECT failures, last_at, locked_until FROM rate_failures WHERE key = $1`, key).
-		Scan(&row.failures, &row.lastAt, &row.locked)
+	r, err := q.RateFailures(ctx, key)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return failureRow{}, false, nil
 	}
 	if err != nil {
 		return failureRow{}, false, err
 	}
+	row := failureRow{failures: r.Failures, lastAt: r.LastAt, locked: r.LockedUntil}
 	if row.locked != nil && !now.Before(*row.locked) {
 		row.locked = nil
 	}
@@ -185,12 +185,9 @@ func (b *Backoff) lockRow(ctx context.Context, tx pgx.Tx, key string, now time.T
 	return row, true, nil
 }
 
-func (b *Backoff) store(ctx context.Context, tx pgx.Tx, key string, row failureRow) error {
-	_, err := tx.Exec(ctx, `INSERT INTO rate_failures (key, failures, last_at, locked_until, forget_at)
-		VALUES ($1, $2, $3, $4, $5)
-		ON CONFLICT (key) DO UPDATE SET failures = $2, last_at = $3, locked_until = $4, forget_at = $5`,
-		key, row.failures, row.lastAt, row.locked, row.lastAt.Add(b.forget()))
-	return err
+func (b *Backoff) store(ctx context.Context, q *store.Queries, key string, row failureRow) error {
+	return q.SaveRateFailures(ctx, store.SaveRateFailuresParams{Key: key, Failures: row.failures, LastAt: row.lastAt,
+		LockedUntil: row.locked, ForgetAt: row.lastAt.Add(b.forget())})
 }
 
 // Attempt counts an attempt of key now, unless key is locked; then it answers
@@ -200,8 +197,8 @@ func (b *Backoff) Attempt(ctx context.Context, key string) (bool, time.Duration,
 	key = b.Name + "|" + key
 	var allowed bool
 	var wait time.Duration
-	err := pgx.BeginFunc(ctx, b.DB, func(tx pgx.Tx) error {
-		row, _, err := b.lockRow(ctx, tx, key, now)
+	err := store.Tx(ctx, b.DB, func(q *store.Queries) error {
+		row, _, err := b.lockRow(ctx, q, key, now)
 		if err != nil {
 			return err
 		}
@@ -216,7 +213,7 @@ func (b *Backoff) Attempt(ctx context.Context, key string) (bool, time.Duration,
 			until := now.Add(d)
 			row.locked = &until
 		}
-		return b.store(ctx, tx, key, row)
+		return b.store(ctx, q, key, row)
 	})
 	if err != nil {
 		return false, 0, fmt.Errorf("ratelimit: attempt %s: %w", key, err)
@@ -227,8 +224,7 @@ func (b *Backoff) Attempt(ctx context.Context, key string) (bool, time.Duration,
 // Locked answers how long key stays locked (0: not locked), without counting.
 func (b *Backoff) Locked(ctx context.Context, key string) (time.Duration, error) {
 	now := clock(b.Now)
-	var until *time.Time
-	err := b.DB.QueryRow(ctx, `SELECT locked_until FROM rate_failures WHERE key = $1`, b.Name+"|"+key).Scan(&until)
+	until, err := store.New(b.DB).RateLockedUntil(ctx, b.Name+"|"+key)
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && (until == nil || !now.Before(*until))) {
 		return 0, nil
 	}
@@ -244,8 +240,8 @@ func (b *Backoff) Locked(ctx context.Context, key string) (time.Duration, error)
 func (b *Backoff) Refund(ctx context.Context, key string) error {
 	now := clock(b.Now)
 	key = b.Name + "|" + key
-	err := pgx.BeginFunc(ctx, b.DB, func(tx pgx.Tx) error {
-		row, found, err := b.lockRow(ctx, tx, key, now)
+	err := store.Tx(ctx, b.DB, func(q *store.Queries) error {
+		row, found, err := b.lockRow(ctx, q, key, now)
 		if err != nil || !found || row.failures == 0 {
 			return err
 		}
@@ -253,7 +249,7 @@ func (b *Backoff) Refund(ctx context.Context, key string) error {
 		if row.failures < b.Free {
 			row.locked = nil
 		}
-		return b.store(ctx, tx, key, row)
+		return b.store(ctx, q, key, row)
 	})
 	if err != nil {
 		return fmt.Errorf("ratelimit: refund %s: %w", key, err)
@@ -263,7 +259,7 @@ func (b *Backoff) Refund(ctx context.Context, key string) error {
 
 // Clear forgets key's attempts and lock.
 func (b *Backoff) Clear(ctx context.Context, key string) error {
-	if _, err := b.DB.Exec(ctx, `DELETE FROM rate_failures WHERE key = $1`, b.Name+"|"+key); err != nil {
+	if err := store.New(b.DB).ClearRateFailures(ctx, b.Name+"|"+key); err != nil {
 		return fmt.Errorf("ratelimit: clear %s: %w", key, err)
 	}
 	return nil
@@ -276,15 +272,13 @@ type Pruned struct{ Hits, Failures int64 }
 // and failure counts past Forget whose lock (if any) ended.
 func Prune(ctx context.Context, db *pgxpool.Pool, now time.Time) (Pruned, error) {
 	var p Pruned
-	tag, err := db.Exec(ctx, `DELETE FROM rate_hits WHERE expires_at <= $1`, now)
-	if err != nil {
+	q := store.New(db)
+	var err error
+	if p.Hits, err = q.PruneRateHits(ctx, now); err != nil {
 		return p, fmt.Errorf("ratelimit: prune hits: %w", err)
 	}
-	p.Hits = tag.RowsAffected()
-	tag, err = db.Exec(ctx, `DELETE FROM rate_failures WHERE forget_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)`, now)
-	if err != nil {
+	if p.Failures, err = q.PruneRateFailures(ctx, now); err != nil {
 		return p, fmt.Errorf("ratelimit: prune failures: %w", err)
 	}
-	p.Failures = tag.RowsAffected()
 	return p, nil
 }

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -32,6 +34,7 @@ import (
 	"oportuna/internal/tracing/tracingtest"
 	"oportuna/seed"
 	"oportuna/worker"
+	"oportuna/workflows"
 )
 
 func TestMain(m *testing.M) {
@@ -103,7 +106,7 @@ func newTracedStack(t *testing.T) *tracedStack {
 	done := make(chan struct{})
 	go func() { _ = worker.Run(wctx, tc, "default", acts); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
-	s := &api.Server{Brands: brands, DB: db, Temporal: tc, Acts: acts, Tracing: tp,
+	s := &api.Server{Brands: brands, DB: db, Temporal: tc, CRM: acts.CRM, Tracing: tp,
 		Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
 			RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}},
 		Web: fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}}}
@@ -178,4 +181,20 @@ func TestOneApprovalIsOneTraceFromTheHandlerToTheCRM(t *testing.T) {
 		}
 	}
 	tracingtest.CheckNoPersonalData(t, spans, customerData...)
+
+	// The API reads the opportunity once, with the caller, before the
+	// decision; it answers from the event the update returned
+	// (workflows.Decided), not from a second read. (The CRM write reads it in
+	// the worker: the customer's data stays out of the workflow's history.)
+	root := spans.Roots("PATCH /api/opportunity/{id}")[0]
+	reads := 0
+	for _, s := range spans {
+		if chain := spans.Chain(root, s); chain != nil && !slices.Contains(chain, "UpdateWorkflow:"+workflows.UpdateApprove) &&
+			strings.Contains(s.Attrs["db.query.text"], "FROM opportunities o JOIN users u") {
+			reads++
+		}
+	}
+	if reads != 1 {
+		t.Errorf("the API read the approved opportunity %d times, want 1; the spans:\n%s", reads, spans.Tree())
+	}
 }

@@ -1,0 +1,31 @@
+-- name: InsertHistory :one
+-- InsertHistory writes one change of a record (type opportunity, resale or
+-- user), once per event key (NULL: no key); no row when the key was recorded
+-- already. The user is NULL when the system acted.
+INSERT INTO history (event_key, type, type_id, brand, user_id, username, action_type, modifications, created_at)
+VALUES (sqlc.narg(event_key), @type, @type_id, @brand, sqlc.narg(user_id), @username, @action_type, @modifications,
+    COALESCE(sqlc.narg(created_at)::timestamptz, now()))
+ON CONFLICT (event_key) DO NOTHING
+RETURNING id;
+
+-- name: HistoryRecorded :one
+-- HistoryRecorded reports whether an event key is recorded.
+SELECT EXISTS (SELECT 1 FROM history WHERE event_key = @event_key::text);
+
+-- name: HistoryChanges :one
+-- HistoryChanges reads the changes recorded under an event key.
+SELECT modifications FROM history WHERE event_key = @event_key::text;
+
+-- name: HistoryKind :one
+-- HistoryKind reads the type of the record with the id at the brand, from its history.
+SELECT type FROM history WHERE type_id = @type_id AND brand = @brand LIMIT 1;
+
+-- name: CountHistory :one
+-- CountHistory counts a record's history rows at the brand.
+SELECT count(*)::int FROM history WHERE type_id = @type_id AND brand = @brand;
+
+-- name: HistoryPage :many
+-- HistoryPage is a page of a record's history at the brand, newest first.
+SELECT id, type_id, type, user_id, username, action_type, modifications, created_at
+FROM history WHERE type_id = @type_id AND brand = @brand
+ORDER BY created_at DESC, id DESC LIMIT @max_rows::int OFFSET @skip::int;
