@@ -9,11 +9,19 @@ export async function showColumns(page: Page, labels: readonly string[]): Promis
   await page.getByRole('button', { name: 'Colunas' }).click();
   const menu = page.getByRole('list', { name: 'Colunas exibidas' });
   await expect(menu).toBeVisible();
-  for (const label of labels) {
-    const box = menu.getByRole('checkbox', { name: label, exact: true });
-    if (!(await box.isChecked())) await box.check({ force: true });
-    await expect(box).toBeChecked();
-  }
+  for (const label of labels) await setColumn(page, label, true);
   await page.keyboard.press('Escape');
   await expect(menu).toHaveCount(0);
+}
+
+/**
+ * Ticks (or unticks) one column in the open chooser. A click landing while the popover still
+ * opens may change nothing: it is tried again until the box shows the state asked for.
+ */
+export async function setColumn(page: Page, label: string, shown: boolean): Promise<void> {
+  const box = page.getByRole('list', { name: 'Colunas exibidas' }).getByRole('checkbox', { name: label, exact: true });
+  await expect(async () => {
+    if ((await box.isChecked()) !== shown) await box.click({ force: true });
+    await expect(box).toBeChecked({ checked: shown, timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
 }

@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { seriousViolations } from './axe-support';
+import { setColumn } from './columns-support';
 import { apiSession, register, runTag, watchConsole } from './list-support';
 import { login, randomCnpj, url } from './support';
 
@@ -84,9 +85,8 @@ for (const slug of SLUGS) {
     await expect(menu.getByRole('checkbox', { name: 'Nome da oportunidade' })).toBeDisabled();
     await shot(page, info, `${slug}-oportunidades-colunas-1366`);
     expect(await seriousViolations(page), 'the chooser open').toEqual([]);
-    for (const box of await menu.getByRole('checkbox').all()) {
-      if (!(await box.isChecked())) await box.check({ force: true });
-    }
+    const labels = await menu.getByRole('checkbox').evaluateAll((els) => els.map((el) => el.closest('label')?.textContent?.trim() ?? ''));
+    for (const label of labels) await setColumn(page, label, true);
     await page.keyboard.press('Escape');
     await expect(table.getByRole('columnheader')).toHaveCount(15);
     expect(await overflow(region)).toBeGreaterThan(300);
@@ -151,7 +151,8 @@ for (const slug of SLUGS) {
     await expect(table.getByRole('columnheader')).toHaveText(['Revenda', 'CNPJ', 'Telefone', 'Contato', 'Solicitado em', 'Status', 'Ações']);
     await shot(page, info, `${slug}-revendas-1366`);
     await page.getByRole('button', { name: 'Colunas' }).click();
-    await page.getByRole('list', { name: 'Colunas exibidas' }).getByRole('checkbox', { name: 'Telefone' }).uncheck({ force: true });
+    await expect(page.getByRole('list', { name: 'Colunas exibidas' })).toBeVisible();
+    await setColumn(page, 'Telefone', false);
     await page.keyboard.press('Escape');
     await expect(table.getByRole('columnheader')).toHaveText(['Revenda', 'CNPJ', 'Contato', 'Solicitado em', 'Status', 'Ações']);
     await page.reload();

@@ -24,7 +24,7 @@ export type OpportunityColumn =
  */
 export const OPPORTUNITY_COLUMNS: readonly ColumnDef<OpportunityColumn>[] = [
   { key: 'actions', label: 'Ações', width: 80, fixed: true },
-  { key: 'name', label: 'Nome da oportunidade', fixed: true },
+  { key: 'name', label: 'Nome da oportunidade', width: 160, fixed: true },
   { key: 'status', label: 'Status', width: 124 },
   { key: 'client', label: 'Cliente' },
   { key: 'cnpj', label: 'CNPJ', width: 156 },
