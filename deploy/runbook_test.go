@@ -415,6 +415,17 @@ func TestEveryRunbookCommandRunsAgainstMakeRunsStack(t *testing.T) {
 	known["temporal workflow show --workflow-id 'opportunity/<id>' --codec-endpoint http://127.0.0.1:8089"] = onApproved
 	known["temporal workflow show --workflow-id 'opportunity/<id>' --output json > h.json"] = onApproved
 	known["SELECT key, status, attempts, last_error, created_at FROM mail_outbox WHERE status IN ('pending','failed','sending') ORDER BY created_at"] = fill(nil)
+	// An e-mail the server refused for good, as the mailer records it (mailer.permanentPrefix):
+	// this stack's SMTP only ever fails to connect, which is retried.
+	known["SELECT key, status, attempts, last_error, created_at FROM mail_outbox WHERE last_error LIKE 'permanent:%' ORDER BY created_at DESC"] = func(runbookStep) map[string]string {
+		if _, err := rs.db.Exec(ctx, `INSERT INTO mail_outbox (key, brand, recipients, subject, status, attempts, last_error)
+			VALUES ('runbook/refused', 'nordata', '{desconhecido@nordata.example}', 'Recusado', 'failed', 1,
+			        'permanent: RCPT TO: 550 5.1.1 <…>: Recipient address rejected: User unknown')
+			ON CONFLICT (key) DO NOTHING`); err != nil {
+			t.Fatal(err)
+		}
+		return nil
+	}
 	known["temporal activity reset --workflow-id 'mail/<key>' --activity-id <activity id>"] = func(runbookStep) map[string]string {
 		return map[string]string{"<key>": mailKey, "<activity id>": rs.pending(t, workflows.MailWorkflowID(mailKey), "SendMail")}
 	}
