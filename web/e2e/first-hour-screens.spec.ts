@@ -1,5 +1,5 @@
 import { expect as baseExpect, test, type Browser, type Locator, type Page, type TestInfo } from '@playwright/test';
-import { BRANDS, email, login, openLogin, randomCnpj, submitLogin, url } from './support';
+import { BRANDS, email, login, openLogin, randomCnpj, settledBox, submitLogin, url } from './support';
 
 /**
  * The first hour of a new user and a new operator: an e-mail's link opened
@@ -441,7 +441,7 @@ test('dialogs keep a margin on a phone', async ({ browser }, info) => {
   await page.getByRole('button', { name: 'Aprovar' }).click();
   const dialog = page.locator('.bp6-dialog').first();
   await expect(dialog).toBeVisible();
-  const box = (await dialog.boundingBox())!;
+  const box = await settledBox(dialog);
   expect(box.x).toBeGreaterThanOrEqual(8);
   expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width - 8);
   await shot(page, info, 'dialog-etiquetron-390');

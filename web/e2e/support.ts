@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export const PORT = Number(process.env.E2E_PORT ?? 8080);
 export const PASSWORD = 'Oportuna@2026';
@@ -145,4 +145,24 @@ export function dateDigits(days: number): string {
   const d = new Date(Date.UTC(today.year, today.month - 1, today.day + days));
   const p = (n: number) => String(n).padStart(2, '0');
   return `${p(d.getUTCDate())}${p(d.getUTCMonth() + 1)}${p(d.getUTCFullYear() % 100)}`;
+}
+
+/**
+ * The box of an element once it has stopped moving: a Blueprint dialog opens
+ * with a transition that overshoots its size for a moment (its timing curve
+ * goes past 1), so a box read during it is wider than the dialog at rest.
+ */
+export async function settledBox(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  let last = '';
+  let box: { x: number; y: number; width: number; height: number } | null = null;
+  await expect
+    .poll(async () => {
+      box = await locator.boundingBox();
+      const now = JSON.stringify(box);
+      const same = box !== null && now === last;
+      last = now;
+      return same;
+    }, { intervals: [150] })
+    .toBe(true);
+  return box!;
 }
