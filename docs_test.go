@@ -177,3 +177,26 @@ func TestCodeNamesOnlyDocsThatExist(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestREADMEMapsEveryFolder: the README's folder map names every top-level
+// folder of the repository (as `name/`).
+func TestREADMEMapsEveryFolder(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		// bin/ is build output (.gitignore); .git and .data are not the project's.
+		if !e.IsDir() || name == "bin" || name == ".git" || name == ".data" {
+			continue
+		}
+		if !strings.Contains(string(b), "`"+name+"/") {
+			t.Errorf("README.md's folder map does not name %s/", name)
+		}
+	}
+}
