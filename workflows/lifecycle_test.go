@@ -13,7 +13,6 @@ import (
 
 	"oportuna/activities"
 	"oportuna/auth"
-	"oportuna/brand"
 	"oportuna/crm"
 	"oportuna/internal/calendar"
 	"oportuna/internal/testenv"
@@ -83,10 +82,7 @@ func TestOpportunityLifecycleSurvivesAWorkerRestart(t *testing.T) {
 	c := testenv.TemporalClient(t)
 	db := testenv.DB(t)
 	ctx := testenv.Context(t)
-	brands, _ := brand.Parse([]byte(`[{"slug":"yep","name":"Yep"}]`))
-	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
-		t.Fatal(err)
-	}
+	brands := seedYep(t, ctx, db)
 	if _, err := worker.EnsureSearchAttributes(ctx, c, "default"); err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,6 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"google.golang.org/protobuf/proto"
 
-	"oportuna/activities"
 	"oportuna/cnpj"
 	"oportuna/crm"
 	"oportuna/internal/testenv"
@@ -110,7 +109,7 @@ func (m missingCustomerCRM) UpsertOpportunity(ctx context.Context, o crm.Opportu
 func TestRawHistoryHoldsNoCustomerData(t *testing.T) {
 	const unknownCustomer = "44555666999952" // no Account in the CRM
 	db := testenv.DB(t)
-	s := newStackWith(t, db, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil,
+	s := newStackWith(t, db, hourly, nil,
 		missingCustomerCRM{Local: crm.Local{DB: db}, missing: unknownCustomer})
 	seller, rep := people(t, s)
 	plain := testenv.PlainTemporalClient(t)
@@ -225,13 +224,9 @@ func TestRawHistoryHoldsNoCustomerData(t *testing.T) {
 // without the keys sends an approval in clear, with a representative's Actor.
 // The worker refuses to decode it: the update is rejected and nothing changes.
 func TestForgedPlaintextUpdateIsRefused(t *testing.T) {
-	s := newStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
+	s := newStack(t, hourly, nil)
 	_, rep := people(t, s)
-	id := opportunity.NewID()
-	wfID := workflows.OpportunityWorkflowID(id)
-	s.register(t, id)
-	s.explainOnFailure(t, wfID)
-	run := s.runID(t, wfID)
+	id, wfID, run := s.registered(t)
 	s.settleRunning(t, wfID, run)
 	_, before := rawHistory(t, s.c, wfID)
 

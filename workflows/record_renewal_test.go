@@ -15,16 +15,17 @@ import (
 // Recorded paths of an opportunity after its validity: the renewal window,
 // the expiry, a renewal request and its decision (record_test.go).
 
-// approveIntoRenovation registers and approves an opportunity, then waits for its renewal window.
-func approveIntoRenovation(t *testing.T, s *stack, id string) {
+// approvedIntoRenovation registers and approves an opportunity, then waits for
+// its renewal window; it answers what registered answers.
+func approvedIntoRenovation(t *testing.T, s *stack) (id, wfID, run string) {
 	t.Helper()
 	_, rep := people(t, s)
-	s.register(t, id)
-	s.explainOnFailure(t, workflows.OpportunityWorkflowID(id))
-	if err := s.decide(workflows.OpportunityWorkflowID(id), workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Renovado", Probability: 50}); err != nil {
+	id, wfID, run = s.registered(t)
+	if err := s.decide(wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Renovado", Probability: 50}); err != nil {
 		t.Fatal(err)
 	}
 	waitStatus(t, s.db, id, opportunity.Renovation, 20*time.Second)
+	return id, wfID, run
 }
 
 // TestRecordExpiryInAnalysis: an opportunity no representative decided within
@@ -35,11 +36,7 @@ func approveIntoRenovation(t *testing.T, s *stack, id string) {
 func TestRecordExpiryInAnalysis(t *testing.T) {
 	s := newStack(t, activities.Durations{Validity: 3 * time.Second, RenewalWindow: time.Second, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
 	seller, rep := people(t, s)
-	id := opportunity.NewID()
-	wfID := workflows.OpportunityWorkflowID(id)
-	s.register(t, id)
-	s.explainOnFailure(t, workflows.OpportunityWorkflowID(id))
-	run := s.runID(t, wfID)
+	id, wfID, run := s.registered(t)
 	waitStatus(t, s.db, id, opportunity.Expired, 20*time.Second)
 	waitFor(t, 10*time.Second, "the expiry notice", func() bool { return s.notices(t, id, "expired-in-analysis") == 1 })
 	if _, _, register, _ := s.row(t, id); register != "" {
@@ -53,9 +50,7 @@ func TestRecordExpiryInAnalysis(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.closed(t, wfID, run, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW, 20*time.Second)
-	if status, _, register, _ := s.row(t, id); status != string(opportunity.Approved) || register == "" {
-		t.Errorf("after the renewal: %s register %q", status, register)
-	}
+	s.approvedWithRecord(t, id, "after the renewal")
 	recordPath(t, s, wfID, run, recordedExpiryInAnalysis)
 }
 
@@ -67,10 +62,7 @@ func TestRecordCRMRefusalOnRenewalApproval(t *testing.T) {
 	refusing := &flakyCRM{Local: crm.Local{DB: s.db}}
 	s.acts.CRM = refusing // before the first activity runs
 	seller, rep := people(t, s)
-	id := opportunity.NewID()
-	wfID := workflows.OpportunityWorkflowID(id)
-	approveIntoRenovation(t, s, id)
-	run := s.runID(t, wfID)
+	id, wfID, run := approvedIntoRenovation(t, s)
 	if err := s.decide(wfID, workflows.UpdateRequestRenewal, renewalBy(seller)); err != nil {
 		t.Fatal(err)
 	}
@@ -93,9 +85,7 @@ func TestRecordCRMRefusalOnRenewalApproval(t *testing.T) {
 	if status, _, _, _ := s.row(t, id); status != string(opportunity.Approved) {
 		t.Errorf("read model %s", status)
 	}
-	if n := s.notices(t, id, "renewal-approved"); n != 1 {
-		t.Errorf("renewal approval notices %d", n)
-	}
+	s.sentOnce(t, id, "renewal-approved")
 	recordPath(t, s, wfID, run, recordedCRMRefusedRenewal)
 }
 
@@ -105,10 +95,7 @@ func TestRecordCRMRefusalOnRenewalApproval(t *testing.T) {
 func TestRecordSecondRunExpiresAfterARenewal(t *testing.T) {
 	s := newStack(t, activities.Durations{Validity: 6 * time.Second, RenewalWindow: 4 * time.Second, ApprovalSLA: time.Hour, ExpiredRetention: time.Second}, nil)
 	seller, rep := people(t, s)
-	id := opportunity.NewID()
-	wfID := workflows.OpportunityWorkflowID(id)
-	approveIntoRenovation(t, s, id)
-	first := s.runID(t, wfID)
+	id, wfID, first := approvedIntoRenovation(t, s)
 	if err := s.decide(wfID, workflows.UpdateRequestRenewal, renewalBy(seller)); err != nil {
 		t.Fatal(err)
 	}
@@ -138,10 +125,7 @@ func TestRecordSecondRunExpiresAfterARenewal(t *testing.T) {
 func TestRecordRenewalRequestRemindsThenIsRefused(t *testing.T) {
 	s := newStack(t, activities.Durations{Validity: 6 * time.Second, RenewalWindow: 4 * time.Second, ApprovalSLA: time.Second, ExpiredRetention: time.Hour}, nil)
 	seller, rep := people(t, s)
-	id := opportunity.NewID()
-	wfID := workflows.OpportunityWorkflowID(id)
-	approveIntoRenovation(t, s, id)
-	run := s.runID(t, wfID)
+	id, wfID, run := approvedIntoRenovation(t, s)
 	if err := s.decide(wfID, workflows.UpdateRequestRenewal, renewalBy(seller)); err != nil {
 		t.Fatal(err)
 	}
@@ -160,8 +144,6 @@ func TestRecordRenewalRequestRemindsThenIsRefused(t *testing.T) {
 	if n := s.notices(t, id, "renewal-reminder"); n != st.Reminders {
 		t.Errorf("%d renewal reminder notices for %d reminders", n, st.Reminders)
 	}
-	if n := s.notices(t, id, "renewal-refused"); n != 1 {
-		t.Errorf("renewal refusal notices %d", n)
-	}
+	s.sentOnce(t, id, "renewal-refused")
 	recordPath(t, s, wfID, run, recordedRenewalReminders)
 }

@@ -16,7 +16,7 @@ import (
 // Recorded paths of a company's onboarding (record_test.go).
 
 func TestRecordResaleRejection(t *testing.T) {
-	s := newStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
+	s := newStack(t, hourly, nil)
 	_, rep := people(t, s)
 	id := opportunity.NewID()
 	wfID := workflows.ResaleWorkflowID(id)
@@ -46,7 +46,7 @@ func TestRecordResaleRejection(t *testing.T) {
 // one that adopts it when a representative decides (api decideResale:
 // Update-with-Start of ResaleInput{Adopt: true}); the approval creates its user.
 func TestRecordResaleAdoptionIsApproved(t *testing.T) {
-	s := newStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
+	s := newStack(t, hourly, nil)
 	_, rep := people(t, s)
 	var id string
 	if err := s.db.QueryRow(s.ctx, `INSERT INTO resales (brand, corporate_name, cnpj, email, contact_name, phone)

@@ -26,14 +26,11 @@ import (
 
 	"oportuna/activities"
 	"oportuna/auth"
-	"oportuna/brand"
 	"oportuna/crm"
 	"oportuna/internal/calendar"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/resale"
-	"oportuna/seed"
-	"oportuna/worker"
 	"oportuna/workflows"
 )
 
@@ -163,6 +160,23 @@ func (s *stack) notices(t *testing.T, keyPrefix, kind string) int {
 	return n
 }
 
+// sentOnce checks that exactly one notice of a kind went out about an opportunity.
+func (s *stack) sentOnce(t *testing.T, id, kind string) {
+	t.Helper()
+	if n := s.notices(t, id, kind); n != 1 {
+		t.Errorf("%s notices: %d, want 1", kind, n)
+	}
+}
+
+// approvedWithRecord checks that the read model has the opportunity approved,
+// with its CRM record; when says at which point of the test.
+func (s *stack) approvedWithRecord(t *testing.T, id, when string) {
+	t.Helper()
+	if status, _, register, _ := s.row(t, id); status != string(opportunity.Approved) || register == "" {
+		t.Errorf("%s: %s register %q, want approved with a CRM record", when, status, register)
+	}
+}
+
 // row reads an opportunity's read model.
 func (s *stack) row(t *testing.T, id string) (status, reason, register string, deleted bool) {
 	t.Helper()
@@ -253,18 +267,8 @@ func newSuggestingStack(t *testing.T, d activities.Durations) *stack {
 	t.Helper()
 	c := testenv.TemporalClientWith(t, "--dynamic-config-value",
 		fmt.Sprintf("limit.historyCount.suggestContinueAsNew=%d", suggestContinueAsNewAt))
-	s := &stack{c: c, db: testenv.DB(t), ctx: testenv.Context(t)}
-	s.brand, _ = brand.Parse([]byte(`[{"slug":"yep","name":"Yep"}]`))
-	if _, err := seed.Run(s.ctx, s.db, s.brand, "Oportuna@2026"); err != nil {
-		t.Fatal(err)
-	}
-	s.seller = actor(t, s.db, "vendedor1@yep.demo", auth.Seller)
-	s.acts = &activities.Activities{DB: s.db, Brands: s.brand, CRM: crm.Local{DB: s.db}, Mailer: activities.LogMailer{}, Durations: d}
-	wctx, stop := context.WithCancel(s.ctx)
-	done := make(chan error, 1)
-	go func() { done <- worker.Run(wctx, s.c, "default", s.acts) }()
-	t.Cleanup(func() { stop(); <-done })
-	return s
+	db := testenv.DB(t)
+	return startStack(t, c, db, d, nil, crm.Local{DB: db})
 }
 
 // TestRecordOpportunityContinuesAsNewWhenTheServerSuggestsIt: an opportunity
