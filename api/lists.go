@@ -262,8 +262,7 @@ func (s *Server) handleCreateHistory(w http.ResponseWriter, r *http.Request) {
 		ActionType    string          `json:"actionType"`
 		Modifications json.RawMessage `json:"modifications"`
 	}
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	// The history screen names types by route ('Opportunities', 'Resales', 'Users').

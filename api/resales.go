@@ -185,8 +185,7 @@ func (s *Server) handleDecideResale(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var body resaleDecisionBody
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	if body.Status != resale.Approved && body.Status != resale.Disapproved {

@@ -149,8 +149,7 @@ func (s *Service) handleResetCheck(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Token string `json:"token"`
 	}
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	g := enter(w, r, []gateStep{{b: s.resetTokenAddresses(), key: clientaddr.Key(r), onFailure: true}}, []string{MsgResetTokenLocked})
@@ -212,8 +211,7 @@ func (s *Service) handleLogout(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		RefreshToken string `json:"refresh_token"`
 	}
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	if body.RefreshToken != "" {
@@ -314,8 +312,7 @@ func (s *Service) handleResetRequest(w http.ResponseWriter, r *http.Request) {
 		RedirectURL string `json:"redirect_url"`
 		Email       string `json:"email"`
 	}
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	if strings.TrimSpace(body.Email) == "" {
@@ -379,8 +376,7 @@ func (s *Service) handleUpdatePassword(w http.ResponseWriter, r *http.Request) {
 		Confirmation string `json:"confirmation"`
 		Token        string `json:"token"`
 	}
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	var err error
