@@ -74,11 +74,7 @@ func TestARepeatedCallAnswersItsFirstOutcomeAfterContinueAsNewOnAnyReplica(t *te
 		body         map[string]any
 		key, message string
 	}
-	code, body := seller.call("POST", "/api/opportunity/create", createBody("11222333000181"), "Idempotency-Key", "reg-1")
-	if code != 200 {
-		t.Fatalf("create: %d %v", code, body)
-	}
-	id := body["data"].(map[string]any)["id"].(string)
+	id := seller.create("11222333000181", "reg-1")
 	first, err := tc.DescribeWorkflowExecution(t.Context(), workflows.OpportunityWorkflowID(id), "")
 	if err != nil {
 		t.Fatal(err)
@@ -151,15 +147,7 @@ func TestAKeyIsOneRequest(t *testing.T) {
 	seller := st.login("vendedor1@nordata.demo", "nordata")
 	rep := st.login("representante@nordata.demo", "nordata")
 	multi := st.login("multi@nordata.demo", "nordata") // another representative
-	create := func(doc, key string) string {
-		t.Helper()
-		code, body := seller.call("POST", "/api/opportunity/create", createBody(doc), "Idempotency-Key", key)
-		if code != 200 {
-			t.Fatalf("create: %d %v", code, body)
-		}
-		return body["data"].(map[string]any)["id"].(string)
-	}
-	one, two := create("11222333000181", "c-1"), create("11444777000161", "c-2")
+	one, two := seller.create("11222333000181", "c-1"), seller.create("11444777000161", "c-2")
 	refuse := map[string]any{"status": "disapproved", "reason": "Sem orçamento"}
 	if code, body := rep.call("PATCH", "/api/opportunity/"+one, refuse, "Idempotency-Key", "k-1"); code != 200 || body["message"] != MsgDisapproved {
 		t.Fatalf("disapprove: %d %v", code, body)
