@@ -166,15 +166,10 @@ func (ps *partnerStack) setPassword(token, password string) (int, map[string]any
 // waitFor polls the database until the query answers true.
 func (ps *partnerStack) waitFor(what, query string, args ...any) {
 	ps.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
+	testenv.WaitFor(ps.t, 30*time.Second, what, func() bool {
 		var ok bool
-		if err := ps.db.QueryRow(context.Background(), query, args...).Scan(&ok); err == nil && ok {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	ps.t.Fatalf("timed out waiting for %s", what)
+		return ps.db.QueryRow(context.Background(), query, args...).Scan(&ok) == nil && ok
+	})
 }
 
 func signupBody(email, doc, brandSlug string) map[string]any {

@@ -142,7 +142,7 @@ func TestEveryApprovalReminderReachesTheRepresentatives(t *testing.T) {
 	s := newStackOn(t, db, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Second, ExpiredRetention: time.Hour}, m)
 	id := "7a0c8f1e-0000-4000-8000-0000000000c1"
 	s.register(t, id)
-	waitFor(t, 20*time.Second, "three reminders", func() bool { return s.state(t, id).Reminders >= 3 })
+	testenv.WaitFor(t, 20*time.Second, "three reminders", func() bool { return s.state(t, id).Reminders >= 3 })
 
 	var reps int
 	if err := db.QueryRow(s.ctx, `SELECT count(DISTINCT u.id) FROM users u JOIN user_roles r ON r.user_id = u.id
@@ -151,7 +151,7 @@ func TestEveryApprovalReminderReachesTheRepresentatives(t *testing.T) {
 	}
 	counted := s.state(t, id).Reminders
 	// Every reminder the workflow counted is stored for every representative and e-mailed to each.
-	waitFor(t, 15*time.Second, "the reminders' notifications and e-mails", func() bool {
+	testenv.WaitFor(t, 15*time.Second, "the reminders' notifications and e-mails", func() bool {
 		var stored, emailed int
 		_ = db.QueryRow(s.ctx, `SELECT count(*), count(emailed_at) FROM notifications WHERE kind = 'approval-reminder'`).Scan(&stored, &emailed)
 		return stored >= counted*reps && emailed >= counted*reps
@@ -378,7 +378,7 @@ func TestARenewalRequestKeepsTheDialogsAnswersAndLogsOldAndNewValues(t *testing.
 	waitStatus(t, s.db, id, opportunity.Renovation, 10*time.Second)
 	// The read model shows the renewal window a workflow task before the run
 	// does (the timer's activity, then its completion): wait for the run too.
-	waitFor(t, 10*time.Second, "the run in renovation", func() bool { return s.state(t, id).Status == opportunity.Renovation })
+	testenv.WaitFor(t, 10*time.Second, "the run in renovation", func() bool { return s.state(t, id).Status == opportunity.Renovation })
 	renewal := opportunity.RenewalRequest{Reason: "Cliente retomou", ProbabilityClosing: 75, ProjectStillInScope: "Sim",
 		LastVisitDate: "2026-01-02", ProposalSent: "Sim", ProductHomologated: "Não", NextStep: "Visita técnica"}
 	if err := update(workflows.UpdateRequestRenewal, workflows.RenewalRequest{Actor: s.seller, Renewal: renewal}); err != nil {

@@ -45,8 +45,8 @@ func TestOperatorsFindAnOverdueApprovalWithTheRunbooksFilter(t *testing.T) {
 		p := d.GetWorkflowExecutionInfo().GetSearchAttributes().GetIndexedFields()["ApprovalOverdue"]
 		return p != nil && converter.GetDefaultDataConverter().FromPayload(p, &v) == nil && v
 	}
-	waitFor(t, 15*time.Second, "ApprovalOverdue=true", overdue)
-	waitFor(t, 15*time.Second, "the runbook's filter to list the workflow", func() bool {
+	testenv.WaitFor(t, 15*time.Second, "ApprovalOverdue=true", overdue)
+	testenv.WaitFor(t, 15*time.Second, "the runbook's filter to list the workflow", func() bool {
 		res, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{
 			Query: `WorkflowType="Opportunity" AND OpportunityStatus="analysis" AND ApprovalOverdue=true`})
 		if err != nil {

@@ -126,9 +126,7 @@ func TestRawHistoryHoldsNoCustomerData(t *testing.T) {
 		ResaleCNPJ: seed.ResaleCNPJ(0), Record: customer}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.decide(wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Sigiloso Aprovado", Probability: 50}); err != nil {
-		t.Fatal(err)
-	}
+	s.decided(t, wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Sigiloso Aprovado", Probability: 50})
 	s.settleRunning(t, wfID, s.runID(t, wfID))
 	st := s.state(t, id) // through the codec
 	if st.Status != opportunity.Approved || st.Name != "Projeto Sigiloso Aprovado" {
@@ -266,9 +264,7 @@ func TestForgedPlaintextUpdateIsRefused(t *testing.T) {
 		}
 	}
 	// The same approval through the codec goes through (the refusal was the codec's).
-	if err := s.decide(wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Aprovação legítima", Probability: 50}); err != nil {
-		t.Fatal(err)
-	}
+	s.decided(t, wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Aprovação legítima", Probability: 50})
 	if st := s.state(t, id); st.Status != opportunity.Approved {
 		t.Fatalf("the legitimate approval: %s", st.Status)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"oportuna/activities"
 	"oportuna/crm"
+	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/workflows"
 )
@@ -23,10 +24,8 @@ func TestRecordApprovalAfterTwoSLAReminders(t *testing.T) {
 	s := newStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Second, ExpiredRetention: time.Hour}, nil)
 	_, rep := people(t, s)
 	id, wfID, run := s.registered(t)
-	waitFor(t, 30*time.Second, "two reminders", func() bool { return s.state(t, id).Reminders >= 2 })
-	if err := s.decide(wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Lembrado", Probability: 50}); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WaitFor(t, 30*time.Second, "two reminders", func() bool { return s.state(t, id).Reminders >= 2 })
+	s.decided(t, wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Lembrado", Probability: 50})
 	s.settleRunning(t, wfID, run)
 	st := s.state(t, id)
 	if st.Status != opportunity.Approved || st.Reminders < 2 {
@@ -46,14 +45,8 @@ func TestRecordDisapprovalEndsTheRun(t *testing.T) {
 	s := newStack(t, hourly, nil)
 	_, rep := people(t, s)
 	id, wfID, run := s.registered(t)
-	if err := s.decide(wfID, workflows.UpdateDisapprove, workflows.DisapproveRequest{Actor: rep, Reason: " Cliente já atendido por outra revenda "}); err != nil {
-		t.Fatal(err)
-	}
-	st, err := result[workflows.OpportunityState](t, s, wfID, run, 20*time.Second)
-	if err != nil || st.Status != opportunity.Disapproved {
-		t.Fatalf("the run ended with %s, %v", st.Status, err)
-	}
-	s.closed(t, wfID, run, enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED, time.Second)
+	s.decided(t, wfID, workflows.UpdateDisapprove, workflows.DisapproveRequest{Actor: rep, Reason: " Cliente já atendido por outra revenda "})
+	completed(t, s, wfID, run, 20*time.Second, func(st workflows.OpportunityState) bool { return st.Status == opportunity.Disapproved })
 	if status, reason, register, _ := s.row(t, id); status != string(opportunity.Disapproved) || reason != "Cliente já atendido por outra revenda" || register != "" {
 		t.Errorf("read model %s %q register %q", status, reason, register)
 	}
@@ -123,9 +116,7 @@ func TestRecordCRMRefusalOnApproval(t *testing.T) {
 		t.Fatalf("after the refusal: %s register %q", status, register)
 	}
 	refusing.fail = false
-	if err := s.decide(wfID, workflows.UpdateApprove, approve); err != nil {
-		t.Fatal(err)
-	}
+	s.decided(t, wfID, workflows.UpdateApprove, approve)
 	s.settleRunning(t, wfID, run)
 	s.approvedWithRecord(t, id, "after the approval")
 	s.sentOnce(t, id, "approved")
@@ -139,9 +130,7 @@ func TestRecordOperatorCancellationOfAnApproval(t *testing.T) {
 	s := newStack(t, hourly, nil)
 	_, rep := people(t, s)
 	id, wfID, run := s.registered(t)
-	if err := s.decide(wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Cancelado", Probability: 50}); err != nil {
-		t.Fatal(err)
-	}
+	s.decided(t, wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Cancelado", Probability: 50})
 	s.settleRunning(t, wfID, run)
 	if err := s.c.CancelWorkflow(s.ctx, wfID, run); err != nil {
 		t.Fatal(err)
@@ -174,13 +163,11 @@ func TestRecordAdoptedOpportunityIsApproved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 20*time.Second, "the row adopted", func() bool { return s.state(t, id).Status != "" })
+	testenv.WaitFor(t, 20*time.Second, "the row adopted", func() bool { return s.state(t, id).Status != "" })
 	if st := s.state(t, id); st.Status != opportunity.Analysis || st.OwnerUserID == "" || st.CreatedAt.IsZero() || st.Seq < 1 {
 		t.Fatalf("adopted state %+v", st)
 	}
-	if err := s.decide(wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Adotado", Probability: 75}); err != nil {
-		t.Fatal(err)
-	}
+	s.decided(t, wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Adotado", Probability: 75})
 	s.settleRunning(t, wfID, adopted.GetRunID())
 	s.approvedWithRecord(t, id, "read model")
 	s.sentOnce(t, id, "approved")
@@ -196,9 +183,7 @@ func TestRecordOpportunityContinuesAsNewWhenTheServerSuggestsIt(t *testing.T) {
 	if carried.Status != opportunity.Analysis || carried.Reminders == 0 || carried.Seq < 1 || carried.CreatedAt.IsZero() {
 		t.Fatalf("the next run's state %+v", carried)
 	}
-	if err := s.decide(wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Longo", Probability: 50}); err != nil {
-		t.Fatal(err)
-	}
+	s.decided(t, wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Longo", Probability: 50})
 	waitStatus(t, s.db, id, opportunity.Approved, 10*time.Second)
 	if n, st := s.notices(t, id, "approval-reminder"), s.state(t, id); n != st.Reminders || n < carried.Reminders {
 		t.Errorf("%d reminder notices for %d reminders (%d carried)", n, st.Reminders, carried.Reminders)

@@ -8,6 +8,7 @@ import (
 
 	"oportuna/activities"
 	"oportuna/crm"
+	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/workflows"
 )
@@ -20,12 +21,10 @@ import (
 func approvedIntoRenovation(t *testing.T, s *stack) (id, wfID, run string) {
 	t.Helper()
 	_, rep := people(t, s)
-	id, wfID, run = s.registered(t)
-	if err := s.decide(wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Renovado", Probability: 50}); err != nil {
-		t.Fatal(err)
-	}
+	id, wfID, _ = s.registered(t)
+	s.decided(t, wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Renovado", Probability: 50})
 	waitStatus(t, s.db, id, opportunity.Renovation, 20*time.Second)
-	return id, wfID, run
+	return id, wfID, s.runID(t, wfID)
 }
 
 // TestRecordExpiryInAnalysis: an opportunity no representative decided within
@@ -38,7 +37,7 @@ func TestRecordExpiryInAnalysis(t *testing.T) {
 	seller, rep := people(t, s)
 	id, wfID, run := s.registered(t)
 	waitStatus(t, s.db, id, opportunity.Expired, 20*time.Second)
-	waitFor(t, 10*time.Second, "the expiry notice", func() bool { return s.notices(t, id, "expired-in-analysis") == 1 })
+	testenv.WaitFor(t, 10*time.Second, "the expiry notice", func() bool { return s.notices(t, id, "expired-in-analysis") == 1 })
 	if _, _, register, _ := s.row(t, id); register != "" {
 		t.Errorf("an opportunity never approved has a CRM record %q", register)
 	}
@@ -46,9 +45,7 @@ func TestRecordExpiryInAnalysis(t *testing.T) {
 	if err := s.decide(wfID, workflows.UpdateRequestRenewal, renewalBy(seller)); err != nil {
 		t.Fatalf("renewal request of an opportunity that expired in analysis: %v", err)
 	}
-	if err := s.decide(wfID, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: rep, Approve: true}); err != nil {
-		t.Fatal(err)
-	}
+	s.decided(t, wfID, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: rep, Approve: true})
 	s.closed(t, wfID, run, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW, 20*time.Second)
 	s.approvedWithRecord(t, id, "after the renewal")
 	recordPath(t, s, wfID, run, recordedExpiryInAnalysis)
@@ -63,9 +60,7 @@ func TestRecordCRMRefusalOnRenewalApproval(t *testing.T) {
 	s.acts.CRM = refusing // before the first activity runs
 	seller, rep := people(t, s)
 	id, wfID, run := approvedIntoRenovation(t, s)
-	if err := s.decide(wfID, workflows.UpdateRequestRenewal, renewalBy(seller)); err != nil {
-		t.Fatal(err)
-	}
+	s.decided(t, wfID, workflows.UpdateRequestRenewal, renewalBy(seller))
 	refusing.fail = true
 	renew := workflows.RenewalDecision{Actor: rep, Approve: true}
 	if err := s.decide(wfID, workflows.UpdateDecideRenewal, renew); errType(err) != crm.ErrTypeCustomerNotFound {
@@ -75,9 +70,7 @@ func TestRecordCRMRefusalOnRenewalApproval(t *testing.T) {
 		t.Fatalf("after the refusal: %s", status)
 	}
 	refusing.fail = false
-	if err := s.decide(wfID, workflows.UpdateDecideRenewal, renew); err != nil {
-		t.Fatal(err)
-	}
+	s.decided(t, wfID, workflows.UpdateDecideRenewal, renew)
 	s.closed(t, wfID, run, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW, 20*time.Second)
 	if st := s.state(t, id); st.Status != opportunity.Approved || st.Cycle != 1 {
 		t.Errorf("the next run: %s cycle %d", st.Status, st.Cycle)
@@ -96,19 +89,11 @@ func TestRecordSecondRunExpiresAfterARenewal(t *testing.T) {
 	s := newStack(t, activities.Durations{Validity: 6 * time.Second, RenewalWindow: 4 * time.Second, ApprovalSLA: time.Hour, ExpiredRetention: time.Second}, nil)
 	seller, rep := people(t, s)
 	id, wfID, first := approvedIntoRenovation(t, s)
-	if err := s.decide(wfID, workflows.UpdateRequestRenewal, renewalBy(seller)); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.decide(wfID, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: rep, Approve: true}); err != nil {
-		t.Fatal(err)
-	}
+	s.decided(t, wfID, workflows.UpdateRequestRenewal, renewalBy(seller))
+	s.decided(t, wfID, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: rep, Approve: true})
 	s.closed(t, wfID, first, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW, 20*time.Second)
 	second := s.runID(t, wfID)
-	st, err := result[workflows.OpportunityState](t, s, wfID, second, 40*time.Second)
-	if err != nil || st.Status != opportunity.Expired || st.Cycle != 1 {
-		t.Fatalf("the second run ended with %s cycle %d, %v", st.Status, st.Cycle, err)
-	}
-	s.closed(t, wfID, second, enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED, time.Second)
+	completed(t, s, wfID, second, 40*time.Second, func(st workflows.OpportunityState) bool { return st.Status == opportunity.Expired && st.Cycle == 1 })
 	if status, _, _, _ := s.row(t, id); status != string(opportunity.Expired) {
 		t.Errorf("read model %s", status)
 	}
@@ -126,18 +111,12 @@ func TestRecordRenewalRequestRemindsThenIsRefused(t *testing.T) {
 	s := newStack(t, activities.Durations{Validity: 6 * time.Second, RenewalWindow: 4 * time.Second, ApprovalSLA: time.Second, ExpiredRetention: time.Hour}, nil)
 	seller, rep := people(t, s)
 	id, wfID, run := approvedIntoRenovation(t, s)
-	if err := s.decide(wfID, workflows.UpdateRequestRenewal, renewalBy(seller)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, 30*time.Second, "two renewal reminders", func() bool { return s.state(t, id).Reminders >= 2 })
-	if err := s.decide(wfID, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: rep, Reason: "Projeto cancelado pelo cliente"}); err != nil {
-		t.Fatal(err)
-	}
-	st, err := result[workflows.OpportunityState](t, s, wfID, run, 20*time.Second)
-	if err != nil || st.Status != opportunity.Disapproved || st.Reminders < 2 {
-		t.Fatalf("the run ended with %s after %d reminders, %v", st.Status, st.Reminders, err)
-	}
-	s.closed(t, wfID, run, enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED, time.Second)
+	s.decided(t, wfID, workflows.UpdateRequestRenewal, renewalBy(seller))
+	testenv.WaitFor(t, 30*time.Second, "two renewal reminders", func() bool { return s.state(t, id).Reminders >= 2 })
+	s.decided(t, wfID, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: rep, Reason: "Projeto cancelado pelo cliente"})
+	st := completed(t, s, wfID, run, 20*time.Second, func(st workflows.OpportunityState) bool {
+		return st.Status == opportunity.Disapproved && st.Reminders >= 2
+	})
 	if status, reason, _, _ := s.row(t, id); status != string(opportunity.Disapproved) || reason != "Projeto cancelado pelo cliente" {
 		t.Errorf("read model %s %q", status, reason)
 	}

@@ -70,6 +70,14 @@ func (s *stack) decide(wfID, name string, arg any) error {
 	return h.Get(s.ctx, nil)
 }
 
+// decided is decide failing the test when the update fails.
+func (s *stack) decided(t *testing.T, wfID, name string, arg any) {
+	t.Helper()
+	if err := s.decide(wfID, name, arg); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // runID is the id of the workflow's current run.
 func (s *stack) runID(t *testing.T, wfID string) string {
 	t.Helper()
@@ -84,7 +92,7 @@ func (s *stack) runID(t *testing.T, wfID string) string {
 func (s *stack) closed(t *testing.T, wfID, runID string, want enumspb.WorkflowExecutionStatus, within time.Duration) {
 	t.Helper()
 	var got enumspb.WorkflowExecutionStatus
-	waitFor(t, within, "the run to end as "+want.String(), func() bool {
+	testenv.WaitFor(t, within, "the run to end as "+want.String(), func() bool {
 		d, err := s.c.DescribeWorkflowExecution(s.ctx, wfID, runID)
 		got = d.GetWorkflowExecutionInfo().GetStatus()
 		return err == nil && got != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
@@ -100,7 +108,7 @@ func (s *stack) closed(t *testing.T, wfID, runID string, want enumspb.WorkflowEx
 func (s *stack) settle(t *testing.T, wfID, runID string) enumspb.WorkflowExecutionStatus {
 	t.Helper()
 	var status enumspb.WorkflowExecutionStatus
-	waitFor(t, 30*time.Second, "the run to settle", func() bool {
+	testenv.WaitFor(t, 30*time.Second, "the run to settle", func() bool {
 		d, err := s.c.DescribeWorkflowExecution(s.ctx, wfID, runID)
 		status = d.GetWorkflowExecutionInfo().GetStatus()
 		return err == nil && (status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING ||
@@ -195,6 +203,18 @@ func result[T any](t *testing.T, s *stack, wfID, runID string, within time.Durat
 	var out T
 	err := s.c.GetWorkflow(ctx, wfID, runID).Get(ctx, &out)
 	return out, err
+}
+
+// completed waits for a run's result, checks it with ok and that the run
+// completed, and answers the result.
+func completed[T any](t *testing.T, s *stack, wfID, runID string, within time.Duration, ok func(T) bool) T {
+	t.Helper()
+	st, err := result[T](t, s, wfID, runID, within)
+	if err != nil || !ok(st) {
+		t.Fatalf("the run ended with %+v, %v", st, err)
+	}
+	s.closed(t, wfID, runID, enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED, time.Second)
+	return st
 }
 
 func errType(err error) string {

@@ -8,6 +8,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 
+	"oportuna/internal/testenv"
 	"oportuna/workflows"
 )
 
@@ -22,14 +23,12 @@ func TestRecordWritePathRegistrationAndApproval(t *testing.T) {
 	s := newStack(t, hourly, nil)
 	_, rep := people(t, s)
 	id, wfID, run := s.registered(t)
-	waitFor(t, 10*time.Second, "the registration notice", func() bool { return s.notices(t, id, "registered") == 1 })
+	testenv.WaitFor(t, 10*time.Second, "the registration notice", func() bool { return s.notices(t, id, "registered") == 1 })
 	approve := workflows.ApproveRequest{Actor: rep, Name: "Projeto Rápido", Probability: 50, Deadline: time.Now().Add(workflows.DecisionWait - 5*time.Second)}
-	if err := s.decide(wfID, workflows.UpdateApprove, approve); err != nil {
-		t.Fatal(err)
-	}
+	s.decided(t, wfID, workflows.UpdateApprove, approve)
 	// The update answered: the decision is in the read model already.
 	s.approvedWithRecord(t, id, "read model after the approval")
-	waitFor(t, 10*time.Second, "the approval notice", func() bool { return s.notices(t, id, "approved") == 1 })
+	testenv.WaitFor(t, 10*time.Second, "the approval notice", func() bool { return s.notices(t, id, "approved") == 1 })
 	s.settleRunning(t, wfID, run)
 
 	evs := s.history(t, wfID, run)
