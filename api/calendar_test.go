@@ -3,18 +3,13 @@ package api
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
-	"oportuna/auth"
-	"oportuna/brand"
 	"oportuna/internal/calendar"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
-	"oportuna/seed"
 )
 
 // halfPastEleven is 23:30 on 30/11/2026 in Brasília: 02:30 on 01/12 in UTC and
@@ -32,24 +27,8 @@ func brt(month time.Month, day, hour, minute int) time.Time {
 // clock pinned at now.
 func newClockStack(t *testing.T, now time.Time) *stack {
 	t.Helper()
-	ctx := testenv.Context(t)
-	db := testenv.DB(t)
-	brands, _ := brand.Parse([]byte(`[{"slug":"nordata","name":"Nordata","title":"N"}]`))
-	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
-		t.Fatal(err)
-	}
-	s := &Server{Brands: brands, DB: db,
-		Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
-			RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}},
-		Web: fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}},
-		Now: func() time.Time { return now }}
-	h, err := s.Handler()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := &stack{t: t, srv: httptest.NewServer(h), db: db}
-	t.Cleanup(st.srv.Close)
-	return st
+	db, brands := seeded(t, testenv.Context(t), `[{"slug":"nordata","name":"Nordata","title":"N"}]`)
+	return &stack{t: t, db: db, srv: serve(t, &Server{Brands: brands, DB: db, Auth: testAuth(db, brands), Web: testWeb, Now: func() time.Time { return now }})}
 }
 
 // storedOpportunity is a read-model row of vendedor1@nordata.demo.

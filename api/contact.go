@@ -47,8 +47,7 @@ func (s *Server) handleContact(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var body contactBody
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	req := mailer.ContactRequest{FullName: strings.TrimSpace(body.FullName), Email: auth.NormalizeEmail(body.Email),

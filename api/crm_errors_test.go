@@ -8,17 +8,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"oportuna/activities"
-	"oportuna/auth"
-	"oportuna/brand"
 	"oportuna/cnpj"
 	"oportuna/crm"
 	"oportuna/crm/crmsim"
 	"oportuna/internal/testenv"
-	"oportuna/seed"
 	"oportuna/worker"
 	"oportuna/workflows"
 )
@@ -42,12 +38,8 @@ func newCRMStack(t *testing.T) (*stack, *crmsim.Sim) {
 func newStackWith(t *testing.T, d activities.Durations) (*stack, *crmsim.Sim) {
 	t.Helper()
 	ctx := testenv.Context(t)
-	db := testenv.DB(t)
 	tc := testenv.TemporalClient(t)
-	brands, _ := brand.Parse([]byte(`[{"slug":"nordata","name":"Nordata","title":"N"},{"slug":"yep","name":"Yep","title":"Y"}]`))
-	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
-		t.Fatal(err)
-	}
+	db, brands := seeded(t, ctx, twoBrands)
 	sim := crmsim.New(db, crmsim.Options{Brands: brands})
 	simURL, err := sim.Start(ctx, "127.0.0.1:0")
 	if err != nil {
@@ -64,17 +56,7 @@ func newStackWith(t *testing.T, d activities.Durations) (*stack, *crmsim.Sim) {
 	t.Cleanup(func() { cancel(); <-done })
 	st := &stack{t: t, db: db, replica: func() *httptest.Server {
 		// An API process of its own on the same database, Temporal and worker.
-		s := &Server{Brands: brands, DB: db, Temporal: tc, CRM: acts.CRM,
-			Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
-				RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}},
-			Web: fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}}}
-		h, err := s.Handler()
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := httptest.NewServer(h)
-		t.Cleanup(srv.Close)
-		return srv
+		return serve(t, &Server{Brands: brands, DB: db, Temporal: tc, CRM: acts.CRM, Auth: testAuth(db, brands), Web: testWeb})
 	}}
 	st.srv = st.replica()
 	return st, sim
@@ -116,11 +98,7 @@ func TestCRMErrorsReachTheUserWithTheSpecsMessages(t *testing.T) {
 	rep := st.login("representante@nordata.demo", "nordata")
 	digits, _ := cnpj.CheckDigits("223334440001")
 	doc := "223334440001" + digits
-	code, body := seller.call("POST", "/api/opportunity/create", createBody(cnpj.Format(doc)))
-	if code != 200 {
-		t.Fatalf("create: %d %v", code, body)
-	}
-	id := body["data"].(map[string]any)["id"].(string)
+	id := seller.create(cnpj.Format(doc), "")
 	approve := map[string]any{"status": "approved", "name": "Projeto Armazém", "probabilityClosing": 50}
 	stillInAnalysis := func(when string) {
 		t.Helper()
@@ -135,7 +113,7 @@ func TestCRMErrorsReachTheUserWithTheSpecsMessages(t *testing.T) {
 	if err := sim.MarkMissing(ctx, doc); err != nil {
 		t.Fatal(err)
 	}
-	code, body = rep.call("PATCH", "/api/opportunity/"+id, approve)
+	code, body := rep.call("PATCH", "/api/opportunity/"+id, approve)
 	if code != 422 || body["message"] != specCRMCustomer || body["code"] != "CUSTOMER_NOT_FOUND" {
 		t.Errorf("customer missing: %d %v", code, body)
 	}

@@ -21,13 +21,9 @@ func TestARetriedDecisionAnswersItsFirstOutcome(t *testing.T) {
 	st := newStack(t)
 	seller := st.login("vendedor1@nordata.demo", "nordata")
 	rep := st.login("representante@nordata.demo", "nordata")
-	code, body := seller.call("POST", "/api/opportunity/create", createBody("11222333000181"), "Idempotency-Key", "retry-1")
-	if code != 200 {
-		t.Fatalf("create: %d %v", code, body)
-	}
-	id := body["data"].(map[string]any)["id"].(string)
+	id := seller.create("11222333000181", "retry-1")
 	approve := map[string]any{"status": "approved", "name": "Projeto Armazém", "probabilityClosing": 50}
-	code, body = rep.call("PATCH", "/api/opportunity/"+id, approve, "Idempotency-Key", "decision-1")
+	code, body := rep.call("PATCH", "/api/opportunity/"+id, approve, "Idempotency-Key", "decision-1")
 	if code != 200 || body["message"] != MsgApproved {
 		t.Fatalf("approve: %d %v", code, body)
 	}
@@ -87,11 +83,7 @@ func TestAnOpportunityAnOperatorCancelledLeavesTheScreens(t *testing.T) {
 	st := newStack(t)
 	seller := st.login("vendedor1@nordata.demo", "nordata")
 	rep := st.login("representante@nordata.demo", "nordata")
-	code, body := seller.call("POST", "/api/opportunity/create", createBody("11222333000181"), "Idempotency-Key", "cancel-1")
-	if code != 200 {
-		t.Fatalf("create: %d %v", code, body)
-	}
-	id := body["data"].(map[string]any)["id"].(string)
+	id := seller.create("11222333000181", "cancel-1")
 	analysis := func() float64 {
 		_, d := rep.call("GET", "/api/dashboard/status?brand=nordata", nil)
 		return d["data"].(map[string]any)["analysis"].(map[string]any)["total"].(float64)

@@ -69,13 +69,8 @@ func (s *Server) handleExportOpportunities(w http.ResponseWriter, r *http.Reques
 		respond.Error(w, http.StatusForbidden, auth.MsgForbidden)
 		return
 	}
-	filter, msg, err := s.parseOpportunityQuery(r, c, scope)
-	if err != nil {
-		failRequest(w, r, err)
-		return
-	}
-	if msg != "" {
-		respond.Error(w, http.StatusBadRequest, msg)
+	filter, ok := s.opportunityQuery(w, r, c, scope)
+	if !ok {
 		return
 	}
 	distributor := ""

@@ -16,13 +16,7 @@ import (
 // download GETs a path and returns the status, the headers and the body.
 func (s *session) download(path string) (int, http.Header, []byte) {
 	s.st.t.Helper()
-	req, _ := http.NewRequest("GET", s.st.srv.URL+path, nil)
-	req.Header.Set("Authorization", "Bearer "+s.token)
-	req.Header.Set("company", s.company)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		s.st.t.Fatal(err)
-	}
+	res := s.send("GET", path, nil, nil)
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
 	return res.StatusCode, res.Header, b

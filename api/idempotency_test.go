@@ -27,16 +27,6 @@ func (s *session) status(id string) string {
 	return rows[0].(map[string]any)["status"].(string)
 }
 
-// waitFor polls cond every 50 ms for up to 30 s.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-	}
-}
-
 // historyCounts counts an opportunity's history rows written by people (not
 // the timers' transitions), and among them the renewal requests and the
 // approvals (the first and each renewal).
@@ -74,11 +64,7 @@ func TestARepeatedCallAnswersItsFirstOutcomeAfterContinueAsNewOnAnyReplica(t *te
 		body         map[string]any
 		key, message string
 	}
-	code, body := seller.call("POST", "/api/opportunity/create", createBody("11222333000181"), "Idempotency-Key", "reg-1")
-	if code != 200 {
-		t.Fatalf("create: %d %v", code, body)
-	}
-	id := body["data"].(map[string]any)["id"].(string)
+	id := seller.create("11222333000181", "reg-1")
 	first, err := tc.DescribeWorkflowExecution(t.Context(), workflows.OpportunityWorkflowID(id), "")
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +81,7 @@ func TestARepeatedCallAnswersItsFirstOutcomeAfterContinueAsNewOnAnyReplica(t *te
 	}
 	for i, c := range calls {
 		if i == 3 {
-			waitFor(t, "the renewal window", func() bool { s := seller.status(id); return s == "renovation" || s == "expired" })
+			testenv.WaitFor(t, 30*time.Second, "the renewal window", func() bool { s := seller.status(id); return s == "renovation" || s == "expired" })
 		}
 		if code, body := c.who.call(c.method, c.path, c.body, "Idempotency-Key", c.key); code != 200 || body["message"] != c.message {
 			t.Fatalf("%s: %d %v", c.key, code, body)
@@ -107,7 +93,7 @@ func TestARepeatedCallAnswersItsFirstOutcomeAfterContinueAsNewOnAnyReplica(t *te
 	}
 	// The renewal's approval continued the workflow as new; its new validity
 	// reaches its renewal window (a new renewal request would be taken).
-	waitFor(t, "a new run in the renewal window", func() bool {
+	testenv.WaitFor(t, 30*time.Second, "a new run in the renewal window", func() bool {
 		d, err := tc.DescribeWorkflowExecution(t.Context(), workflows.OpportunityWorkflowID(id), "")
 		if err != nil || d.GetWorkflowExecutionInfo().GetExecution().GetRunId() == firstRun {
 			return false
@@ -151,15 +137,7 @@ func TestAKeyIsOneRequest(t *testing.T) {
 	seller := st.login("vendedor1@nordata.demo", "nordata")
 	rep := st.login("representante@nordata.demo", "nordata")
 	multi := st.login("multi@nordata.demo", "nordata") // another representative
-	create := func(doc, key string) string {
-		t.Helper()
-		code, body := seller.call("POST", "/api/opportunity/create", createBody(doc), "Idempotency-Key", key)
-		if code != 200 {
-			t.Fatalf("create: %d %v", code, body)
-		}
-		return body["data"].(map[string]any)["id"].(string)
-	}
-	one, two := create("11222333000181", "c-1"), create("11444777000161", "c-2")
+	one, two := seller.create("11222333000181", "c-1"), seller.create("11444777000161", "c-2")
 	refuse := map[string]any{"status": "disapproved", "reason": "Sem orçamento"}
 	if code, body := rep.call("PATCH", "/api/opportunity/"+one, refuse, "Idempotency-Key", "k-1"); code != 200 || body["message"] != MsgDisapproved {
 		t.Fatalf("disapprove: %d %v", code, body)

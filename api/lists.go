@@ -96,6 +96,21 @@ func sortDir(v string) (asc, ok bool) {
 	return false, false
 }
 
+// opportunityQuery is parseOpportunityQuery answering its errors: false when
+// the answer was written (400 for an invalid parameter).
+func (s *Server) opportunityQuery(w http.ResponseWriter, r *http.Request, c *auth.Claims, scope listScope) (store.OpportunityFilter, bool) {
+	f, msg, err := s.parseOpportunityQuery(r, c, scope)
+	if err != nil {
+		failRequest(w, r, err)
+		return f, false
+	}
+	if msg != "" {
+		respond.Error(w, http.StatusBadRequest, msg)
+		return f, false
+	}
+	return f, true
+}
+
 // parseOpportunityQuery reads the filters and the sort of a list request
 // (the lists and the export); msg is a pt-BR message for a 400 when a
 // parameter is invalid.
@@ -164,32 +179,36 @@ func (s *Server) handleListOpportunities(scope listScope) http.HandlerFunc {
 			respond.Error(w, http.StatusBadRequest, msg)
 			return
 		}
-		f, msg, err := s.parseOpportunityQuery(r, c, scope)
-		if err != nil {
-			failRequest(w, r, err)
-			return
-		}
-		if msg != "" {
-			respond.Error(w, http.StatusBadRequest, msg)
+		f, ok := s.opportunityQuery(w, r, c, scope)
+		if !ok {
 			return
 		}
 		q := store.New(s.DB)
-		total, err := q.CountOpportunities(r.Context(), f)
-		if err != nil {
-			respond.Internal(w, r, err)
-			return
-		}
-		rows, err := q.OpportunityPage(r.Context(), f, amount, (page-1)*amount, false)
-		if err != nil {
-			respond.Internal(w, r, err)
-			return
-		}
-		list := make([]listRow, len(rows))
-		for i, row := range rows {
-			list[i] = listRowOf(row)
-		}
-		respond.JSON(w, http.StatusOK, map[string]any{"result": list, "total": total})
+		answerPage(w, r, func() (int, error) { return q.CountOpportunities(r.Context(), f) },
+			func() ([]store.OpportunityListRow, error) {
+				return q.OpportunityPage(r.Context(), f, amount, (page-1)*amount, false)
+			}, listRowOf)
 	}
+}
+
+// answerPage answers a page of a list: {"result": the page's rows as view
+// writes them, "total": the whole list's count}.
+func answerPage[R, V any](w http.ResponseWriter, r *http.Request, count func() (int, error), rows func() ([]R, error), view func(R) V) {
+	total, err := count()
+	if err != nil {
+		respond.Internal(w, r, err)
+		return
+	}
+	page, err := rows()
+	if err != nil {
+		respond.Internal(w, r, err)
+		return
+	}
+	list := make([]V, len(page))
+	for i, row := range page {
+		list[i] = view(row)
+	}
+	respond.JSON(w, http.StatusOK, map[string]any{"result": list, "total": total})
 }
 
 type historyRow struct {
@@ -227,28 +246,19 @@ func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
 	if !s.mayAccessRecord(w, r, kind, typeID) {
 		return
 	}
-	total, err := q.CountHistory(r.Context(), store.CountHistoryParams{TypeID: typeID, Brand: c.Brand})
-	if err != nil {
-		respond.Internal(w, r, err)
-		return
-	}
-	rows, err := q.HistoryPage(r.Context(), store.HistoryPageParams{TypeID: typeID, Brand: c.Brand, MaxRows: amount,
-		Skip: (page - 1) * amount})
-	if err != nil {
-		respond.Internal(w, r, err)
-		return
-	}
-	list := make([]historyRow, len(rows))
-	for i, h := range rows {
-		list[i] = historyRow{ID: h.ID, TypeID: h.TypeID, Type: h.Type, UserID: h.UserID, Username: h.Username,
+	rep := c.Has(auth.Representative)
+	answerPage(w, r, func() (int, error) {
+		return q.CountHistory(r.Context(), store.CountHistoryParams{TypeID: typeID, Brand: c.Brand})
+	}, func() ([]store.HistoryPageRow, error) {
+		return q.HistoryPage(r.Context(), store.HistoryPageParams{TypeID: typeID, Brand: c.Brand, MaxRows: amount, Skip: (page - 1) * amount})
+	}, func(h store.HistoryPageRow) historyRow {
+		v := historyRow{ID: h.ID, TypeID: h.TypeID, Type: h.Type, UserID: h.UserID, Username: h.Username,
 			ActionType: h.ActionType, Modifications: h.Modifications, Date: h.CreatedAt}
-	}
-	if !c.Has(auth.Representative) {
-		for i := range list {
-			list[i].Username = ""
+		if !rep {
+			v.Username = ""
 		}
-	}
-	respond.JSON(w, http.StatusOK, map[string]any{"result": list, "total": total})
+		return v
+	})
 }
 
 // handleCreateHistory records a change the client made (POST /history/create).
@@ -262,8 +272,7 @@ func (s *Server) handleCreateHistory(w http.ResponseWriter, r *http.Request) {
 		ActionType    string          `json:"actionType"`
 		Modifications json.RawMessage `json:"modifications"`
 	}
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	// The history screen names types by route ('Opportunities', 'Resales', 'Users').

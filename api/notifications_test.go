@@ -33,11 +33,7 @@ func TestADecisionReadsTheRecordsNoticesForEveryone(t *testing.T) {
 	rep := ps.login("representante@nordata.demo", "nordata")
 	multi := ps.login("multi@nordata.demo", "nordata")
 
-	code, body := seller.call("POST", "/api/opportunity/create", createBody("11222333000181"))
-	if code != 200 {
-		t.Fatalf("create: %d %v", code, body)
-	}
-	id := body["data"].(map[string]any)["id"].(string)
+	id := seller.create("11222333000181", "")
 	link := "/Painel/Opportunities/" + id
 	ps.waitFor("the representatives' notices", `SELECT count(*) = 2 FROM notifications WHERE notice_key LIKE $1 || '/%' AND kind = 'registered'`, id)
 	repBefore, read := unreadOf(t, rep, link)
@@ -63,7 +59,7 @@ func TestADecisionReadsTheRecordsNoticesForEveryone(t *testing.T) {
 	}
 
 	// A company's sign-up, refused: its notices are read for every representative.
-	code, body, _ = ps.public("POST", "/api/register/resale", signupBody("decidida@revenda.com.br", "11444777000161", "nordata"))
+	code, body, _ := ps.public("POST", "/api/register/resale", signupBody("decidida@revenda.com.br", "11444777000161", "nordata"))
 	if code != 201 {
 		t.Fatalf("sign-up: %d %v", code, body)
 	}

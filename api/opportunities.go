@@ -96,8 +96,7 @@ func opportunityID(brandSlug, userID, requestID string) string {
 func (s *Server) handleCreateOpportunity(w http.ResponseWriter, r *http.Request) {
 	c := auth.FromContext(r.Context())
 	var p opportunity.CreatePayload
-	if err := respond.Decode(r, &p); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &p) {
 		return
 	}
 	if p.Company != "" && !strings.EqualFold(p.Company, c.Brand) {
@@ -346,8 +345,7 @@ type decisionBody struct {
 func (s *Server) handlePatchOpportunity(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
 	var body decisionBody
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	// The call's action is its body's: the Idempotency-Key's outcome is read
@@ -394,8 +392,7 @@ func (s *Server) handlePatchProbability(w http.ResponseWriter, r *http.Request) 
 		ID                 string `json:"id"`
 		ProbabilityClosing *int   `json:"probabilityClosing"`
 	}
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	if body.ProbabilityClosing == nil {
@@ -414,8 +411,7 @@ func (s *Server) handlePatchProbability(w http.ResponseWriter, r *http.Request) 
 func (s *Server) handleRenewalRequest(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
 	var body opportunity.RenewalRequest
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	k := decisionKey(r, actionRequestRenewal, MsgRenewalRequested)
@@ -438,8 +434,7 @@ func (s *Server) handleRenewalRequest(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleRenewalDecision(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
 	var body decisionBody
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	if body.Status != opportunity.Approved && body.Status != opportunity.Disapproved {

@@ -9,12 +9,16 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"oportuna/auth"
+	"oportuna/brand"
 	"oportuna/internal/calendar"
+	"oportuna/internal/testenv"
+	"oportuna/seed"
 )
 
 type stack struct {
@@ -24,6 +28,44 @@ type stack struct {
 	// replica starts another API server (a replica) of the stack; nil when
 	// the stack has none.
 	replica func() *httptest.Server
+}
+
+// twoBrands are the brands most stacks seed: nordata and yep.
+const twoBrands = `[{"slug":"nordata","name":"Nordata","title":"N"},{"slug":"yep","name":"Yep","title":"Y"}]`
+
+// seeded is a fresh database seeded for the brands (their JSON).
+func seeded(t *testing.T, ctx context.Context, brandsJSON string) (*pgxpool.Pool, *brand.Registry) {
+	t.Helper()
+	db := testenv.DB(t)
+	brands, err := brand.Parse([]byte(brandsJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
+		t.Fatal(err)
+	}
+	return db, brands
+}
+
+// testAuth is the sign-in service of the stacks' servers.
+func testAuth(db *pgxpool.Pool, brands *brand.Registry) *auth.Service {
+	return &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
+		RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}}
+}
+
+// testWeb is the web app of the stacks' servers.
+var testWeb = fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}}
+
+// serve runs the server's handler over HTTP until the test ends.
+func serve(t *testing.T, s *Server) *httptest.Server {
+	t.Helper()
+	h, err := s.Handler()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
 }
 
 // newStack is the API on a seeded database (nordata and yep), with a worker
@@ -61,35 +103,56 @@ func (s *session) call(method, path string, body any, headers ...string) (int, m
 		b, _ := json.Marshal(body)
 		rd = strings.NewReader(string(b))
 	}
-	req, _ := http.NewRequest(method, s.st.srv.URL+path, rd)
-	req.Header.Set("Authorization", "Bearer "+s.token)
-	req.Header.Set("company", s.company)
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		s.st.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	out := map[string]any{}
-	_ = json.NewDecoder(res.Body).Decode(&out)
-	return res.StatusCode, out
+	return decoded[map[string]any](s.send(method, path, rd, func(req *http.Request) {
+		for i := 0; i+1 < len(headers); i += 2 {
+			req.Header.Set(headers[i], headers[i+1])
+		}
+	}))
 }
 
 func (s *session) callList(method, path string) (int, []map[string]any) {
 	s.st.t.Helper()
-	req, _ := http.NewRequest(method, s.st.srv.URL+path, nil)
+	return decoded[[]map[string]any](s.send(method, path, nil, nil))
+}
+
+// send sends a request with the session's token and company; prepare, when
+// set, changes the request first. The caller closes the answer's body.
+func (s *session) send(method, path string, body io.Reader, prepare func(*http.Request)) *http.Response {
+	s.st.t.Helper()
+	req, _ := http.NewRequest(method, s.st.srv.URL+path, body)
 	req.Header.Set("Authorization", "Bearer "+s.token)
 	req.Header.Set("company", s.company)
+	if prepare != nil {
+		prepare(req)
+	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		s.st.t.Fatal(err)
 	}
+	return res
+}
+
+// decoded reads an answer's JSON body (a zero T when it is not JSON) and closes it.
+func decoded[T any](res *http.Response) (int, T) {
 	defer res.Body.Close()
-	var out []map[string]any
+	var out T
 	_ = json.NewDecoder(res.Body).Decode(&out)
 	return res.StatusCode, out
+}
+
+// create registers an opportunity of the customer doc (createBody), with the
+// Idempotency-Key key when not empty, and answers its id.
+func (s *session) create(doc, key string) string {
+	s.st.t.Helper()
+	var headers []string
+	if key != "" {
+		headers = []string{"Idempotency-Key", key}
+	}
+	code, body := s.call("POST", "/api/opportunity/create", createBody(doc), headers...)
+	if code != 200 {
+		s.st.t.Fatalf("create: %d %v", code, body)
+	}
+	return body["data"].(map[string]any)["id"].(string)
 }
 
 func createBody(doc string) map[string]any {

@@ -5,25 +5,21 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"go.temporal.io/sdk/client"
 
 	"oportuna/activities"
 	"oportuna/auth"
-	"oportuna/brand"
 	"oportuna/crm"
 	"oportuna/internal/clientaddr"
 	"oportuna/internal/testenv"
 	"oportuna/mailer"
-	"oportuna/seed"
 	"oportuna/worker"
 	"oportuna/workflows"
 )
@@ -46,15 +42,8 @@ const partnerBrands = `[{"slug":"nordata","name":"Nordata","title":"N","admin":{
 func newPartnerStack(t *testing.T, opts ...func(*Server)) *partnerStack {
 	t.Helper()
 	ctx := testenv.Context(t)
-	db := testenv.DB(t)
 	tc := testenv.TemporalClient(t)
-	brands, err := brand.Parse([]byte(partnerBrands))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
-		t.Fatal(err)
-	}
+	db, brands := seeded(t, ctx, partnerBrands)
 	cfg := mailer.Config{PortalURL: "http://{brand}.localhost:8080"}
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
@@ -74,9 +63,7 @@ func newPartnerStack(t *testing.T, opts ...func(*Server)) *partnerStack {
 	}
 	ps := &partnerStack{tc: tc, now: time.Now()}
 	s := &Server{Brands: brands, DB: db, Temporal: tc, CRM: acts.CRM,
-		Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
-			RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}},
-		Web: fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}},
+		Auth: testAuth(db, brands), Web: testWeb,
 		Partners: PartnerDeps{
 			Mail:   &workflows.MailDispatcher{Client: tc, Mailer: m},
 			Portal: m.Portal,
@@ -86,12 +73,7 @@ func newPartnerStack(t *testing.T, opts ...func(*Server)) *partnerStack {
 	for _, o := range opts {
 		o(s)
 	}
-	h, err := s.Handler()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps.stack = &stack{t: t, srv: httptest.NewServer(h), db: db}
-	t.Cleanup(ps.srv.Close)
+	ps.stack = &stack{t: t, srv: serve(t, s), db: db}
 	return ps
 }
 
@@ -184,15 +166,10 @@ func (ps *partnerStack) setPassword(token, password string) (int, map[string]any
 // waitFor polls the database until the query answers true.
 func (ps *partnerStack) waitFor(what, query string, args ...any) {
 	ps.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
+	testenv.WaitFor(ps.t, 30*time.Second, what, func() bool {
 		var ok bool
-		if err := ps.db.QueryRow(context.Background(), query, args...).Scan(&ok); err == nil && ok {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	ps.t.Fatalf("timed out waiting for %s", what)
+		return ps.db.QueryRow(context.Background(), query, args...).Scan(&ok) == nil && ok
+	})
 }
 
 func signupBody(email, doc, brandSlug string) map[string]any {

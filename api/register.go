@@ -77,8 +77,7 @@ func (b registerBody) check() (resale.Registration, []opportunity.FieldError) {
 // a brand and its onboarding workflow starts in analysis.
 func (s *Server) handleRegisterResale(w http.ResponseWriter, r *http.Request) {
 	var body registerBody
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	b, ok := s.Brands.BySlug(body.Brand)

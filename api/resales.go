@@ -113,21 +113,8 @@ func (s *Server) handleResaleList(w http.ResponseWriter, r *http.Request) {
 		f.OldestFirst = asc
 	}
 	db := store.New(s.DB)
-	total, err := db.CountResales(r.Context(), f)
-	if err != nil {
-		respond.Internal(w, r, err)
-		return
-	}
-	rows, err := db.ResalePage(r.Context(), f, amount, (page-1)*amount)
-	if err != nil {
-		respond.Internal(w, r, err)
-		return
-	}
-	list := make([]resaleRow, len(rows))
-	for i, row := range rows {
-		list[i] = resaleRowOf(row)
-	}
-	respond.JSON(w, http.StatusOK, map[string]any{"result": list, "total": total})
+	answerPage(w, r, func() (int, error) { return db.CountResales(r.Context(), f) },
+		func() ([]store.GetResaleRow, error) { return db.ResalePage(r.Context(), f, amount, (page-1)*amount) }, resaleRowOf)
 }
 
 // loadResale reads a company of the token's brand; another brand's, or an
@@ -185,8 +172,7 @@ func (s *Server) handleDecideResale(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var body resaleDecisionBody
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	if body.Status != resale.Approved && body.Status != resale.Disapproved {

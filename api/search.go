@@ -78,8 +78,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Q string `json:"q"`
 	}
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	text := strings.Join(strings.Fields(body.Q), " ")

@@ -3,20 +3,15 @@ package api
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
-	"testing/fstest"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"oportuna/auth"
-	"oportuna/brand"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
-	"oportuna/seed"
 	"oportuna/store"
 )
 
@@ -25,23 +20,8 @@ import (
 // reseller and two sellers.
 func newSearchStack(t *testing.T) *stack {
 	t.Helper()
-	ctx := testenv.Context(t)
-	db := testenv.DB(t)
-	brands, _ := brand.Parse([]byte(`[{"slug":"nordata","name":"Nordata","title":"N"},{"slug":"yep","name":"Yep","title":"Y"}]`))
-	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
-		t.Fatal(err)
-	}
-	s := &Server{Brands: brands, DB: db,
-		Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
-			RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}},
-		Web: fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}}}
-	h, err := s.Handler()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := &stack{t: t, srv: httptest.NewServer(h), db: db}
-	t.Cleanup(st.srv.Close)
-	return st
+	db, brands := seeded(t, testenv.Context(t), twoBrands)
+	return &stack{t: t, db: db, srv: serve(t, &Server{Brands: brands, DB: db, Auth: testAuth(db, brands), Web: testWeb})}
 }
 
 // searchFixture is one opportunity of the read model, registered by the user

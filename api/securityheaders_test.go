@@ -27,13 +27,7 @@ func headerServer(t *testing.T, hsts time.Duration) *httptest.Server {
 			"assets/app-1.js.gz": {Data: gz(t, `console.log(1)`)},
 		},
 	}
-	h, err := s.Handler()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv
+	return serve(t, s)
 }
 
 // directives splits a Content-Security-Policy into directive → sources.

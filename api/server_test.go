@@ -34,13 +34,7 @@ func newTestServer(t *testing.T) *httptest.Server {
 			"robots.txt":      {Data: []byte("User-agent: *")},
 		},
 	}
-	h, err := s.Handler()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv
+	return serve(t, s)
 }
 
 func get(t *testing.T, srv *httptest.Server, host, path string) (*http.Response, string) {

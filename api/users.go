@@ -228,8 +228,7 @@ func (s *Server) handleCreateSeller(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var body sellerBody
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	name, email, phone, errs := body.check()

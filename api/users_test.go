@@ -250,18 +250,7 @@ func TestSellerCreationInvitesAndDeactivationEndsAccess(t *testing.T) {
 func callWithHost(s *session, host, method, path string, body any) (int, map[string]any) {
 	s.st.t.Helper()
 	b, _ := json.Marshal(body)
-	req, _ := http.NewRequest(method, s.st.srv.URL+path, bytes.NewReader(b))
-	req.Host = host
-	req.Header.Set("Authorization", "Bearer "+s.token)
-	req.Header.Set("company", s.company)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		s.st.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	out := map[string]any{}
-	_ = json.NewDecoder(res.Body).Decode(&out)
-	return res.StatusCode, out
+	return decoded[map[string]any](s.send(method, path, bytes.NewReader(b), func(req *http.Request) { req.Host = host }))
 }
 
 func TestSellerInvitationLinksIgnoreAForgedHost(t *testing.T) {

@@ -149,30 +149,22 @@ func (s *Service) handleResetCheck(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Token string `json:"token"`
 	}
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	g := enter(w, r, []gateStep{{b: s.resetTokenAddresses(), key: clientaddr.Key(r), onFailure: true}}, []string{MsgResetTokenLocked})
 	if g == nil {
 		return
 	}
+	var err error
 	ok := false
 	if token := strings.TrimSpace(body.Token); token != "" {
-		var err error
-		if ok, err = s.ResetUsable(r.Context(), token); err != nil {
-			g.refund()
-			respond.Internal(w, r, err)
-			return
-		}
+		ok, err = s.ResetUsable(r.Context(), token)
 	}
-	if !ok {
-		g.fail()
-		respond.Error(w, http.StatusGone, ErrResetInvalid.Error())
-		return
+	if err == nil && !ok {
+		err = ErrResetInvalid
 	}
-	g.settle(true)
-	w.WriteHeader(http.StatusNoContent)
+	g.answer(w, r, err, ErrResetInvalid, http.StatusGone, ErrResetInvalid.Error(), func() { w.WriteHeader(http.StatusNoContent) })
 }
 
 func (s *Service) handleLogin(w http.ResponseWriter, r *http.Request) {
@@ -199,17 +191,9 @@ func (s *Service) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tok, err := s.Login(r.Context(), strings.ToLower(brandSlug), user, pass)
-	switch {
-	case errors.Is(err, ErrInvalidCredentials):
-		g.fail()
-		respond.Error(w, http.StatusUnauthorized, MsgInvalidLogin)
-	case err != nil:
-		g.refund()
-		respond.Internal(w, r, err)
-	default:
-		g.settle(true)
+	g.answer(w, r, err, ErrInvalidCredentials, http.StatusUnauthorized, MsgInvalidLogin, func() {
 		respond.JSON(w, http.StatusOK, map[string]any{"data": map[string]any{"data": tok}})
-	}
+	})
 }
 
 func (s *Service) handleRefresh(w http.ResponseWriter, r *http.Request) {
@@ -218,25 +202,16 @@ func (s *Service) handleRefresh(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tok, err := s.Refresh(r.Context(), strings.ToLower(chi.URLParam(r, "company")), bearer(r))
-	switch {
-	case errors.Is(err, ErrInvalidToken):
-		g.fail()
-		respond.Error(w, http.StatusUnauthorized, MsgRefreshRejected)
-	case err != nil:
-		g.refund()
-		respond.Internal(w, r, err)
-	default:
-		g.settle(true)
+	g.answer(w, r, err, ErrInvalidToken, http.StatusUnauthorized, MsgRefreshRejected, func() {
 		respond.JSON(w, http.StatusOK, map[string]any{"data": tok})
-	}
+	})
 }
 
 func (s *Service) handleLogout(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		RefreshToken string `json:"refresh_token"`
 	}
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	if body.RefreshToken != "" {
@@ -337,8 +312,7 @@ func (s *Service) handleResetRequest(w http.ResponseWriter, r *http.Request) {
 		RedirectURL string `json:"redirect_url"`
 		Email       string `json:"email"`
 	}
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	if strings.TrimSpace(body.Email) == "" {
@@ -402,8 +376,7 @@ func (s *Service) handleUpdatePassword(w http.ResponseWriter, r *http.Request) {
 		Confirmation string `json:"confirmation"`
 		Token        string `json:"token"`
 	}
-	if err := respond.Decode(r, &body); err != nil {
-		respond.BadBody(w)
+	if !respond.DecodeBody(w, r, &body) {
 		return
 	}
 	var err error

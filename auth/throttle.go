@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -209,6 +210,23 @@ func (g *gate) refund() {
 		if err := st.b.Refund(g.ctx, st.key); err != nil {
 			slog.ErrorContext(g.ctx, "throttle: take back an attempt", "limit", st.b.Name, "err", err)
 		}
+	}
+}
+
+// answer ends a gated attempt by its outcome: an error that is refused counts
+// as a failed attempt and answers status with msg; any other error takes the
+// attempt back and answers 500; no error settles the attempt and ok answers.
+func (g *gate) answer(w http.ResponseWriter, r *http.Request, err, refused error, status int, msg string, ok func()) {
+	switch {
+	case errors.Is(err, refused):
+		g.fail()
+		respond.Error(w, status, msg)
+	case err != nil:
+		g.refund()
+		respond.Internal(w, r, err)
+	default:
+		g.settle(true)
+		ok()
 	}
 }
 

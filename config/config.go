@@ -73,7 +73,7 @@ type WorkerConfig struct {
 	MaxPollers    int      // WORKER_MAX_POLLERS
 }
 
-// Defaults of the worker's settings (worker.Default* explains each).
+// Defaults of the worker's settings (worker.Default*, which are these, explains each).
 const (
 	DefaultCRMPerSecond  = 50
 	DefaultCRMSlots      = 10

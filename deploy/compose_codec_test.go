@@ -130,11 +130,7 @@ func mountedDir(svc *service, file string) bool {
 // codec-server and TLS settings of a copy of the compose file one way at a time.
 func TestComposeCheckerCatchesCodecInconsistencies(t *testing.T) {
 	original := readFile(t, "docker-compose.yml")
-	cases := []struct {
-		name    string
-		breakIt func(s *stack)
-		want    string
-	}{
+	cases := []breakage{
 		{"no codec server", func(s *stack) { delete(s.c.Services, codecService) }, "service codec-server is missing"},
 		{"encryption off", func(s *stack) { s.c.Services["api"].Environment["PAYLOAD_ENCRYPTION"] = "off" }, "api: PAYLOAD_ENCRYPTION"},
 		{"plaintext accepted", func(s *stack) { s.c.Services["worker"].Environment["PAYLOAD_ACCEPT_PLAINTEXT"] = "on" }, "worker: PAYLOAD_ACCEPT_PLAINTEXT"},
@@ -154,17 +150,5 @@ func TestComposeCheckerCatchesCodecInconsistencies(t *testing.T) {
 		{"the UI's origin not allowed", func(s *stack) { s.c.Services[codecService].Environment["CODEC_CORS_ORIGIN"] = "https://ui.example" }, "does not allow the UI's origin"},
 		{"the codec server's command", func(s *stack) { s.c.Services[codecService].Command = strList{"api"} }, "codec-server: command"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			s := loadStack(t, original)
-			c.breakIt(s)
-			problems := s.problems()
-			for _, p := range problems {
-				if strings.Contains(p, c.want) {
-					return
-				}
-			}
-			t.Errorf("no problem mentions %q; got:\n%s", c.want, strings.Join(problems, "\n"))
-		})
-	}
+	checkBreakages(t, original, cases, nil)
 }

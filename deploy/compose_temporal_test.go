@@ -196,11 +196,7 @@ func mapsEqual(a, b map[string]string) bool {
 // to say so.
 func TestComposeTemporalCheckerCatchesDifferencesFromMakeCluster(t *testing.T) {
 	original := readFile(t, "docker-compose.yml")
-	cases := []struct {
-		name    string
-		breakIt func(s *stack)
-		want    string
-	}{
+	cases := []breakage{
 		{"another server version in compose",
 			func(s *stack) { s.c.Services[historyService].Image = "temporalio/server:1.28.0" },
 			"temporal-history: image temporalio/server:1.28.0, make cluster runs temporal-server " + cluster.ServerVersion},
@@ -261,17 +257,5 @@ func TestComposeTemporalCheckerCatchesDifferencesFromMakeCluster(t *testing.T) {
 			func(s *stack) { s.c.Services[uiService].Image = "temporalio/ui:2.40.0" },
 			"temporal-ui: image temporalio/ui:2.40.0, make cluster's Temporal UI"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			s := loadStack(t, original)
-			c.breakIt(s)
-			problems := s.problems()
-			for _, p := range problems {
-				if strings.Contains(p, c.want) {
-					return
-				}
-			}
-			t.Errorf("no problem mentions %q; got:\n%s", c.want, strings.Join(problems, "\n"))
-		})
-	}
+	checkBreakages(t, original, cases, nil)
 }

@@ -1048,11 +1048,7 @@ func TestComposeCheckerCatchesInconsistencies(t *testing.T) {
 			someVar = v
 		}
 	}
-	cases := []struct {
-		name    string
-		breakIt func(s *stack)
-		want    string
-	}{
+	cases := []breakage{
 		{"a variable the app reads is missing on the worker",
 			func(s *stack) { delete(s.c.Services["worker"].Environment, someVar) },
 			"worker: the app reads " + someVar},
@@ -1195,11 +1191,31 @@ func TestComposeCheckerCatchesInconsistencies(t *testing.T) {
 			func(s *stack) { delete(s.c.Services, setupService) },
 			"service temporal-setup is missing"},
 	}
+	checkBreakages(t, original, cases, func(s *stack) {
+		if !strings.Contains(s.mainGo, `case "healthcheck"`) {
+			s.mainGo += "\n" + `case "healthcheck"` // the checks below are about compose, not main.go
+		}
+	})
+}
+
+// breakage is one way to break a copy of the stack, and what the checker
+// must then say.
+type breakage struct {
+	name    string
+	breakIt func(s *stack)
+	want    string
+}
+
+// checkBreakages loads a copy of the stack from original for each case,
+// prepares it (when prepare is set), breaks it, and expects a problem that
+// mentions the case's want.
+func checkBreakages(t *testing.T, original []byte, cases []breakage, prepare func(*stack)) {
+	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := loadStack(t, original)
-			if !strings.Contains(s.mainGo, `case "healthcheck"`) {
-				s.mainGo += "\n" + `case "healthcheck"` // the checks below are about compose, not main.go
+			if prepare != nil {
+				prepare(s)
 			}
 			c.breakIt(s)
 			problems := s.problems()

@@ -257,19 +257,23 @@ type ResaleApproved struct {
 
 // ResaleApproved renders the approval e-mail.
 func (t Templates) ResaleApproved(d ResaleApproved) (Content, error) {
-	var after []string
-	if v := validity(d.ValidFor); v != "" {
-		after = append(after, "O link vale por "+v+". Depois disso, use a opção Esqueci minha senha na tela de entrada.")
-	}
-	return t.render(view{
+	return t.invitation(view{
 		Subject:  "Revenda aprovada | " + t.Brand.Name,
 		Heading:  "Sua revenda foi aprovada",
 		Greeting: greeting(d.ContactName),
 		Paragraphs: []string{"O cadastro da revenda " + d.CorporateName + " no Portal de Oportunidades " + t.Brand.Name + " foi aprovado.",
 			"O seu usuário é " + d.Email + ". Crie a sua senha para entrar e começar a registrar oportunidades."},
-		Action: &Action{"Criar minha senha", d.Link},
-		After:  after,
-	})
+	}, d.Link, d.ValidFor)
+}
+
+// invitation renders an e-mail whose action creates the recipient's password
+// with link, followed by how long the link lasts (none for a zero validFor).
+func (t Templates) invitation(v view, link string, validFor time.Duration) (Content, error) {
+	v.Action = &Action{"Criar minha senha", link}
+	if d := validity(validFor); d != "" {
+		v.After = []string{"O link vale por " + d + ". Depois disso, use a opção Esqueci minha senha na tela de entrada."}
+	}
+	return t.render(v)
 }
 
 // ResaleRejected tells a company its sign-up was refused, and why.
@@ -306,19 +310,13 @@ type SellerInvitation struct {
 
 // SellerInvitation renders the invitation.
 func (t Templates) SellerInvitation(d SellerInvitation) (Content, error) {
-	var after []string
-	if v := validity(d.ValidFor); v != "" {
-		after = append(after, "O link vale por "+v+". Depois disso, use a opção Esqueci minha senha na tela de entrada.")
-	}
-	return t.render(view{
+	return t.invitation(view{
 		Subject:  "Convite para o Portal de Oportunidades " + t.Brand.Name,
 		Heading:  "Você foi convidado para o Portal de Oportunidades",
 		Greeting: greeting(d.Name),
 		Paragraphs: []string{join(" ", d.ResaleName, "cadastrou você como vendedor no Portal de Oportunidades "+t.Brand.Name+"."),
 			"O seu usuário é " + d.Email + ". Crie a sua senha para entrar e registrar as suas oportunidades."},
-		Action: &Action{"Criar minha senha", d.Link},
-		After:  after,
-	})
+	}, d.Link, d.ValidFor)
 }
 
 // Notice is a notification of a kind with no template of its own.
@@ -367,6 +365,14 @@ func (o Opportunity) what() string {
 	return "oportunidade do cliente " + o.Customer
 }
 
+// view is the frame of an e-mail about the opportunity: title, then its label,
+// as subject, title as heading, the recipient's greeting, the paragraphs, the
+// opportunity's facts and the action that opens its link.
+func (o Opportunity) view(title string, paragraphs []string, action string) view {
+	return view{Subject: title + ": " + o.label(), Heading: title, Greeting: greeting(o.Recipient),
+		Paragraphs: paragraphs, Facts: o.facts(), Action: &Action{action, o.Link}}
+}
+
 func (o Opportunity) facts() []Fact {
 	return []Fact{{"Oportunidade", o.Name}, {"Cliente", o.Customer}, {"CNPJ", o.CNPJ}, {"Revenda", o.Resale},
 		{"Registrada por", o.Owner}, {"Valor estimado", o.Estimated}}
@@ -390,14 +396,9 @@ func (t Templates) OpportunityRegistered(d OpportunityRegistered) (Content, erro
 	if who == "" {
 		who = "Uma revenda"
 	}
-	return t.render(view{
-		Subject:    "Nova oportunidade aguardando análise: " + d.label(),
-		Heading:    "Nova oportunidade aguardando análise",
-		Greeting:   greeting(d.Recipient),
-		Paragraphs: []string{who + " registrou a " + d.what() + " no Portal de Oportunidades " + t.Brand.Name + ". Ela aguarda a sua análise."},
-		Facts:      d.facts(),
-		Action:     &Action{"Analisar oportunidade", d.Link},
-	})
+	return t.render(d.view("Nova oportunidade aguardando análise",
+		[]string{who + " registrou a " + d.what() + " no Portal de Oportunidades " + t.Brand.Name + ". Ela aguarda a sua análise."},
+		"Analisar oportunidade"))
 }
 
 func parens(s string) string {
@@ -419,10 +420,7 @@ func (t Templates) OpportunityApproved(d OpportunityApproved) (Content, error) {
 	if !d.ValidUntil.IsZero() {
 		ps = append(ps, "O registro é válido até "+Date(d.ValidUntil)+". Perto do fim da validade você poderá solicitar a renovação.")
 	}
-	return t.render(view{
-		Subject: "Oportunidade aprovada: " + d.label(), Heading: "Oportunidade aprovada", Greeting: greeting(d.Recipient),
-		Paragraphs: ps, Facts: d.facts(), Action: &Action{"Ver oportunidade", d.Link},
-	})
+	return t.render(d.view("Oportunidade aprovada", ps, "Ver oportunidade"))
 }
 
 // OpportunityDisapproved tells the owner the registration was refused, and why.
@@ -433,11 +431,9 @@ type OpportunityDisapproved struct {
 
 // OpportunityDisapproved renders the refusal e-mail.
 func (t Templates) OpportunityDisapproved(d OpportunityDisapproved) (Content, error) {
-	return t.render(view{
-		Subject: "Oportunidade reprovada: " + d.label(), Heading: "Oportunidade reprovada", Greeting: greeting(d.Recipient),
-		Paragraphs: []string{"A " + d.what() + " foi reprovada."}, Facts: d.facts(),
-		Quote: &Quote{"Motivo da reprovação", d.Reason}, Action: &Action{"Ver oportunidade", d.Link},
-	})
+	v := d.view("Oportunidade reprovada", []string{"A " + d.what() + " foi reprovada."}, "Ver oportunidade")
+	v.Quote = &Quote{"Motivo da reprovação", d.Reason}
+	return t.render(v)
 }
 
 // SLAReminder reminds representatives that a decision is overdue: an
@@ -484,11 +480,7 @@ func (t Templates) RenewalOpen(d RenewalOpen) (Content, error) {
 	if !d.ValidUntil.IsZero() {
 		p = "A validade da " + d.what() + " termina em " + Date(d.ValidUntil)
 	}
-	return t.render(view{
-		Subject: "Renovação disponível: " + d.label(), Heading: "Renovação disponível", Greeting: greeting(d.Recipient),
-		Paragraphs: []string{p + ". Solicite a renovação para manter o registro."}, Facts: d.facts(),
-		Action: &Action{"Solicitar renovação", d.Link},
-	})
+	return t.render(d.view("Renovação disponível", []string{p + ". Solicite a renovação para manter o registro."}, "Solicitar renovação"))
 }
 
 // OpportunityExpired tells the owner (and, when it expired in analysis, the
@@ -508,10 +500,7 @@ func (t Templates) OpportunityExpired(d OpportunityExpired) (Content, error) {
 	if !d.RenewableUntil.IsZero() {
 		ps = append(ps, "Ainda é possível solicitar a renovação até "+Date(d.RenewableUntil)+".")
 	}
-	return t.render(view{
-		Subject: "Oportunidade expirada: " + d.label(), Heading: "Oportunidade expirada", Greeting: greeting(d.Recipient),
-		Paragraphs: ps, Facts: d.facts(), Action: &Action{"Ver oportunidade", d.Link},
-	})
+	return t.render(d.view("Oportunidade expirada", ps, "Ver oportunidade"))
 }
 
 // RenewalRequested tells representatives a renewal awaits their decision.
@@ -528,13 +517,10 @@ func (t Templates) RenewalRequested(d RenewalRequested) (Content, error) {
 	if who == "" {
 		who = "O responsável"
 	}
-	return t.render(view{
-		Subject: "Renovação solicitada: " + d.label(), Heading: "Renovação solicitada", Greeting: greeting(d.Recipient),
-		Paragraphs: []string{who + " solicitou a renovação da " + d.what() + ". Ela aguarda a sua análise."},
-		Facts:      append(d.facts(), Fact{"Projeto ainda no escopo", d.ProjectStillInScope}, Fact{"Data da última visita", d.LastVisitDate}),
-		Quote:      &Quote{"Motivo da solicitação de renovação", d.Reason},
-		Action:     &Action{"Analisar renovação", d.Link},
-	})
+	v := d.view("Renovação solicitada", []string{who + " solicitou a renovação da " + d.what() + ". Ela aguarda a sua análise."}, "Analisar renovação")
+	v.Facts = append(v.Facts, Fact{"Projeto ainda no escopo", d.ProjectStillInScope}, Fact{"Data da última visita", d.LastVisitDate})
+	v.Quote = &Quote{"Motivo da solicitação de renovação", d.Reason}
+	return t.render(v)
 }
 
 // RenewalDecided tells the owner the renewal was approved or refused.
@@ -552,14 +538,9 @@ func (t Templates) RenewalDecided(d RenewalDecided) (Content, error) {
 		if !d.ValidUntil.IsZero() {
 			p += " A nova validade vai até " + Date(d.ValidUntil) + "."
 		}
-		return t.render(view{
-			Subject: "Renovação aprovada: " + d.label(), Heading: "Renovação aprovada", Greeting: greeting(d.Recipient),
-			Paragraphs: []string{p}, Facts: d.facts(), Action: &Action{"Ver oportunidade", d.Link},
-		})
+		return t.render(d.view("Renovação aprovada", []string{p}, "Ver oportunidade"))
 	}
-	return t.render(view{
-		Subject: "Renovação reprovada: " + d.label(), Heading: "Renovação reprovada", Greeting: greeting(d.Recipient),
-		Paragraphs: []string{"A renovação da " + d.what() + " foi reprovada."}, Facts: d.facts(),
-		Quote: &Quote{"Motivo da reprovação", d.Reason}, Action: &Action{"Ver oportunidade", d.Link},
-	})
+	v := d.view("Renovação reprovada", []string{"A renovação da " + d.what() + " foi reprovada."}, "Ver oportunidade")
+	v.Quote = &Quote{"Motivo da reprovação", d.Reason}
+	return t.render(v)
 }

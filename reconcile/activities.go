@@ -228,6 +228,23 @@ func resume(ctx context.Context, after string) string {
 	return after
 }
 
+// pageOf starts the result of a page of rows read in key order: done when the
+// page is short, the next page after the last row's key.
+func pageOf[R any](list []R, limit int, key func(R) string) PageResult {
+	res := PageResult{Done: len(list) < limit}
+	if len(list) > 0 {
+		res.Next = key(list[len(list)-1])
+	}
+	return res
+}
+
+// reached records a row's key as the activity's progress (a retry resumes
+// after it) and answers the context's error when the worker is stopping.
+func reached(ctx context.Context, key string) error {
+	activity.RecordHeartbeat(ctx, key)
+	return ctx.Err()
+}
+
 // --- opportunities -------------------------------------------------------------------
 
 type oppRow struct {
@@ -269,10 +286,7 @@ func (a *Activities) ReconcileOpportunities(ctx context.Context, p Page) (PageRe
 		list[i] = oppRow{ID: r.ID, Brand: r.Brand, Status: opportunity.Status(r.Status), Name: r.Name,
 			Probability: r.ProbabilityClosing, Register: r.Register, ValidUntil: r.ValidUntil, UpdatedAt: r.UpdatedAt}
 	}
-	res := PageResult{Done: len(list) < p.Limit}
-	if len(list) > 0 {
-		res.Next = list[len(list)-1].ID
-	}
+	res := pageOf(list, p.Limit, func(r oppRow) string { return r.ID })
 
 	type checked struct {
 		row oppRow
@@ -542,14 +556,10 @@ func (a *Activities) ReconcileResales(ctx context.Context, p Page) (PageResult, 
 	if err != nil {
 		return PageResult{}, fmt.Errorf("reconcile: resales: %w", err)
 	}
-	res := PageResult{Done: len(list) < p.Limit}
-	if len(list) > 0 {
-		res.Next = list[len(list)-1].ID
-	}
+	res := pageOf(list, p.Limit, func(r store.ResalesInAnalysisRow) string { return r.ID })
 	for _, row := range list {
-		activity.RecordHeartbeat(ctx, row.ID)
-		if err := ctx.Err(); err != nil {
-			return res, err // the worker is stopping: the retry resumes from the heartbeat
+		if err := reached(ctx, row.ID); err != nil {
+			return res, err
 		}
 		wid := workflows.ResaleWorkflowID(row.ID)
 		l, runID, err := a.describe(ctx, wid)
@@ -608,14 +618,10 @@ func (a *Activities) RetryCRMSyncFailures(ctx context.Context, p Page) (PageResu
 	if err != nil {
 		return PageResult{}, fmt.Errorf("reconcile: crm sync failures: %w", err)
 	}
-	res := PageResult{Done: len(list) < p.Limit}
-	if len(list) > 0 {
-		res.Next = strconv.FormatInt(list[len(list)-1].ID, 10)
-	}
+	res := pageOf(list, p.Limit, func(r store.OpenCRMSyncFailuresRow) string { return strconv.FormatInt(r.ID, 10) })
 	for _, fr := range list {
-		activity.RecordHeartbeat(ctx, strconv.FormatInt(fr.ID, 10))
-		if err := ctx.Err(); err != nil {
-			return res, err // the worker is stopping: the retry resumes from the heartbeat
+		if err := reached(ctx, strconv.FormatInt(fr.ID, 10)); err != nil {
+			return res, err
 		}
 		res.Checked++
 		f := finding{Kind: KindCRMSyncFailure, RecordType: "opportunity", RecordID: fr.OpportunityID, Brand: fr.Brand,
@@ -685,14 +691,10 @@ func (a *Activities) CloseCRMAhead(ctx context.Context, p Page) (PageResult, err
 	if err != nil {
 		return PageResult{}, fmt.Errorf("reconcile: crm ahead: %w", err)
 	}
-	res := PageResult{Done: len(list) < p.Limit}
-	if len(list) > 0 {
-		res.Next = strconv.FormatInt(list[len(list)-1].ID, 10)
-	}
+	res := pageOf(list, p.Limit, func(r store.CRMAheadOfRefusalsRow) string { return strconv.FormatInt(r.ID, 10) })
 	for _, r := range list {
-		activity.RecordHeartbeat(ctx, strconv.FormatInt(r.ID, 10))
-		if err := ctx.Err(); err != nil {
-			return res, err // the worker is stopping: the retry resumes from the heartbeat
+		if err := reached(ctx, strconv.FormatInt(r.ID, 10)); err != nil {
+			return res, err
 		}
 		res.Checked++
 		f := finding{Kind: KindCRMAhead, RecordType: "opportunity", RecordID: r.RecordID, Brand: r.Brand,

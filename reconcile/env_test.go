@@ -300,16 +300,6 @@ func (e *env) openGauge(kind string) float64 {
 	return 0
 }
 
-func waitFor(t *testing.T, within time.Duration, what string, ok func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if ok() {
-			return
-		}
-	}
-	t.Fatalf("%s: not after %v", what, within)
-}
-
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {

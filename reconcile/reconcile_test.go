@@ -17,6 +17,7 @@ import (
 
 	"oportuna/activities"
 	"oportuna/crm"
+	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/reconcile"
 	"oportuna/resale"
@@ -190,7 +191,7 @@ func TestReconcileReportsALostApprovalThenClosesTheCRMAfterTheRefusal(t *testing
 	if _, err := e.update(id, workflows.UpdateDisapprove, workflows.DisapproveRequest{Actor: e.rep, Reason: "Cliente desistiu"}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 10*time.Second, "the refused opportunity's workflow ends", func() bool {
+	testenv.WaitFor(t, 10*time.Second, "the refused opportunity's workflow ends", func() bool {
 		d, err := e.tc.DescribeWorkflowExecution(e.ctx, workflows.OpportunityWorkflowID(id), "")
 		return err == nil && d.GetWorkflowExecutionInfo().GetCloseTime() != nil
 	})
@@ -247,7 +248,7 @@ func TestReconcileReportsATerminatedWorkflowAndAdoptsRowsWithoutOne(t *testing.T
 	if o.Kind != reconcile.KindWorkflowMissing || !o.Repaired || !o.Resolved || o.Actual != "not_found" {
 		t.Errorf("finding of the opportunity stored without workflow %+v", o)
 	}
-	waitFor(t, 10*time.Second, "the adopted opportunity's workflow answers", func() bool {
+	testenv.WaitFor(t, 10*time.Second, "the adopted opportunity's workflow answers", func() bool {
 		v, err := e.tc.QueryWorkflow(e.ctx, workflows.OpportunityWorkflowID(orphan), "", workflows.QueryState)
 		var st workflows.OpportunityState
 		if err == nil {
@@ -260,7 +261,7 @@ func TestReconcileReportsATerminatedWorkflowAndAdoptsRowsWithoutOne(t *testing.T
 		t.Errorf("finding of the sign-up %+v", r)
 	}
 	var st workflows.ResaleState
-	waitFor(t, 10*time.Second, "the adopted sign-up's workflow answers", func() bool {
+	testenv.WaitFor(t, 10*time.Second, "the adopted sign-up's workflow answers", func() bool {
 		v, err := e.tc.QueryWorkflow(e.ctx, workflows.ResaleWorkflowID(resaleID), "", workflows.QueryState)
 		return err == nil && v.Get(&st) == nil && st.Status == resale.Analysis
 	})
@@ -293,7 +294,7 @@ func TestAFailedBackgroundCRMSyncIsRecordedAndRetriedByTheReconciler(t *testing.
 	}
 	var status, msg string
 	var resolved bool
-	waitFor(t, 20*time.Second, "the failed expiry sync is recorded", func() bool {
+	testenv.WaitFor(t, 20*time.Second, "the failed expiry sync is recorded", func() bool {
 		return e.db.QueryRow(e.ctx, `SELECT status, error, resolved_at IS NOT NULL FROM crm_sync_failures WHERE opportunity_id = $1`, id).
 			Scan(&status, &msg, &resolved) == nil
 	})
@@ -481,7 +482,7 @@ func TestReconcileClosesTheCRMOfALostApprovalThatExpired(t *testing.T) {
 		t.Fatal("the approval succeeded with every answer lost")
 	}
 	e.sim.ClearOutage()
-	waitFor(t, 30*time.Second, "the opportunity expires in analysis", func() bool { return e.row(id).Status == opportunity.Expired })
+	testenv.WaitFor(t, 30*time.Second, "the opportunity expires in analysis", func() bool { return e.row(id).Status == opportunity.Expired })
 	crmRecord := e.synced(id)
 	if crmRecord.Stage != "Qualification" || e.state(id).Register != "" {
 		t.Fatalf("setup: CRM %q, workflow register %q", crmRecord.Stage, e.state(id).Register)

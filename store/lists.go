@@ -27,6 +27,16 @@ func (w *where) add(cond string, v any) {
 	w.conds = append(w.conds, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(w.args))))
 }
 
+// period adds from <= column < before, each bound only when it is set.
+func (w *where) period(column string, from, before time.Time) {
+	if !from.IsZero() {
+		w.add(column+" >= ?", from)
+	}
+	if !before.IsZero() {
+		w.add(column+" < ?", before)
+	}
+}
+
 func (w *where) String() string { return strings.Join(w.conds, " AND ") }
 
 // limit is LIMIT and OFFSET after the clause's arguments.
@@ -114,12 +124,7 @@ func (f OpportunityFilter) where() *where {
 	if f.City != "" {
 		w.add("o.city = ?", f.City)
 	}
-	if !f.CreatedFrom.IsZero() {
-		w.add("o.created_at >= ?", f.CreatedFrom)
-	}
-	if !f.CreatedBefore.IsZero() {
-		w.add("o.created_at < ?", f.CreatedBefore)
-	}
+	w.period("o.created_at", f.CreatedFrom, f.CreatedBefore)
 	return w
 }
 
@@ -241,12 +246,7 @@ func (f ResaleFilter) where() *where {
 	if len(f.Statuses) > 0 {
 		w.add("status = ANY(?)", f.Statuses)
 	}
-	if !f.CreatedFrom.IsZero() {
-		w.add("created_at >= ?", f.CreatedFrom)
-	}
-	if !f.CreatedBefore.IsZero() {
-		w.add("created_at < ?", f.CreatedBefore)
-	}
+	w.period("created_at", f.CreatedFrom, f.CreatedBefore)
 	return w
 }
 

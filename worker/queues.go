@@ -5,6 +5,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"oportuna/activities"
+	"oportuna/config"
 	"oportuna/reconcile"
 	"oportuna/workflows"
 )
@@ -17,26 +18,27 @@ const (
 	QueueMail      = "mail"
 )
 
-// Defaults of Settings (README, Configuration; docs/operations.md, Task queues).
+// Defaults of Settings (README, Configuration; docs/operations.md, Task queues);
+// their values are config's, which reads the environment with them.
 const (
 	// DefaultCRMPerSecond caps the CRM syncs the server hands out per second
 	// (each is at most two Salesforce requests): a ceiling on bursts such as a
 	// mass expiry. Salesforce counts requests per rolling 24 h (Enterprise:
 	// 100,000 plus 1,000 per licence) and has no per-second limit; at 50/s a
 	// burst of 10,000 expiries takes about 3.5 minutes and 20,000 requests.
-	DefaultCRMPerSecond = 50
+	DefaultCRMPerSecond = config.DefaultCRMPerSecond
 	// DefaultCRMSlots: CRM syncs running at once in one worker, below
 	// Salesforce's 25 concurrent long-running requests per org.
-	DefaultCRMSlots = 10
+	DefaultCRMSlots = config.DefaultCRMSlots
 	// DefaultMailPerSecond caps notices and e-mails per second: an SMTP relay
 	// such as Amazon SES starts at 14 messages per second, and a notice mails
 	// one or a few people.
-	DefaultMailPerSecond = 10
+	DefaultMailPerSecond = config.DefaultMailPerSecond
 	// DefaultMailSlots: SMTP conversations at once in one worker.
-	DefaultMailSlots = 4
+	DefaultMailSlots = config.DefaultMailSlots
 	// DefaultMaxPollers is the most pollers per queue and task kind; the SDK
 	// scales them between 1 and this with the backlog (poller autoscaling).
-	DefaultMaxPollers = 16
+	DefaultMaxPollers = config.DefaultMaxPollers
 )
 
 // Settings are the worker's queues, rate limits, slots and pollers.

@@ -69,11 +69,11 @@ func TestWorkerPollsEachQueueWithItsRateLimit(t *testing.T) {
 	go func() {
 		done <- RunWithSettings(wctx, c, "default", &activities.Activities{}, nil, Settings{CRMPerSecond: 3, MailPerSecond: 2})
 	}()
-	waitFor(t, "the three queues to be polled", func() bool {
+	testenv.WaitFor(t, 30*time.Second, "the three queues to be polled", func() bool {
 		return polled(workflows.TaskQueue, enumspb.TASK_QUEUE_TYPE_WORKFLOW) && polled(workflows.TaskQueue, enumspb.TASK_QUEUE_TYPE_ACTIVITY) &&
 			polled(workflows.CRMTaskQueue, enumspb.TASK_QUEUE_TYPE_ACTIVITY) && polled(workflows.MailTaskQueue, enumspb.TASK_QUEUE_TYPE_ACTIVITY)
 	})
-	waitFor(t, "the CRM and mail queues' rate limits", func() bool {
+	testenv.WaitFor(t, 30*time.Second, "the CRM and mail queues' rate limits", func() bool {
 		return rate(workflows.CRMTaskQueue) == 3 && rate(workflows.MailTaskQueue) == 2
 	})
 	if src := describe(workflows.CRMTaskQueue, enumspb.TASK_QUEUE_TYPE_ACTIVITY).GetEffectiveRateLimit().GetRateLimitSource(); src != enumspb.RATE_LIMIT_SOURCE_WORKER {
@@ -89,7 +89,7 @@ func TestWorkerPollsEachQueueWithItsRateLimit(t *testing.T) {
 	go func() {
 		done <- RunWithSettings(wctx, c, "default", &activities.Activities{}, nil, Settings{Queues: []string{QueueCRM}, CRMPerSecond: 5})
 	}()
-	waitFor(t, "the CRM-only worker's rate limit", func() bool { return rate(workflows.CRMTaskQueue) == 5 })
+	testenv.WaitFor(t, 30*time.Second, "the CRM-only worker's rate limit", func() bool { return rate(workflows.CRMTaskQueue) == 5 })
 	if names := (Settings{Queues: []string{QueueCRM}}).queueNames(workflows.TaskQueue); len(names) != 1 || names[0] != workflows.CRMTaskQueue {
 		t.Errorf("a CRM-only worker polls %v", names)
 	}

@@ -106,7 +106,7 @@ func TestWorkerIsReadyWhilePollingAndFailsOnAFatalError(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- RunWithStatus(ctx, c, "default", &activities.Activities{}, st) }()
-	waitFor(t, "the worker to poll", func() bool { return st.Check(ctx) == nil && polls.Load() > 0 })
+	testenv.WaitFor(t, 30*time.Second, "the worker to poll", func() bool { return st.Check(ctx) == nil && polls.Load() > 0 })
 
 	close(breakIt)
 	select {
@@ -130,7 +130,7 @@ func TestWorkerIsNotReadyAfterItsContextEnds(t *testing.T) {
 	st := &Status{}
 	done := make(chan error, 1)
 	go func() { done <- RunWithStatus(ctx, c, "default", &activities.Activities{}, st) }()
-	waitFor(t, "the worker to poll", func() bool { return st.Check(context.Background()) == nil })
+	testenv.WaitFor(t, 30*time.Second, "the worker to poll", func() bool { return st.Check(context.Background()) == nil })
 	cancel()
 	select {
 	case err := <-done:
@@ -162,14 +162,3 @@ func TestWorkerStoppedBeforeItPollsReturnsNil(t *testing.T) {
 //
 //go:linkname setRetryLongPollGracePeriod go.temporal.io/sdk/internal.SetRetryLongPollGracePeriod
 func setRetryLongPollGracePeriod(time.Duration)
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited 30 s for %s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -31,7 +32,7 @@ func TestRenewalVisitDateIsBrasiliasTodayAtHalfPastElevenAtNight(t *testing.T) {
 	if approveErr != nil || refuseErr != nil {
 		t.Fatalf("approve %v, refuse %v", approveErr, refuseErr)
 	}
-	if errType(tomorrowErr) != ErrTypeInvalid || !contains(tomorrowErr.Error(), opportunity.MsgVisitDate) {
+	if errType(tomorrowErr) != ErrTypeInvalid || !strings.Contains(tomorrowErr.Error(), opportunity.MsgVisitDate) {
 		t.Errorf("a visit tomorrow (01/12): %v", tomorrowErr)
 	}
 	if todayErr != nil {

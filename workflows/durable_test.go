@@ -51,11 +51,25 @@ func newStackOn(t *testing.T, db *pgxpool.Pool, d activities.Durations, mail act
 // newStackWith is newStackOn with the worker's CRM.
 func newStackWith(t *testing.T, db *pgxpool.Pool, d activities.Durations, mail activities.Mailer, c crm.Client) *stack {
 	t.Helper()
-	s := &stack{c: testenv.TemporalClient(t), db: db, ctx: testenv.Context(t)}
-	s.brand, _ = brand.Parse([]byte(`[{"slug":"yep","name":"Yep"}]`))
-	if _, err := seed.Run(s.ctx, s.db, s.brand, "Oportuna@2026"); err != nil {
+	return startStack(t, testenv.TemporalClient(t), db, d, mail, c)
+}
+
+// seedYep seeds the database for the one brand "yep" and answers its registry.
+func seedYep(t *testing.T, ctx context.Context, db *pgxpool.Pool) *brand.Registry {
+	t.Helper()
+	brands, _ := brand.Parse([]byte(`[{"slug":"yep","name":"Yep"}]`))
+	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
 		t.Fatal(err)
 	}
+	return brands
+}
+
+// startStack seeds the database and runs a worker on the client's default queue
+// until the test ends.
+func startStack(t *testing.T, tc client.Client, db *pgxpool.Pool, d activities.Durations, mail activities.Mailer, c crm.Client) *stack {
+	t.Helper()
+	s := &stack{c: tc, db: db, ctx: testenv.Context(t)}
+	s.brand = seedYep(t, s.ctx, s.db)
 	s.seller = actor(t, s.db, "vendedor1@yep.demo", auth.Seller)
 	if mail == nil {
 		mail = activities.LogMailer{}
@@ -89,6 +103,20 @@ func (s *stack) tryRegister(t *testing.T, ctx context.Context, id string) error 
 	return err
 }
 
+// hourly are durations no test waits out: an hour's validity, SLA and retention.
+var hourly = activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}
+
+// registered registers a new opportunity, explains its run if the test fails,
+// and answers the opportunity's id, its workflow's id and the current run.
+func (s *stack) registered(t *testing.T) (id, wfID, run string) {
+	t.Helper()
+	id = opportunity.NewID()
+	wfID = workflows.OpportunityWorkflowID(id)
+	s.register(t, id)
+	s.explainOnFailure(t, wfID)
+	return id, wfID, s.runID(t, wfID)
+}
+
 func (s *stack) state(t *testing.T, id string) workflows.OpportunityState {
 	t.Helper()
 	v, err := s.c.QueryWorkflow(s.ctx, workflows.OpportunityWorkflowID(id), "", workflows.QueryState)
@@ -114,7 +142,7 @@ func TestEveryApprovalReminderReachesTheRepresentatives(t *testing.T) {
 	s := newStackOn(t, db, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Second, ExpiredRetention: time.Hour}, m)
 	id := "7a0c8f1e-0000-4000-8000-0000000000c1"
 	s.register(t, id)
-	waitFor(t, 20*time.Second, "three reminders", func() bool { return s.state(t, id).Reminders >= 3 })
+	testenv.WaitFor(t, 20*time.Second, "three reminders", func() bool { return s.state(t, id).Reminders >= 3 })
 
 	var reps int
 	if err := db.QueryRow(s.ctx, `SELECT count(DISTINCT u.id) FROM users u JOIN user_roles r ON r.user_id = u.id
@@ -123,7 +151,7 @@ func TestEveryApprovalReminderReachesTheRepresentatives(t *testing.T) {
 	}
 	counted := s.state(t, id).Reminders
 	// Every reminder the workflow counted is stored for every representative and e-mailed to each.
-	waitFor(t, 15*time.Second, "the reminders' notifications and e-mails", func() bool {
+	testenv.WaitFor(t, 15*time.Second, "the reminders' notifications and e-mails", func() bool {
 		var stored, emailed int
 		_ = db.QueryRow(s.ctx, `SELECT count(*), count(emailed_at) FROM notifications WHERE kind = 'approval-reminder'`).Scan(&stored, &emailed)
 		return stored >= counted*reps && emailed >= counted*reps
@@ -158,7 +186,7 @@ func TestEveryApprovalReminderReachesTheRepresentatives(t *testing.T) {
 // the read model marks the opportunity deleted (hidden from lists) and its
 // history names the operator's action.
 func TestAnOperatorsCancellationEndsTheRunAndHidesTheOpportunity(t *testing.T) {
-	s := newStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
+	s := newStack(t, hourly, nil)
 	id := "7a0c8f1e-0000-4000-8000-0000000000c2"
 	s.register(t, id)
 	wfID := workflows.OpportunityWorkflowID(id)
@@ -206,7 +234,7 @@ func TestAnOperatorsCancellationEndsTheRunAndHidesTheOpportunity(t *testing.T) {
 func TestARegistrationOnAStalledDatabaseFailsItsRunAndItsRetryAdoptsTheRow(t *testing.T) {
 	db := testenv.DB(t)
 	slow, proxy := testenv.StallableDB(t, db)
-	s := newStackOn(t, slow, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
+	s := newStackOn(t, slow, hourly, nil)
 	id := "7a0c8f1e-0000-4000-8000-0000000000c3"
 	wfID := workflows.OpportunityWorkflowID(id)
 	seller := actor(t, db, "vendedor1@yep.demo", auth.Seller)
@@ -271,7 +299,7 @@ func TestARegistrationOnAStalledDatabaseFailsItsRunAndItsRetryAdoptsTheRow(t *te
 func TestASignUpOnAStalledDatabaseStaysDecidable(t *testing.T) {
 	db := testenv.DB(t)
 	slow, proxy := testenv.StallableDB(t, db)
-	s := newStackOn(t, slow, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
+	s := newStackOn(t, slow, hourly, nil)
 	rep := actor(t, db, "representante@yep.demo", auth.Representative)
 	id := opportunity.NewID()
 	wfID := workflows.ResaleWorkflowID(id)
@@ -350,7 +378,7 @@ func TestARenewalRequestKeepsTheDialogsAnswersAndLogsOldAndNewValues(t *testing.
 	waitStatus(t, s.db, id, opportunity.Renovation, 10*time.Second)
 	// The read model shows the renewal window a workflow task before the run
 	// does (the timer's activity, then its completion): wait for the run too.
-	waitFor(t, 10*time.Second, "the run in renovation", func() bool { return s.state(t, id).Status == opportunity.Renovation })
+	testenv.WaitFor(t, 10*time.Second, "the run in renovation", func() bool { return s.state(t, id).Status == opportunity.Renovation })
 	renewal := opportunity.RenewalRequest{Reason: "Cliente retomou", ProbabilityClosing: 75, ProjectStillInScope: "Sim",
 		LastVisitDate: "2026-01-02", ProposalSent: "Sim", ProductHomologated: "Não", NextStep: "Visita técnica"}
 	if err := update(workflows.UpdateRequestRenewal, workflows.RenewalRequest{Actor: s.seller, Renewal: renewal}); err != nil {

@@ -100,11 +100,7 @@ func TestARenewalRequestRemindsTheRepresentatives(t *testing.T) {
 	}, 76*day+3*48*time.Hour+time.Hour)
 	h.at(76*day+3*48*time.Hour+2*time.Hour, UpdateDecideRenewal, RenewalDecision{Actor: rep, Approve: true}, &decideErr)
 	err := h.run()
-	for name, e := range map[string]error{"approve": approveErr, "renewal": renewErr, "decision": decideErr} {
-		if e != nil {
-			t.Errorf("%s: %v", name, e)
-		}
-	}
+	noErrors(t, map[string]error{"approve": approveErr, "renewal": renewErr, "decision": decideErr})
 	var can *workflow.ContinueAsNewError
 	if !errors.As(err, &can) {
 		t.Errorf("run ended with %v, want continue-as-new after the renewal", err)

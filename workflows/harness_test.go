@@ -55,9 +55,7 @@ type harness struct {
 
 func newHarness(t *testing.T) *harness {
 	h := &harness{t: t, d: DefaultDurations}
-	var s testsuite.WorkflowTestSuite
-	s.SetLogger(tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
-	h.env = s.NewTestWorkflowEnvironment()
+	h.env = newTestEnv()
 	h.env.RegisterWorkflow(Opportunity)
 	h.env.RegisterActivity(a)
 	h.env.OnActivity(a.Register, mock.Anything, mock.Anything).Return(
@@ -83,12 +81,7 @@ func newHarness(t *testing.T) *harness {
 		h.events = append(h.events, ev)
 		return nil
 	})
-	h.env.OnActivity(a.Notify, mock.Anything, mock.Anything).Return(func(_ context.Context, n activities.Notice) error {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		h.notices = append(h.notices, n)
-		return nil
-	})
+	h.env.OnActivity(a.Notify, mock.Anything, mock.Anything).Return(appendTo(&h.mu, &h.notices))
 	h.env.OnActivity(a.SyncCRM, mock.Anything, mock.Anything).AfterFn(func() time.Duration {
 		h.mu.Lock()
 		defer h.mu.Unlock()
@@ -122,10 +115,17 @@ func (h *harness) crmStatuses() []opportunity.Status {
 	return out
 }
 
-// at schedules an update at a moment of the workflow's life; the result lands in *err.
-func (h *harness) at(d time.Duration, name string, arg any, err *error) {
-	h.env.RegisterDelayedCallback(func() {
-		h.env.UpdateWorkflow(name, "", &testsuite.TestUpdateCallback{
+// newTestEnv is the SDK's test environment with its logger silenced.
+func newTestEnv() *testsuite.TestWorkflowEnvironment {
+	var s testsuite.WorkflowTestSuite
+	s.SetLogger(tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	return s.NewTestWorkflowEnvironment()
+}
+
+// updateAt schedules an update at a moment of the workflow's life; the outcome lands in *err.
+func updateAt(env *testsuite.TestWorkflowEnvironment, d time.Duration, name string, arg any, err *error) {
+	env.RegisterDelayedCallback(func() {
+		env.UpdateWorkflow(name, "", &testsuite.TestUpdateCallback{
 			OnReject:   func(e error) { *err = e },
 			OnAccept:   func() {},
 			OnComplete: func(_ interface{}, e error) { *err = e },
@@ -133,17 +133,56 @@ func (h *harness) at(d time.Duration, name string, arg any, err *error) {
 	}, d)
 }
 
-func (h *harness) state() OpportunityState {
-	v, err := h.env.QueryWorkflow(QueryState)
-	if err != nil {
-		h.t.Fatal(err)
+// queryState answers the workflow's state query.
+func queryState[S any](t *testing.T, env *testsuite.TestWorkflowEnvironment) S {
+	var st S
+	v, err := env.QueryWorkflow(QueryState)
+	if err == nil {
+		err = v.Get(&st)
 	}
-	var st OpportunityState
-	if err := v.Get(&st); err != nil {
-		h.t.Fatal(err)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return st
 }
+
+// appendTo is a mocked activity that keeps its inputs in *list.
+func appendTo[T any](mu *sync.Mutex, list *[]T) func(context.Context, T) error {
+	return func(_ context.Context, v T) error {
+		mu.Lock()
+		defer mu.Unlock()
+		*list = append(*list, v)
+		return nil
+	}
+}
+
+// noErrors fails the test for each named outcome that is an error.
+func noErrors(t *testing.T, outcomes map[string]error) {
+	t.Helper()
+	for name, err := range outcomes {
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// countKinds counts notices by their kind.
+func countKinds[N any](mu *sync.Mutex, notices []N, kind func(N) string) map[string]int {
+	mu.Lock()
+	defer mu.Unlock()
+	out := map[string]int{}
+	for _, n := range notices {
+		out[kind(n)]++
+	}
+	return out
+}
+
+// at schedules an update at a moment of the workflow's life; the result lands in *err.
+func (h *harness) at(d time.Duration, name string, arg any, err *error) {
+	updateAt(h.env, d, name, arg, err)
+}
+
+func (h *harness) state() OpportunityState { return queryState[OpportunityState](h.t, h.env) }
 
 func (h *harness) statusAt(d time.Duration, want opportunity.Status) {
 	h.env.RegisterDelayedCallback(func() {
@@ -165,13 +204,7 @@ func (h *harness) run() error {
 }
 
 func (h *harness) kinds() map[string]int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	out := map[string]int{}
-	for _, n := range h.notices {
-		out[n.Kind]++
-	}
-	return out
+	return countKinds(&h.mu, h.notices, func(n activities.Notice) string { return n.Kind })
 }
 
 func errType(err error) string {
@@ -204,9 +237,7 @@ var signup = resale.Registration{Email: "contato@revenda.com.br", Phone: "119876
 
 func newResaleHarness(t *testing.T) *resaleHarness {
 	h := &resaleHarness{t: t, sla: 48 * time.Hour}
-	var s testsuite.WorkflowTestSuite
-	s.SetLogger(tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
-	h.env = s.NewTestWorkflowEnvironment()
+	h.env = newTestEnv()
 	h.env.RegisterWorkflow(Resale)
 	h.env.RegisterActivity(a)
 	h.env.OnActivity(a.LifecycleDurations, mock.Anything).Return(func(context.Context) (Durations, error) {
@@ -234,18 +265,8 @@ func newResaleHarness(t *testing.T) *resaleHarness {
 			}
 			return activities.ResaleDecided{Status: resale.Disapproved}, nil
 		})
-	h.env.OnActivity(a.MailResaleDecision, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.ResaleMailInput) error {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		h.mails = append(h.mails, in)
-		return nil
-	})
-	h.env.OnActivity(a.NotifyResale, mock.Anything, mock.Anything).Return(func(_ context.Context, n activities.ResaleNotice) error {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		h.notices = append(h.notices, n)
-		return nil
-	})
+	h.env.OnActivity(a.MailResaleDecision, mock.Anything, mock.Anything).Return(appendTo(&h.mu, &h.mails))
+	h.env.OnActivity(a.NotifyResale, mock.Anything, mock.Anything).Return(appendTo(&h.mu, &h.notices))
 	h.env.OnUpsertTypedSearchAttributes(mock.Anything).Return(nil).Run(func(args mock.Arguments) {
 		sa := args.Get(0).(temporal.SearchAttributes)
 		st, _ := sa.GetKeyword(AttrResaleStatus)
@@ -263,26 +284,10 @@ func newResaleHarness(t *testing.T) *resaleHarness {
 
 // at schedules an update at a moment of the workflow's life; the outcome lands in *err.
 func (h *resaleHarness) at(d time.Duration, name string, arg any, err *error) {
-	h.env.RegisterDelayedCallback(func() {
-		h.env.UpdateWorkflow(name, "", &testsuite.TestUpdateCallback{
-			OnReject:   func(e error) { *err = e },
-			OnAccept:   func() {},
-			OnComplete: func(_ interface{}, e error) { *err = e },
-		}, arg)
-	}, d)
+	updateAt(h.env, d, name, arg, err)
 }
 
-func (h *resaleHarness) state() ResaleState {
-	v, err := h.env.QueryWorkflow(QueryState)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	var st ResaleState
-	if err := v.Get(&st); err != nil {
-		h.t.Fatal(err)
-	}
-	return st
-}
+func (h *resaleHarness) state() ResaleState { return queryState[ResaleState](h.t, h.env) }
 
 // run registers the sign-up with the start and runs the workflow to its end.
 func (h *resaleHarness) run() (regErr error) {
@@ -292,26 +297,7 @@ func (h *resaleHarness) run() (regErr error) {
 }
 
 func (h *resaleHarness) kinds() map[string]int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	out := map[string]int{}
-	for _, n := range h.notices {
-		out[n.Kind]++
-	}
-	return out
+	return countKinds(&h.mu, h.notices, func(n activities.ResaleNotice) string { return n.Kind })
 }
 
 func ptr[T any](v T) *T { return &v }
-
-func contains(s, sub string) bool {
-	return len(s) >= len(sub) && (s == sub || len(sub) == 0 || indexOf(s, sub) >= 0)
-}
-
-func indexOf(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
-}

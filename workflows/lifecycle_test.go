@@ -13,7 +13,6 @@ import (
 
 	"oportuna/activities"
 	"oportuna/auth"
-	"oportuna/brand"
 	"oportuna/crm"
 	"oportuna/internal/calendar"
 	"oportuna/internal/testenv"
@@ -52,16 +51,6 @@ func actor(t *testing.T, db *pgxpool.Pool, email string, roles ...auth.Role) opp
 	return a
 }
 
-func waitFor(t *testing.T, within time.Duration, what string, ok func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if ok() {
-			return
-		}
-	}
-	t.Fatalf("%s: not after %v", what, within)
-}
-
 func waitStatus(t *testing.T, db *pgxpool.Pool, id string, want opportunity.Status, within time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(within)
@@ -83,10 +72,7 @@ func TestOpportunityLifecycleSurvivesAWorkerRestart(t *testing.T) {
 	c := testenv.TemporalClient(t)
 	db := testenv.DB(t)
 	ctx := testenv.Context(t)
-	brands, _ := brand.Parse([]byte(`[{"slug":"yep","name":"Yep"}]`))
-	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
-		t.Fatal(err)
-	}
+	brands := seedYep(t, ctx, db)
 	if _, err := worker.EnsureSearchAttributes(ctx, c, "default"); err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +150,7 @@ func TestOpportunityLifecycleSurvivesAWorkerRestart(t *testing.T) {
 	// poller that is shutting down is only retried after its start-to-close
 	// timeout (30 s), which would hold the next continue-as-new past this test's
 	// short durations. The timers are what this restart is about.
-	waitFor(t, 5*time.Second, "the approval notice", func() bool {
+	testenv.WaitFor(t, 5*time.Second, "the approval notice", func() bool {
 		var n int
 		_ = db.QueryRow(ctx, `SELECT count(*) FROM notifications WHERE kind = 'approved' AND link LIKE '%' || $1`, id).Scan(&n)
 		return n > 0

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,11 +27,7 @@ func TestApprovedOpportunityOpensRenewalThenExpiresThenRenews(t *testing.T) {
 	h.statusAt(time.Hour+95*day+time.Minute, opportunity.AwaitingRenovation)
 	h.at(time.Hour+96*day, UpdateDecideRenewal, RenewalDecision{Actor: rep, Approve: true}, &decideErr)
 	err := h.run()
-	for name, e := range map[string]error{"approve": approveErr, "renewal": renewErr, "decision": decideErr} {
-		if e != nil {
-			t.Errorf("%s: %v", name, e)
-		}
-	}
+	noErrors(t, map[string]error{"approve": approveErr, "renewal": renewErr, "decision": decideErr})
 	var can *workflow.ContinueAsNewError
 	if !errors.As(err, &can) {
 		t.Fatalf("workflow ended with %v, want continue-as-new into the next cycle", err)
@@ -154,7 +151,7 @@ func TestTransitionsOutsideTheTableAreRejected(t *testing.T) {
 			t.Errorf("%s: %v (type %q), want type %q", label, got, errType(got), typ)
 		}
 	}
-	if msg := (*errs["approve without name"]).Error(); msg == "" || !contains(msg, MsgNameRequired) {
+	if msg := (*errs["approve without name"]).Error(); msg == "" || !strings.Contains(msg, MsgNameRequired) {
 		t.Errorf("approve without name says %q", msg)
 	}
 	var st OpportunityState

@@ -19,7 +19,6 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"google.golang.org/protobuf/proto"
 
-	"oportuna/activities"
 	"oportuna/cnpj"
 	"oportuna/crm"
 	"oportuna/internal/testenv"
@@ -110,7 +109,7 @@ func (m missingCustomerCRM) UpsertOpportunity(ctx context.Context, o crm.Opportu
 func TestRawHistoryHoldsNoCustomerData(t *testing.T) {
 	const unknownCustomer = "44555666999952" // no Account in the CRM
 	db := testenv.DB(t)
-	s := newStackWith(t, db, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil,
+	s := newStackWith(t, db, hourly, nil,
 		missingCustomerCRM{Local: crm.Local{DB: db}, missing: unknownCustomer})
 	seller, rep := people(t, s)
 	plain := testenv.PlainTemporalClient(t)
@@ -127,9 +126,7 @@ func TestRawHistoryHoldsNoCustomerData(t *testing.T) {
 		ResaleCNPJ: seed.ResaleCNPJ(0), Record: customer}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.decide(wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Sigiloso Aprovado", Probability: 50}); err != nil {
-		t.Fatal(err)
-	}
+	s.decided(t, wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Sigiloso Aprovado", Probability: 50})
 	s.settleRunning(t, wfID, s.runID(t, wfID))
 	st := s.state(t, id) // through the codec
 	if st.Status != opportunity.Approved || st.Name != "Projeto Sigiloso Aprovado" {
@@ -225,13 +222,9 @@ func TestRawHistoryHoldsNoCustomerData(t *testing.T) {
 // without the keys sends an approval in clear, with a representative's Actor.
 // The worker refuses to decode it: the update is rejected and nothing changes.
 func TestForgedPlaintextUpdateIsRefused(t *testing.T) {
-	s := newStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
+	s := newStack(t, hourly, nil)
 	_, rep := people(t, s)
-	id := opportunity.NewID()
-	wfID := workflows.OpportunityWorkflowID(id)
-	s.register(t, id)
-	s.explainOnFailure(t, wfID)
-	run := s.runID(t, wfID)
+	id, wfID, run := s.registered(t)
 	s.settleRunning(t, wfID, run)
 	_, before := rawHistory(t, s.c, wfID)
 
@@ -271,9 +264,7 @@ func TestForgedPlaintextUpdateIsRefused(t *testing.T) {
 		}
 	}
 	// The same approval through the codec goes through (the refusal was the codec's).
-	if err := s.decide(wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Aprovação legítima", Probability: 50}); err != nil {
-		t.Fatal(err)
-	}
+	s.decided(t, wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Aprovação legítima", Probability: 50})
 	if st := s.state(t, id); st.Status != opportunity.Approved {
 		t.Fatalf("the legitimate approval: %s", st.Status)
 	}

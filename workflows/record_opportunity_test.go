@@ -10,6 +10,7 @@ import (
 
 	"oportuna/activities"
 	"oportuna/crm"
+	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/workflows"
 )
@@ -22,56 +23,34 @@ import (
 func TestRecordApprovalAfterTwoSLAReminders(t *testing.T) {
 	s := newStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Second, ExpiredRetention: time.Hour}, nil)
 	_, rep := people(t, s)
-	id := opportunity.NewID()
-	wfID := workflows.OpportunityWorkflowID(id)
-	s.register(t, id)
-	s.explainOnFailure(t, workflows.OpportunityWorkflowID(id))
-	waitFor(t, 30*time.Second, "two reminders", func() bool { return s.state(t, id).Reminders >= 2 })
-	if err := s.decide(wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Lembrado", Probability: 50}); err != nil {
-		t.Fatal(err)
-	}
-	run := s.runID(t, wfID)
+	id, wfID, run := s.registered(t)
+	testenv.WaitFor(t, 30*time.Second, "two reminders", func() bool { return s.state(t, id).Reminders >= 2 })
+	s.decided(t, wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Lembrado", Probability: 50})
 	s.settleRunning(t, wfID, run)
 	st := s.state(t, id)
 	if st.Status != opportunity.Approved || st.Reminders < 2 {
 		t.Errorf("state %s with %d reminders, want approved after 2 or more", st.Status, st.Reminders)
 	}
-	if status, _, register, _ := s.row(t, id); status != string(opportunity.Approved) || register == "" {
-		t.Errorf("read model %s register %q", status, register)
-	}
+	s.approvedWithRecord(t, id, "read model")
 	if n := s.notices(t, id, "approval-reminder"); n < 2 || n != st.Reminders {
 		t.Errorf("%d reminder notices for %d reminders", n, st.Reminders)
 	}
-	if n := s.notices(t, id, "approved"); n != 1 {
-		t.Errorf("approval notices %d", n)
-	}
+	s.sentOnce(t, id, "approved")
 	recordPath(t, s, wfID, run, recordedApprovalReminders)
 }
 
 // TestRecordDisapprovalEndsTheRun: a representative's refusal is stored with
 // its reason, the owner hears of it, and the run completes.
 func TestRecordDisapprovalEndsTheRun(t *testing.T) {
-	s := newStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
+	s := newStack(t, hourly, nil)
 	_, rep := people(t, s)
-	id := opportunity.NewID()
-	wfID := workflows.OpportunityWorkflowID(id)
-	s.register(t, id)
-	s.explainOnFailure(t, workflows.OpportunityWorkflowID(id))
-	run := s.runID(t, wfID)
-	if err := s.decide(wfID, workflows.UpdateDisapprove, workflows.DisapproveRequest{Actor: rep, Reason: " Cliente já atendido por outra revenda "}); err != nil {
-		t.Fatal(err)
-	}
-	st, err := result[workflows.OpportunityState](t, s, wfID, run, 20*time.Second)
-	if err != nil || st.Status != opportunity.Disapproved {
-		t.Fatalf("the run ended with %s, %v", st.Status, err)
-	}
-	s.closed(t, wfID, run, enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED, time.Second)
+	id, wfID, run := s.registered(t)
+	s.decided(t, wfID, workflows.UpdateDisapprove, workflows.DisapproveRequest{Actor: rep, Reason: " Cliente já atendido por outra revenda "})
+	completed(t, s, wfID, run, 20*time.Second, func(st workflows.OpportunityState) bool { return st.Status == opportunity.Disapproved })
 	if status, reason, register, _ := s.row(t, id); status != string(opportunity.Disapproved) || reason != "Cliente já atendido por outra revenda" || register != "" {
 		t.Errorf("read model %s %q register %q", status, reason, register)
 	}
-	if n := s.notices(t, id, "disapproved"); n != 1 {
-		t.Errorf("refusal notices %d", n)
-	}
+	s.sentOnce(t, id, "disapproved")
 	recordPath(t, s, wfID, run, recordedDisapproval)
 }
 
@@ -80,13 +59,9 @@ func TestRecordDisapprovalEndsTheRun(t *testing.T) {
 // after the approval (the CRM takes the change first), and one that changes
 // nothing (only its key's answer is recorded).
 func TestRecordEditsAsTheAPISendsThem(t *testing.T) {
-	s := newStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
+	s := newStack(t, hourly, nil)
 	_, rep := people(t, s)
-	id := opportunity.NewID()
-	wfID := workflows.OpportunityWorkflowID(id)
-	s.register(t, id)
-	s.explainOnFailure(t, wfID)
-	run := s.runID(t, wfID)
+	id, wfID, run := s.registered(t)
 	deadline := func() time.Time { return time.Now().Add(workflows.DecisionWait - 5*time.Second) }
 	key := func(action, n string) *opportunity.IdempotencyKey {
 		return &opportunity.IdempotencyKey{UserID: rep.UserID, Key: id + "/" + n, Action: action, Status: 200, Message: "ok"}
@@ -128,14 +103,11 @@ func TestRecordEditsAsTheAPISendsThem(t *testing.T) {
 // representative hears why and the opportunity stays in analysis; the next
 // approval, with the CRM accepting, goes through.
 func TestRecordCRMRefusalOnApproval(t *testing.T) {
-	s := newStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
+	s := newStack(t, hourly, nil)
 	refusing := &flakyCRM{Local: crm.Local{DB: s.db}, fail: true}
 	s.acts.CRM = refusing // before the first activity runs
 	_, rep := people(t, s)
-	id := opportunity.NewID()
-	wfID := workflows.OpportunityWorkflowID(id)
-	s.register(t, id)
-	s.explainOnFailure(t, workflows.OpportunityWorkflowID(id))
+	id, wfID, run := s.registered(t)
 	approve := workflows.ApproveRequest{Actor: rep, Name: "Projeto Armazém", Probability: 50}
 	if err := s.decide(wfID, workflows.UpdateApprove, approve); errType(err) != crm.ErrTypeCustomerNotFound {
 		t.Fatalf("approval the CRM refused: %v", err)
@@ -144,17 +116,10 @@ func TestRecordCRMRefusalOnApproval(t *testing.T) {
 		t.Fatalf("after the refusal: %s register %q", status, register)
 	}
 	refusing.fail = false
-	if err := s.decide(wfID, workflows.UpdateApprove, approve); err != nil {
-		t.Fatal(err)
-	}
-	run := s.runID(t, wfID)
+	s.decided(t, wfID, workflows.UpdateApprove, approve)
 	s.settleRunning(t, wfID, run)
-	if status, _, register, _ := s.row(t, id); status != string(opportunity.Approved) || register == "" {
-		t.Errorf("after the approval: %s register %q", status, register)
-	}
-	if n := s.notices(t, id, "approved"); n != 1 {
-		t.Errorf("approval notices %d", n)
-	}
+	s.approvedWithRecord(t, id, "after the approval")
+	s.sentOnce(t, id, "approved")
 	recordPath(t, s, wfID, run, recordedCRMRefusedApprove)
 }
 
@@ -162,16 +127,10 @@ func TestRecordCRMRefusalOnApproval(t *testing.T) {
 // approved opportunity ends its run as cancelled and hides it (isDeleted),
 // keeping its status.
 func TestRecordOperatorCancellationOfAnApproval(t *testing.T) {
-	s := newStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
+	s := newStack(t, hourly, nil)
 	_, rep := people(t, s)
-	id := opportunity.NewID()
-	wfID := workflows.OpportunityWorkflowID(id)
-	s.register(t, id)
-	s.explainOnFailure(t, workflows.OpportunityWorkflowID(id))
-	if err := s.decide(wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Cancelado", Probability: 50}); err != nil {
-		t.Fatal(err)
-	}
-	run := s.runID(t, wfID)
+	id, wfID, run := s.registered(t)
+	s.decided(t, wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Cancelado", Probability: 50})
 	s.settleRunning(t, wfID, run)
 	if err := s.c.CancelWorkflow(s.ctx, wfID, run); err != nil {
 		t.Fatal(err)
@@ -192,13 +151,9 @@ func TestRecordOperatorCancellationOfAnApproval(t *testing.T) {
 // is gone (terminated) gets a run that adopts the row, and a representative
 // decides it there.
 func TestRecordAdoptedOpportunityIsApproved(t *testing.T) {
-	s := newStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
+	s := newStack(t, hourly, nil)
 	_, rep := people(t, s)
-	id := opportunity.NewID()
-	wfID := workflows.OpportunityWorkflowID(id)
-	s.register(t, id) // its clean-up terminates whichever run is current
-	s.explainOnFailure(t, wfID)
-	gone := s.runID(t, wfID)
+	id, wfID, gone := s.registered(t) // its clean-up terminates whichever run is current
 	if err := s.c.TerminateWorkflow(s.ctx, wfID, gone, "the workflow is lost"); err != nil {
 		t.Fatal(err)
 	}
@@ -208,39 +163,27 @@ func TestRecordAdoptedOpportunityIsApproved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 20*time.Second, "the row adopted", func() bool { return s.state(t, id).Status != "" })
+	testenv.WaitFor(t, 20*time.Second, "the row adopted", func() bool { return s.state(t, id).Status != "" })
 	if st := s.state(t, id); st.Status != opportunity.Analysis || st.OwnerUserID == "" || st.CreatedAt.IsZero() || st.Seq < 1 {
 		t.Fatalf("adopted state %+v", st)
 	}
-	if err := s.decide(wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Adotado", Probability: 75}); err != nil {
-		t.Fatal(err)
-	}
+	s.decided(t, wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Adotado", Probability: 75})
 	s.settleRunning(t, wfID, adopted.GetRunID())
-	if status, _, register, _ := s.row(t, id); status != string(opportunity.Approved) || register == "" {
-		t.Errorf("read model %s register %q", status, register)
-	}
-	if n := s.notices(t, id, "approved"); n != 1 {
-		t.Errorf("approval notices %d", n)
-	}
+	s.approvedWithRecord(t, id, "read model")
+	s.sentOnce(t, id, "approved")
 	recordPath(t, s, wfID, adopted.GetRunID(), recordedAdoption)
 }
 
 func TestRecordOpportunityContinuesAsNewWhenTheServerSuggestsIt(t *testing.T) {
 	s := newSuggestingStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: 200 * time.Millisecond, ExpiredRetention: time.Hour})
 	_, rep := people(t, s)
-	id := opportunity.NewID()
-	wfID := workflows.OpportunityWorkflowID(id)
-	s.register(t, id)
-	s.explainOnFailure(t, wfID)
-	first := s.runID(t, wfID)
+	id, wfID, first := s.registered(t)
 	s.closed(t, wfID, first, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW, 30*time.Second)
 	carried := s.state(t, id)
 	if carried.Status != opportunity.Analysis || carried.Reminders == 0 || carried.Seq < 1 || carried.CreatedAt.IsZero() {
 		t.Fatalf("the next run's state %+v", carried)
 	}
-	if err := s.decide(wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Longo", Probability: 50}); err != nil {
-		t.Fatal(err)
-	}
+	s.decided(t, wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Longo", Probability: 50})
 	waitStatus(t, s.db, id, opportunity.Approved, 10*time.Second)
 	if n, st := s.notices(t, id, "approval-reminder"), s.state(t, id); n != st.Reminders || n < carried.Reminders {
 		t.Errorf("%d reminder notices for %d reminders (%d carried)", n, st.Reminders, carried.Reminders)

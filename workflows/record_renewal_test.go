@@ -8,6 +8,7 @@ import (
 
 	"oportuna/activities"
 	"oportuna/crm"
+	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/workflows"
 )
@@ -15,16 +16,15 @@ import (
 // Recorded paths of an opportunity after its validity: the renewal window,
 // the expiry, a renewal request and its decision (record_test.go).
 
-// approveIntoRenovation registers and approves an opportunity, then waits for its renewal window.
-func approveIntoRenovation(t *testing.T, s *stack, id string) {
+// approvedIntoRenovation registers and approves an opportunity, then waits for
+// its renewal window; it answers what registered answers.
+func approvedIntoRenovation(t *testing.T, s *stack) (id, wfID, run string) {
 	t.Helper()
 	_, rep := people(t, s)
-	s.register(t, id)
-	s.explainOnFailure(t, workflows.OpportunityWorkflowID(id))
-	if err := s.decide(workflows.OpportunityWorkflowID(id), workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Renovado", Probability: 50}); err != nil {
-		t.Fatal(err)
-	}
+	id, wfID, _ = s.registered(t)
+	s.decided(t, wfID, workflows.UpdateApprove, workflows.ApproveRequest{Actor: rep, Name: "Projeto Renovado", Probability: 50})
 	waitStatus(t, s.db, id, opportunity.Renovation, 20*time.Second)
+	return id, wfID, s.runID(t, wfID)
 }
 
 // TestRecordExpiryInAnalysis: an opportunity no representative decided within
@@ -35,13 +35,9 @@ func approveIntoRenovation(t *testing.T, s *stack, id string) {
 func TestRecordExpiryInAnalysis(t *testing.T) {
 	s := newStack(t, activities.Durations{Validity: 3 * time.Second, RenewalWindow: time.Second, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
 	seller, rep := people(t, s)
-	id := opportunity.NewID()
-	wfID := workflows.OpportunityWorkflowID(id)
-	s.register(t, id)
-	s.explainOnFailure(t, workflows.OpportunityWorkflowID(id))
-	run := s.runID(t, wfID)
+	id, wfID, run := s.registered(t)
 	waitStatus(t, s.db, id, opportunity.Expired, 20*time.Second)
-	waitFor(t, 10*time.Second, "the expiry notice", func() bool { return s.notices(t, id, "expired-in-analysis") == 1 })
+	testenv.WaitFor(t, 10*time.Second, "the expiry notice", func() bool { return s.notices(t, id, "expired-in-analysis") == 1 })
 	if _, _, register, _ := s.row(t, id); register != "" {
 		t.Errorf("an opportunity never approved has a CRM record %q", register)
 	}
@@ -49,13 +45,9 @@ func TestRecordExpiryInAnalysis(t *testing.T) {
 	if err := s.decide(wfID, workflows.UpdateRequestRenewal, renewalBy(seller)); err != nil {
 		t.Fatalf("renewal request of an opportunity that expired in analysis: %v", err)
 	}
-	if err := s.decide(wfID, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: rep, Approve: true}); err != nil {
-		t.Fatal(err)
-	}
+	s.decided(t, wfID, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: rep, Approve: true})
 	s.closed(t, wfID, run, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW, 20*time.Second)
-	if status, _, register, _ := s.row(t, id); status != string(opportunity.Approved) || register == "" {
-		t.Errorf("after the renewal: %s register %q", status, register)
-	}
+	s.approvedWithRecord(t, id, "after the renewal")
 	recordPath(t, s, wfID, run, recordedExpiryInAnalysis)
 }
 
@@ -67,13 +59,8 @@ func TestRecordCRMRefusalOnRenewalApproval(t *testing.T) {
 	refusing := &flakyCRM{Local: crm.Local{DB: s.db}}
 	s.acts.CRM = refusing // before the first activity runs
 	seller, rep := people(t, s)
-	id := opportunity.NewID()
-	wfID := workflows.OpportunityWorkflowID(id)
-	approveIntoRenovation(t, s, id)
-	run := s.runID(t, wfID)
-	if err := s.decide(wfID, workflows.UpdateRequestRenewal, renewalBy(seller)); err != nil {
-		t.Fatal(err)
-	}
+	id, wfID, run := approvedIntoRenovation(t, s)
+	s.decided(t, wfID, workflows.UpdateRequestRenewal, renewalBy(seller))
 	refusing.fail = true
 	renew := workflows.RenewalDecision{Actor: rep, Approve: true}
 	if err := s.decide(wfID, workflows.UpdateDecideRenewal, renew); errType(err) != crm.ErrTypeCustomerNotFound {
@@ -83,9 +70,7 @@ func TestRecordCRMRefusalOnRenewalApproval(t *testing.T) {
 		t.Fatalf("after the refusal: %s", status)
 	}
 	refusing.fail = false
-	if err := s.decide(wfID, workflows.UpdateDecideRenewal, renew); err != nil {
-		t.Fatal(err)
-	}
+	s.decided(t, wfID, workflows.UpdateDecideRenewal, renew)
 	s.closed(t, wfID, run, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW, 20*time.Second)
 	if st := s.state(t, id); st.Status != opportunity.Approved || st.Cycle != 1 {
 		t.Errorf("the next run: %s cycle %d", st.Status, st.Cycle)
@@ -93,9 +78,7 @@ func TestRecordCRMRefusalOnRenewalApproval(t *testing.T) {
 	if status, _, _, _ := s.row(t, id); status != string(opportunity.Approved) {
 		t.Errorf("read model %s", status)
 	}
-	if n := s.notices(t, id, "renewal-approved"); n != 1 {
-		t.Errorf("renewal approval notices %d", n)
-	}
+	s.sentOnce(t, id, "renewal-approved")
 	recordPath(t, s, wfID, run, recordedCRMRefusedRenewal)
 }
 
@@ -105,23 +88,12 @@ func TestRecordCRMRefusalOnRenewalApproval(t *testing.T) {
 func TestRecordSecondRunExpiresAfterARenewal(t *testing.T) {
 	s := newStack(t, activities.Durations{Validity: 6 * time.Second, RenewalWindow: 4 * time.Second, ApprovalSLA: time.Hour, ExpiredRetention: time.Second}, nil)
 	seller, rep := people(t, s)
-	id := opportunity.NewID()
-	wfID := workflows.OpportunityWorkflowID(id)
-	approveIntoRenovation(t, s, id)
-	first := s.runID(t, wfID)
-	if err := s.decide(wfID, workflows.UpdateRequestRenewal, renewalBy(seller)); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.decide(wfID, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: rep, Approve: true}); err != nil {
-		t.Fatal(err)
-	}
+	id, wfID, first := approvedIntoRenovation(t, s)
+	s.decided(t, wfID, workflows.UpdateRequestRenewal, renewalBy(seller))
+	s.decided(t, wfID, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: rep, Approve: true})
 	s.closed(t, wfID, first, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW, 20*time.Second)
 	second := s.runID(t, wfID)
-	st, err := result[workflows.OpportunityState](t, s, wfID, second, 40*time.Second)
-	if err != nil || st.Status != opportunity.Expired || st.Cycle != 1 {
-		t.Fatalf("the second run ended with %s cycle %d, %v", st.Status, st.Cycle, err)
-	}
-	s.closed(t, wfID, second, enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED, time.Second)
+	completed(t, s, wfID, second, 40*time.Second, func(st workflows.OpportunityState) bool { return st.Status == opportunity.Expired && st.Cycle == 1 })
 	if status, _, _, _ := s.row(t, id); status != string(opportunity.Expired) {
 		t.Errorf("read model %s", status)
 	}
@@ -138,30 +110,19 @@ func TestRecordSecondRunExpiresAfterARenewal(t *testing.T) {
 func TestRecordRenewalRequestRemindsThenIsRefused(t *testing.T) {
 	s := newStack(t, activities.Durations{Validity: 6 * time.Second, RenewalWindow: 4 * time.Second, ApprovalSLA: time.Second, ExpiredRetention: time.Hour}, nil)
 	seller, rep := people(t, s)
-	id := opportunity.NewID()
-	wfID := workflows.OpportunityWorkflowID(id)
-	approveIntoRenovation(t, s, id)
-	run := s.runID(t, wfID)
-	if err := s.decide(wfID, workflows.UpdateRequestRenewal, renewalBy(seller)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, 30*time.Second, "two renewal reminders", func() bool { return s.state(t, id).Reminders >= 2 })
-	if err := s.decide(wfID, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: rep, Reason: "Projeto cancelado pelo cliente"}); err != nil {
-		t.Fatal(err)
-	}
-	st, err := result[workflows.OpportunityState](t, s, wfID, run, 20*time.Second)
-	if err != nil || st.Status != opportunity.Disapproved || st.Reminders < 2 {
-		t.Fatalf("the run ended with %s after %d reminders, %v", st.Status, st.Reminders, err)
-	}
-	s.closed(t, wfID, run, enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED, time.Second)
+	id, wfID, run := approvedIntoRenovation(t, s)
+	s.decided(t, wfID, workflows.UpdateRequestRenewal, renewalBy(seller))
+	testenv.WaitFor(t, 30*time.Second, "two renewal reminders", func() bool { return s.state(t, id).Reminders >= 2 })
+	s.decided(t, wfID, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: rep, Reason: "Projeto cancelado pelo cliente"})
+	st := completed(t, s, wfID, run, 20*time.Second, func(st workflows.OpportunityState) bool {
+		return st.Status == opportunity.Disapproved && st.Reminders >= 2
+	})
 	if status, reason, _, _ := s.row(t, id); status != string(opportunity.Disapproved) || reason != "Projeto cancelado pelo cliente" {
 		t.Errorf("read model %s %q", status, reason)
 	}
 	if n := s.notices(t, id, "renewal-reminder"); n != st.Reminders {
 		t.Errorf("%d renewal reminder notices for %d reminders", n, st.Reminders)
 	}
-	if n := s.notices(t, id, "renewal-refused"); n != 1 {
-		t.Errorf("renewal refusal notices %d", n)
-	}
+	s.sentOnce(t, id, "renewal-refused")
 	recordPath(t, s, wfID, run, recordedRenewalReminders)
 }

@@ -8,6 +8,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"oportuna/activities"
+	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/resale"
 	"oportuna/workflows"
@@ -16,19 +17,13 @@ import (
 // Recorded paths of a company's onboarding (record_test.go).
 
 func TestRecordResaleRejection(t *testing.T) {
-	s := newStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
+	s := newStack(t, hourly, nil)
 	_, rep := people(t, s)
 	id := opportunity.NewID()
 	wfID := workflows.ResaleWorkflowID(id)
 	run := signUp(t, s, id, "recusada@revenda.com.br", "11222333000181")
-	if err := s.decide(wfID, workflows.UpdateDisapprove, workflows.ResaleDisapproval{Actor: rep, Brand: "yep", Reason: " CNPJ sem atividade comercial "}); err != nil {
-		t.Fatal(err)
-	}
-	st, err := result[workflows.ResaleState](t, s, wfID, run, 30*time.Second)
-	if err != nil || st.Status != resale.Disapproved || st.UserID != "" {
-		t.Fatalf("the run ended with %+v, %v", st, err)
-	}
-	s.closed(t, wfID, run, enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED, time.Second)
+	s.decided(t, wfID, workflows.UpdateDisapprove, workflows.ResaleDisapproval{Actor: rep, Brand: "yep", Reason: " CNPJ sem atividade comercial "})
+	completed(t, s, wfID, run, 30*time.Second, func(st workflows.ResaleState) bool { return st.Status == resale.Disapproved && st.UserID == "" })
 	if status, reason := s.resaleStatus(t, id); status != resale.Disapproved || reason != "CNPJ sem atividade comercial" {
 		t.Errorf("read model %s %q", status, reason)
 	}
@@ -46,7 +41,7 @@ func TestRecordResaleRejection(t *testing.T) {
 // one that adopts it when a representative decides (api decideResale:
 // Update-with-Start of ResaleInput{Adopt: true}); the approval creates its user.
 func TestRecordResaleAdoptionIsApproved(t *testing.T) {
-	s := newStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
+	s := newStack(t, hourly, nil)
 	_, rep := people(t, s)
 	var id string
 	if err := s.db.QueryRow(s.ctx, `INSERT INTO resales (brand, corporate_name, cnpj, email, contact_name, phone)
@@ -69,11 +64,7 @@ func TestRecordResaleAdoptionIsApproved(t *testing.T) {
 	}
 	terminateOnCleanup(t, s, wfID)
 	s.explainOnFailure(t, wfID)
-	st, err := result[workflows.ResaleState](t, s, wfID, h.RunID(), 30*time.Second)
-	if err != nil || st.Status != resale.Approved || st.UserID == "" {
-		t.Fatalf("the run ended with %+v, %v", st, err)
-	}
-	s.closed(t, wfID, h.RunID(), enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED, time.Second)
+	st := completed(t, s, wfID, h.RunID(), 30*time.Second, func(st workflows.ResaleState) bool { return st.Status == resale.Approved && st.UserID != "" })
 	if status, _ := s.resaleStatus(t, id); status != resale.Approved {
 		t.Errorf("read model %s", status)
 	}
@@ -98,14 +89,10 @@ func TestRecordResaleLongAnalysisContinuesAsNew(t *testing.T) {
 	first := signUp(t, s, id, "demorada@revenda.com.br", "11222333000181")
 	s.closed(t, wfID, first, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW, 2*time.Minute)
 	second := s.runID(t, wfID)
-	if err := s.decide(wfID, workflows.UpdateApprove, workflows.ResaleApproval{Actor: rep, Brand: "yep"}); err != nil {
-		t.Fatal(err)
-	}
-	st, err := result[workflows.ResaleState](t, s, wfID, second, 30*time.Second)
-	if err != nil || st.Status != resale.Approved || st.Reminders < workflows.MaxRemindersPerRun {
-		t.Fatalf("the second run ended with %+v, %v", st, err)
-	}
-	s.closed(t, wfID, second, enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED, time.Second)
+	s.decided(t, wfID, workflows.UpdateApprove, workflows.ResaleApproval{Actor: rep, Brand: "yep"})
+	st := completed(t, s, wfID, second, 30*time.Second, func(st workflows.ResaleState) bool {
+		return st.Status == resale.Approved && st.Reminders >= workflows.MaxRemindersPerRun
+	})
 	if n := s.notices(t, "resale/"+id, activities.NoticeResaleReminder); n != st.Reminders {
 		t.Errorf("%d reminder notices for %d reminders", n, st.Reminders)
 	}
@@ -121,11 +108,9 @@ func TestRecordResaleContinuesAsNewWhenTheServerSuggestsIt(t *testing.T) {
 	wfID := workflows.ResaleWorkflowID(id)
 	first := signUp(t, s, id, "sugerida@revenda.com.br", "11222333000181")
 	s.closed(t, wfID, first, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW, 30*time.Second)
-	if err := s.decide(wfID, workflows.UpdateApprove, workflows.ResaleApproval{Actor: rep, Brand: "yep"}); err != nil {
-		t.Fatal(err)
-	}
+	s.decided(t, wfID, workflows.UpdateApprove, workflows.ResaleApproval{Actor: rep, Brand: "yep"})
 	var st workflows.ResaleState
-	waitFor(t, 30*time.Second, "the approved company's run to end", func() bool {
+	testenv.WaitFor(t, 30*time.Second, "the approved company's run to end", func() bool {
 		var err error
 		st, err = result[workflows.ResaleState](t, s, wfID, "", 5*time.Second)
 		return err == nil

@@ -26,14 +26,11 @@ import (
 
 	"oportuna/activities"
 	"oportuna/auth"
-	"oportuna/brand"
 	"oportuna/crm"
 	"oportuna/internal/calendar"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/resale"
-	"oportuna/seed"
-	"oportuna/worker"
 	"oportuna/workflows"
 )
 
@@ -73,6 +70,14 @@ func (s *stack) decide(wfID, name string, arg any) error {
 	return h.Get(s.ctx, nil)
 }
 
+// decided is decide failing the test when the update fails.
+func (s *stack) decided(t *testing.T, wfID, name string, arg any) {
+	t.Helper()
+	if err := s.decide(wfID, name, arg); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // runID is the id of the workflow's current run.
 func (s *stack) runID(t *testing.T, wfID string) string {
 	t.Helper()
@@ -87,7 +92,7 @@ func (s *stack) runID(t *testing.T, wfID string) string {
 func (s *stack) closed(t *testing.T, wfID, runID string, want enumspb.WorkflowExecutionStatus, within time.Duration) {
 	t.Helper()
 	var got enumspb.WorkflowExecutionStatus
-	waitFor(t, within, "the run to end as "+want.String(), func() bool {
+	testenv.WaitFor(t, within, "the run to end as "+want.String(), func() bool {
 		d, err := s.c.DescribeWorkflowExecution(s.ctx, wfID, runID)
 		got = d.GetWorkflowExecutionInfo().GetStatus()
 		return err == nil && got != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
@@ -103,7 +108,7 @@ func (s *stack) closed(t *testing.T, wfID, runID string, want enumspb.WorkflowEx
 func (s *stack) settle(t *testing.T, wfID, runID string) enumspb.WorkflowExecutionStatus {
 	t.Helper()
 	var status enumspb.WorkflowExecutionStatus
-	waitFor(t, 30*time.Second, "the run to settle", func() bool {
+	testenv.WaitFor(t, 30*time.Second, "the run to settle", func() bool {
 		d, err := s.c.DescribeWorkflowExecution(s.ctx, wfID, runID)
 		status = d.GetWorkflowExecutionInfo().GetStatus()
 		return err == nil && (status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING ||
@@ -163,6 +168,23 @@ func (s *stack) notices(t *testing.T, keyPrefix, kind string) int {
 	return n
 }
 
+// sentOnce checks that exactly one notice of a kind went out about an opportunity.
+func (s *stack) sentOnce(t *testing.T, id, kind string) {
+	t.Helper()
+	if n := s.notices(t, id, kind); n != 1 {
+		t.Errorf("%s notices: %d, want 1", kind, n)
+	}
+}
+
+// approvedWithRecord checks that the read model has the opportunity approved,
+// with its CRM record; when says at which point of the test.
+func (s *stack) approvedWithRecord(t *testing.T, id, when string) {
+	t.Helper()
+	if status, _, register, _ := s.row(t, id); status != string(opportunity.Approved) || register == "" {
+		t.Errorf("%s: %s register %q, want approved with a CRM record", when, status, register)
+	}
+}
+
 // row reads an opportunity's read model.
 func (s *stack) row(t *testing.T, id string) (status, reason, register string, deleted bool) {
 	t.Helper()
@@ -181,6 +203,18 @@ func result[T any](t *testing.T, s *stack, wfID, runID string, within time.Durat
 	var out T
 	err := s.c.GetWorkflow(ctx, wfID, runID).Get(ctx, &out)
 	return out, err
+}
+
+// completed waits for a run's result, checks it with ok and that the run
+// completed, and answers the result.
+func completed[T any](t *testing.T, s *stack, wfID, runID string, within time.Duration, ok func(T) bool) T {
+	t.Helper()
+	st, err := result[T](t, s, wfID, runID, within)
+	if err != nil || !ok(st) {
+		t.Fatalf("the run ended with %+v, %v", st, err)
+	}
+	s.closed(t, wfID, runID, enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED, time.Second)
+	return st
 }
 
 func errType(err error) string {
@@ -253,18 +287,8 @@ func newSuggestingStack(t *testing.T, d activities.Durations) *stack {
 	t.Helper()
 	c := testenv.TemporalClientWith(t, "--dynamic-config-value",
 		fmt.Sprintf("limit.historyCount.suggestContinueAsNew=%d", suggestContinueAsNewAt))
-	s := &stack{c: c, db: testenv.DB(t), ctx: testenv.Context(t)}
-	s.brand, _ = brand.Parse([]byte(`[{"slug":"yep","name":"Yep"}]`))
-	if _, err := seed.Run(s.ctx, s.db, s.brand, "Oportuna@2026"); err != nil {
-		t.Fatal(err)
-	}
-	s.seller = actor(t, s.db, "vendedor1@yep.demo", auth.Seller)
-	s.acts = &activities.Activities{DB: s.db, Brands: s.brand, CRM: crm.Local{DB: s.db}, Mailer: activities.LogMailer{}, Durations: d}
-	wctx, stop := context.WithCancel(s.ctx)
-	done := make(chan error, 1)
-	go func() { done <- worker.Run(wctx, s.c, "default", s.acts) }()
-	t.Cleanup(func() { stop(); <-done })
-	return s
+	db := testenv.DB(t)
+	return startStack(t, c, db, d, nil, crm.Local{DB: db})
 }
 
 // TestRecordOpportunityContinuesAsNewWhenTheServerSuggestsIt: an opportunity

@@ -8,8 +8,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 
-	"oportuna/activities"
-	"oportuna/opportunity"
+	"oportuna/internal/testenv"
 	"oportuna/workflows"
 )
 
@@ -21,23 +20,15 @@ import (
 // syncs keep the CRM queue) and sends notices on the mail queue; a
 // registration takes one workflow task, and so does an approval.
 func TestRecordWritePathRegistrationAndApproval(t *testing.T) {
-	s := newStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
+	s := newStack(t, hourly, nil)
 	_, rep := people(t, s)
-	id := opportunity.NewID()
-	wfID := workflows.OpportunityWorkflowID(id)
-	s.register(t, id)
-	s.explainOnFailure(t, wfID)
-	run := s.runID(t, wfID)
-	waitFor(t, 10*time.Second, "the registration notice", func() bool { return s.notices(t, id, "registered") == 1 })
+	id, wfID, run := s.registered(t)
+	testenv.WaitFor(t, 10*time.Second, "the registration notice", func() bool { return s.notices(t, id, "registered") == 1 })
 	approve := workflows.ApproveRequest{Actor: rep, Name: "Projeto Rápido", Probability: 50, Deadline: time.Now().Add(workflows.DecisionWait - 5*time.Second)}
-	if err := s.decide(wfID, workflows.UpdateApprove, approve); err != nil {
-		t.Fatal(err)
-	}
+	s.decided(t, wfID, workflows.UpdateApprove, approve)
 	// The update answered: the decision is in the read model already.
-	if status, _, register, _ := s.row(t, id); status != string(opportunity.Approved) || register == "" {
-		t.Errorf("read model after the approval: %s register %q", status, register)
-	}
-	waitFor(t, 10*time.Second, "the approval notice", func() bool { return s.notices(t, id, "approved") == 1 })
+	s.approvedWithRecord(t, id, "read model after the approval")
+	testenv.WaitFor(t, 10*time.Second, "the approval notice", func() bool { return s.notices(t, id, "approved") == 1 })
 	s.settleRunning(t, wfID, run)
 
 	evs := s.history(t, wfID, run)

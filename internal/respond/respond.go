@@ -66,6 +66,16 @@ func Decode(r *http.Request, v any) error {
 	return nil
 }
 
+// DecodeBody reads a JSON body into v; for a body that is not the expected
+// JSON it answers 400 (BadBody) and reports false.
+func DecodeBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	if err := Decode(r, v); err != nil {
+		BadBody(w)
+		return false
+	}
+	return true
+}
+
 // MsgTooLarge answers a request body over MaxBody (413).
 const MsgTooLarge = "A requisição é grande demais: o corpo pode ter até 1 MB."
 

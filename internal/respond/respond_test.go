@@ -30,6 +30,25 @@ func TestInternalRecordsAGoneClientAsClosedNotAsAFault(t *testing.T) {
 	}
 }
 
+// TestDecodeBodyAnswers400ForABodyThatIsNotJSON: the handler's body is read,
+// or the caller is answered 400 with the pt-BR message and the handler stops.
+func TestDecodeBodyAnswers400ForABodyThatIsNotJSON(t *testing.T) {
+	for body, ok := range map[string]bool{`{"pad":"x"}`: true, `{"pad":`: false, `[1]`: false} {
+		w := httptest.NewRecorder()
+		var v struct{ Pad string }
+		got := DecodeBody(w, httptest.NewRequest(http.MethodPost, "/api/x", strings.NewReader(body)), &v)
+		var m Message
+		switch {
+		case got != ok:
+			t.Errorf("%s: decoded %v, want %v", body, got, ok)
+		case ok && (v.Pad != "x" || w.Body.Len() != 0):
+			t.Errorf("%s: read %q, answered %q", body, v.Pad, w.Body)
+		case !ok && (w.Code != http.StatusBadRequest || json.Unmarshal(w.Body.Bytes(), &m) != nil || !strings.Contains(m.Message, "não é um JSON válido")):
+			t.Errorf("%s: %d %s", body, w.Code, w.Body)
+		}
+	}
+}
+
 // TestABodyOverTheLimitIsAnswered413 over real HTTP: a 2 MB JSON body, sent
 // with its length or chunked, is answered 413 with the pt-BR message before the
 // handler runs (it was cut at 1 MiB and answered 400 "não é um JSON válido");
@@ -38,8 +57,7 @@ func TestABodyOverTheLimitIsAnswered413(t *testing.T) {
 	var got int
 	srv := httptest.NewServer(LimitBody(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var v struct{ Pad string }
-		if err := Decode(r, &v); err != nil {
-			BadBody(w)
+		if !DecodeBody(w, r, &v) {
 			return
 		}
 		got = len(v.Pad)

@@ -15,6 +15,7 @@ import (
 	"net"
 	"os"
 	"testing"
+	"time"
 )
 
 var cleanups []func()
@@ -49,6 +50,17 @@ func Context(t testing.TB) context.Context {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// WaitFor polls ok every 50 ms until it holds, and fails the test when it
+// still does not after within; what names the awaited condition.
+func WaitFor(t testing.TB, within time.Duration, what string, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(within); !ok(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not after %v", what, within)
+		}
+	}
 }
 
 func fatalf(t testing.TB, format string, args ...any) {

@@ -1,7 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiSession, decide, register, runTag, shots, watchConsole, type Session } from './list-support';
-import { brasiliaToday, login, randomCnpj, url } from './support';
-
+import { apiSession, decide, register, runTag, watchConsole, type Session } from './list-support';
+import { brasiliaToday, login, randomCnpj, shots, url } from './support';
 /**
  * Dashboard (spec §2 "Dashboard"): the chart shows the month's counts, the
  * totals their '+N', the 'Resumo' the last 11. Brand tagora.

@@ -1,5 +1,5 @@
 import { expect as baseExpect, test, type Browser, type Locator, type Page, type TestInfo } from '@playwright/test';
-import { BRANDS, email, login, openLogin, randomCnpj, settledBox, submitLogin, url } from './support';
+import { BRANDS, email, login, openLogin, pageApi, randomCnpj, registrationBody, settledBox, shot, submitLogin, url } from './support';
 
 /**
  * The first hour of a new user and a new operator: an e-mail's link opened
@@ -21,12 +21,6 @@ const DECISIONS = 'codexa';
 const DESKTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
 
-async function shot(page: Page, info: TestInfo, name: string): Promise<void> {
-  const path = info.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
-  await info.attach(name, { path, contentType: 'image/png' });
-}
-
 /** Screenshots of the current screen at 1366 and 390 px; at 390 the page never scrolls sideways. */
 async function shots(page: Page, info: TestInfo, name: string, ready?: () => Promise<void>): Promise<void> {
   await page.setViewportSize(DESKTOP);
@@ -47,22 +41,6 @@ async function fresh(browser: Browser, slug: string, viewport = DESKTOP): Promis
   return context.newPage();
 }
 
-/** An API call from inside the page with the session's token. */
-async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const cookie = (name: string) => decodeURIComponent(new RegExp(`(?:^|; )${name}=([^;]*)`).exec(document.cookie)?.[1] ?? '');
-      const res = await fetch(path, {
-        method,
-        headers: { Authorization: `Bearer ${cookie('token')}`, company: cookie('company'), 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json() };
-    },
-    { method, path, body },
-  );
-}
-
 interface Notice {
   id: number;
   kind: string;
@@ -71,56 +49,21 @@ interface Notice {
 }
 
 async function notices(page: Page): Promise<{ result: Notice[]; unread: number }> {
-  const res = await api<{ result: Notice[]; unread: number }>(page, 'GET', '/api/notifications?limit=100');
+  const res = await pageApi<{ result: Notice[]; unread: number }>(page, 'GET', '/api/notifications?limit=100');
   expect(res.status).toBe(200);
   return res.body;
 }
 
 /** The seeded opportunities of the signed-in staff user's brand. */
 async function opportunities(page: Page): Promise<{ id: string; status: string; email: string }[]> {
-  const res = await api<{ result: { id: string; status: string; email: string }[] }>(page, 'GET', '/api/opportunity/all?amount=50');
+  const res = await pageApi<{ result: { id: string; status: string; email: string }[] }>(page, 'GET', '/api/opportunity/all?amount=50');
   expect(res.status).toBe(200);
   return res.body.result;
 }
 
 /** Registers an opportunity through the API as the signed-in seller. */
 async function register(page: Page, slug: string): Promise<string> {
-  const conclusion = new Date(Date.now() + 90 * 24 * 3600 * 1000).toISOString().slice(0, 10);
-  const res = await api<{ data: { id: string } }>(page, 'POST', '/api/opportunity/create', {
-    name: '',
-    justification: '',
-    cnpj: randomCnpj(),
-    contact: 'Joana Lima',
-    network: 'Sim',
-    email: 'joana@cliente-e2e.com.br',
-    fantasyName: 'Avisos Lidos',
-    corporateName: 'Avisos Lidos Ltda',
-    street: 'Rua das Flores, 10',
-    cep: '01310100',
-    city: 'São Paulo',
-    state: 'SP',
-    probabilityClosing: 25,
-    acceptedTerm: 'true',
-    country: 'Brasil',
-    phone: 11987650000,
-    seller: 'Victor Souza',
-    sellerSalesforceId: '',
-    company: slug,
-    opportunityOrigin: 'Prospect',
-    projects: [
-      {
-        aplication: 'Expedição',
-        specification: 'Impressão de etiquetas',
-        homologated: false,
-        haveCollector: false,
-        partner: false,
-        opportunityType: 'private',
-        conclusionDate: conclusion,
-        opportunityOrigin: 'Prospect',
-      },
-    ],
-    products: [{ partNumber: 'ZL-420', description: 'Impressora', amount: 1, price: '3150,50', accessory: false, competition: false }],
-  });
+  const res = await pageApi<{ data: { id: string } }>(page, 'POST', '/api/opportunity/create', registrationBody(slug, randomCnpj(), 'Avisos Lidos'));
   expect(res.status).toBe(200);
   return res.body.data.id;
 }
@@ -291,7 +234,7 @@ test("deciding an opportunity reads its notices for every representative who got
   await expect.poll(async () => (await notices(other)).result.some((n) => n.link === link && !n.readAt), { timeout: 30_000 }).toBe(true);
   const unreadBefore = (await notices(other)).unread;
 
-  const res = await api<{ message: string }>(rep, 'PATCH', `/api/opportunity/${id}`, {
+  const res = await pageApi<{ message: string }>(rep, 'PATCH', `/api/opportunity/${id}`, {
     status: 'approved',
     name: 'Oportunidade Avisos Lidos',
     probabilityClosing: 50,

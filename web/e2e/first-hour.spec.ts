@@ -1,5 +1,5 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { BRANDS, login, maskCnpj, url } from './support';
+import { expect, test } from '@playwright/test';
+import { BRANDS, login, maskCnpj, shot, url, withCheckDigits } from './support';
 
 /**
  * A new user's first hour, on a light brand (nordata) and a red one
@@ -18,32 +18,10 @@ const SIZES = [
 ] as const;
 const SLUGS = ['nordata', 'etiquetron'] as const;
 
-/** 14 digits from 12 with their check digits. */
-function withCheckDigits(base: string): string {
-  const digit = (s: string) => {
-    let sum = 0;
-    let w = 2;
-    for (let i = s.length - 1; i >= 0; i--) {
-      sum += Number(s[i]) * w;
-      w = w === 9 ? 2 : w + 1;
-    }
-    const r = sum % 11;
-    return r < 2 ? 0 : 11 - r;
-  };
-  const d1 = digit(base);
-  return `${base}${d1}${digit(base + d1)}`;
-}
-
 /** The brand's approved demo reseller's CNPJ (seed.ResaleCNPJ). */
 function demoResaleCnpj(slug: string): string {
   const i = BRANDS.indexOf(slug as (typeof BRANDS)[number]);
   return withCheckDigits(`${String(11222300 + i * 7).padStart(8, '0')}0001`);
-}
-
-async function shot(page: Page, info: TestInfo, name: string): Promise<void> {
-  const path = info.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: false });
-  await info.attach(name, { path, contentType: 'image/png' });
 }
 
 /** The query string of a details link holds the id and nothing else. */
@@ -71,13 +49,13 @@ for (const slug of SLUGS) {
       await expect(page.getByTestId('resale-email')).toHaveText(`paula@cadastro-${slug}.demo`);
       await expect(page.getByTestId('resale-status')).toHaveText('Em Análise');
       await expect(page.getByRole('button', { name: 'Aprovar' })).toBeVisible();
-      await shot(page, info, `resale-details-${slug}-${size.width}`);
+      await shot(page, info, `resale-details-${slug}-${size.width}`, false);
 
       // The bell's notice of the sign-up links the same way.
       await page.getByTestId('notifications-bell').click();
       const notice = page.getByTestId('notifications-panel').getByText(/Nova revenda aguardando análise: Distribuidora Alfa/).first();
       await expect(notice).toBeVisible();
-      await shot(page, info, `bell-${slug}-${size.width}`);
+      await shot(page, info, `bell-${slug}-${size.width}`, false);
       await notice.click();
       await expect(page).toHaveURL(url(slug, `/Painel/Resales/details?id=${id}`));
 
@@ -123,7 +101,7 @@ for (const [slug, size] of [
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText('Já existe uma revenda registrada com este CNPJ.');
     await expect(dialog).not.toContainText('email');
-    await shot(page, info, `signup-cnpj-taken-${slug}-${size.width}`);
+    await shot(page, info, `signup-cnpj-taken-${slug}-${size.width}`, false);
     await dialog.getByRole('button', { name: 'Voltar' }).click();
     await expect(page.getByTestId('step-title')).toHaveText('Sua revenda');
     await expect(page.getByTestId('registration-progress')).toHaveAttribute('aria-valuenow', '100');

@@ -1,7 +1,6 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { apiSession, decide, register, runTag, shots, watchConsole } from './list-support';
-import { login, maskCnpj, randomCnpj, url } from './support';
-
+import { apiSession, decide, register, runTag, watchConsole } from './list-support';
+import { login, maskCnpj, randomCnpj, shots, url } from './support';
 /**
  * History (spec §2 "History"): each change with Portuguese labels, the user
  * column for representatives only, the back button. Brand rotulus.

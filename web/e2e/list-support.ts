@@ -1,10 +1,10 @@
-import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { email, PASSWORD, PORT } from './support';
 
 /**
  * Helpers of the list, dashboard and history specs: API sessions of the
  * seeded users (to register and decide opportunities quickly), console
- * watching and screenshots. Brands: lumetra (list), rotulus (history) and
+ * watching. Brands: lumetra (list), rotulus (history) and
  * tagora (dashboard); no other spec changes their opportunities.
  */
 
@@ -118,21 +118,4 @@ export function watchConsole(page: Page): string[] {
   });
   page.on('pageerror', (err) => errors.push(err.message));
   return errors;
-}
-
-async function shot(page: Page, info: TestInfo, name: string): Promise<void> {
-  const path = info.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
-  await info.attach(name, { path, contentType: 'image/png' });
-}
-
-/** Desktop then 390 px screenshots of the current screen; at 390 px the page must not scroll sideways. */
-export async function shots(page: Page, info: TestInfo, name: string): Promise<void> {
-  const size = page.viewportSize();
-  await shot(page, info, `${name}-desktop`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${name} overflows at 390 px`).toBeLessThanOrEqual(0);
-  await shot(page, info, `${name}-390`);
-  if (size) await page.setViewportSize(size);
 }

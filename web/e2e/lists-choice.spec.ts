@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page, type TestInfo } from '@playwrigh
 import { seriousViolations } from './axe-support';
 import { setColumn } from './columns-support';
 import { apiSession, register, runTag, watchConsole } from './list-support';
-import { login, randomCnpj, url } from './support';
+import { login, randomCnpj, shot, url } from './support';
 
 /**
  * The lists a new user meets (docs/web.md "Columns", "Global search", "Undo"):
@@ -23,12 +23,6 @@ const PHONE = { width: 390, height: 844 };
 test.describe.configure({ timeout: 150_000 });
 
 /** Saved under web/test-results/<test>/ and attached to the report. */
-async function shot(page: Page, info: TestInfo, name: string): Promise<void> {
-  const path = info.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
-  await info.attach(name, { path, contentType: 'image/png' });
-}
-
 /** What the screen shows now (a list scrolled sideways, a long page's top). */
 async function view(page: Page, info: TestInfo, name: string, what?: Locator): Promise<void> {
   const path = info.outputPath(`${name}.png`);

@@ -1,5 +1,5 @@
-import { expect as baseExpect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
-import { dateDigits, login, randomCnpj, url } from './support';
+import { expect as baseExpect, test, type Browser, type Page } from '@playwright/test';
+import { dateDigits, login, pageApi, randomCnpj, registrationBody, shot, shots, url, watchScreens } from './support';
 
 // Long flows (several sign-ins, workflow updates): generous limits on a busy machine.
 test.describe.configure({ timeout: 180_000 });
@@ -28,68 +28,11 @@ interface Rec extends Row {
   conflicts?: string[];
 }
 
-/**
- * Console errors and failed calls while the page shows one of this spec's
- * screens (registration or details); other screens (the list) are not under test here.
- */
-function watchConsole(page: Page, allowed: RegExp[] = []): string[] {
-  const errors: string[] = [];
-  const onOurScreen = () => /\/Painel\/Opportunities\/[^/]+$/.test(new URL(page.url()).pathname);
-  page.on('console', (msg) => {
-    if (msg.type() !== 'error' || !onOurScreen()) return;
-    if (msg.text().startsWith('Failed to load resource')) return; // reported below with its URL
-    errors.push(msg.text());
-  });
-  page.on('pageerror', (err) => errors.push(err.message));
-  page.on('response', (res) => {
-    if (res.status() < 400 || !onOurScreen()) return;
-    const path = new URL(res.url()).pathname;
-    if (allowed.some((re) => re.test(path))) return;
-    errors.push(`${res.status()} ${res.request().method()} ${path}`);
-  });
-  return errors;
-}
-
-async function shot(page: Page, info: TestInfo, name: string): Promise<void> {
-  const path = info.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
-  await info.attach(name, { path, contentType: 'image/png' });
-}
-
-/** Desktop then 390 px screenshots of the current screen. */
-async function shots(page: Page, info: TestInfo, name: string): Promise<void> {
-  const size = page.viewportSize();
-  await shot(page, info, `${name}-desktop`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${name} overflows at 390 px`).toBeLessThanOrEqual(0);
-  await shot(page, info, `${name}-390`);
-  if (size) await page.setViewportSize(size);
-}
-
-/** An API call from inside the page with the session cookie's token. */
-async function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const cookie = (name: string) =>
-        decodeURIComponent(new RegExp(`(?:^|; )${name}=([^;]*)`).exec(document.cookie)?.[1] ?? '');
-      const res = await fetch(path, {
-        method,
-        headers: {
-          Authorization: `Bearer ${cookie('token')}`,
-          company: cookie('company'),
-          'Content-Type': 'application/json',
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json() };
-    },
-    { method, path, body },
-  );
-}
+/** Console errors and failed calls while the page shows the registration or details screen (not the list). */
+const watchConsole = (page: Page, allowed: RegExp[] = []) => watchScreens(page, /\/Painel\/Opportunities\/[^/]+$/, allowed);
 
 async function record(page: Page, id: string): Promise<Rec> {
-  const res = await api<{ data: Rec[] }>(page, 'GET', `/api/opportunity/id/${id}`);
+  const res = await pageApi<{ data: Rec[] }>(page, 'GET', `/api/opportunity/id/${id}`);
   expect(res.status).toBe(200);
   return res.body.data[0];
 }
@@ -104,45 +47,12 @@ async function signedIn(browser: Browser, slug: string, user: string): Promise<P
 
 /** Registers an opportunity through the API as the signed-in seller. */
 async function register(page: Page, cnpj: string, customer: string): Promise<string> {
-  const conclusion = new Date(Date.now() + 90 * 24 * 3600 * 1000).toISOString().slice(0, 10);
-  const res = await api<{ data: Row }>(page, 'POST', '/api/opportunity/create', {
-    name: '',
-    justification: '',
-    cnpj,
-    contact: 'Joana Lima',
-    network: 'Sim',
-    email: 'joana@cliente-e2e.com.br',
-    fantasyName: customer,
-    corporateName: `${customer} Ltda`,
-    street: 'Rua das Flores, 10',
-    cep: '01310100',
-    city: 'São Paulo',
-    state: 'SP',
-    probabilityClosing: 25,
-    acceptedTerm: 'true',
-    country: 'Brasil',
-    phone: 11987650000,
-    seller: 'Victor Souza',
-    sellerSalesforceId: '',
-    company: DECISIONS,
-    opportunityOrigin: 'Prospect',
-    projects: [
-      {
-        aplication: 'Expedição',
-        specification: 'Impressão de etiquetas',
-        homologated: false,
-        haveCollector: true,
-        haveCollectorDescription: 'Coletores antigos',
-        partner: false,
-        opportunityType: 'private',
-        conclusionDate: conclusion,
-        opportunityOrigin: 'Prospect',
-      },
-    ],
-    products: [
-      { partNumber: 'ZL-420', description: 'Impressora', amount: 4, price: '3150,50', accessory: false, competition: false },
-    ],
-  });
+  const res = await pageApi<{ data: Row }>(
+    page,
+    'POST',
+    '/api/opportunity/create',
+    registrationBody(DECISIONS, cnpj, customer, { haveCollector: true, haveCollectorDescription: 'Coletores antigos' }, { amount: 4 }),
+  );
   expect(res.status).toBe(200);
   return res.body.data.id;
 }
@@ -226,7 +136,7 @@ test('the representative approves one (name required) and refuses another with a
 test('support sees the details with no action buttons', async ({ browser }, info) => {
   const page = await signedIn(browser, DECISIONS, 'suporte');
   const errors = watchConsole(page);
-  const list = await api<{ result: Row[] }>(page, 'GET', '/api/opportunity/all?status=analysis&amount=1');
+  const list = await pageApi<{ result: Row[] }>(page, 'GET', '/api/opportunity/all?status=analysis&amount=1');
   const id = list.body.result[0].id;
   await page.goto(url(DECISIONS, `/Painel/Opportunities/${id}`));
   await expect(page.getByTestId('detail-status')).toHaveText('Em Análise');
@@ -244,7 +154,7 @@ test('a seller requests the renewal of a renovation (?renovation=true) and the r
   const start = Date.now();
   const seller = await signedIn(browser, RENEWALS, 'vendedor1');
   const errors = watchConsole(seller);
-  const list = await api<{ result: Row[] }>(seller, 'GET', '/api/opportunity/user?status=renovation');
+  const list = await pageApi<{ result: Row[] }>(seller, 'GET', '/api/opportunity/user?status=renovation');
   expect(list.body.result.length).toBeGreaterThan(0);
   const id = list.body.result[0].id;
 
@@ -297,7 +207,7 @@ test('a seller requests the renewal of an expired one and the representative ref
   browser,
 }, info) => {
   const seller = await signedIn(browser, RENEWALS, 'vendedor2');
-  const list = await api<{ result: Row[] }>(seller, 'GET', '/api/opportunity/user?status=expired');
+  const list = await pageApi<{ result: Row[] }>(seller, 'GET', '/api/opportunity/user?status=expired');
   expect(list.body.result.length).toBeGreaterThan(0);
   const id = list.body.result[0].id;
 

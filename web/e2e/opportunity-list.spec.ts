@@ -1,9 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { showColumns } from './columns-support';
-import { apiSession, decide, register, runTag, shots, watchConsole } from './list-support';
-import { login, maskCnpj, randomCnpj, url } from './support';
-
+import { apiSession, decide, register, runTag, watchConsole } from './list-support';
+import { login, maskCnpj, randomCnpj, shots, url } from './support';
 /**
  * Opportunities list (spec §2, §6, §8): filters, persistence, page size
  * 'Todas', the Excel export. Brand lumetra; each test registers its own

@@ -1,5 +1,5 @@
-import { expect as baseExpect, test, type Page, type TestInfo } from '@playwright/test';
-import { dateDigits, login, randomCnpj, url } from './support';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { dateDigits, login, pageApi, randomCnpj, shot, url, watchScreens } from './support';
 import { showColumns } from './columns-support';
 
 // Long flows (several sign-ins, workflow updates): generous limits on a busy machine.
@@ -20,44 +20,8 @@ const FORM_SCREENS = /\/Painel\/Opportunities\/[^/]+$/;
 /** The list, the registration and the details screens. */
 const OPPORTUNITY_SCREENS = /\/Painel\/Opportunities(\/[^/]+)?$/;
 
-/**
- * Console errors and failed calls (a 4xx the test provokes may be allowed)
- * while the page shows one of the screens under test (by default registration
- * or details).
- */
-function watchConsole(page: Page, allowed: RegExp[] = [], screens: RegExp = FORM_SCREENS): string[] {
-  const errors: string[] = [];
-  const onOurScreen = () => screens.test(new URL(page.url()).pathname);
-  page.on('console', (msg) => {
-    if (msg.type() !== 'error' || !onOurScreen()) return;
-    if (msg.text().startsWith('Failed to load resource')) return; // reported below with its URL
-    errors.push(msg.text());
-  });
-  page.on('pageerror', (err) => errors.push(err.message));
-  page.on('response', (res) => {
-    if (res.status() < 400 || !onOurScreen()) return;
-    const path = new URL(res.url()).pathname;
-    if (allowed.some((re) => re.test(path))) return;
-    errors.push(`${res.status()} ${res.request().method()} ${path}`);
-  });
-  return errors;
-}
-
-async function shot(page: Page, info: TestInfo, name: string): Promise<void> {
-  const path = info.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
-  await info.attach(name, { path, contentType: 'image/png' });
-}
-
-/** An API call from inside the page, with the session cookie's token. */
-async function api<T>(page: Page, path: string): Promise<{ status: number; body: T }> {
-  return page.evaluate(async (p) => {
-    const token = decodeURIComponent(/(?:^|; )token=([^;]*)/.exec(document.cookie)?.[1] ?? '');
-    const company = decodeURIComponent(/(?:^|; )company=([^;]*)/.exec(document.cookie)?.[1] ?? '');
-    const res = await fetch(p, { headers: { Authorization: `Bearer ${token}`, company } });
-    return { status: res.status, body: await res.json() };
-  }, path);
-}
+/** Console errors and failed calls while the page shows one of the screens under test (by default registration or details). */
+const watchConsole = (page: Page, allowed: RegExp[] = [], screens: RegExp = FORM_SCREENS) => watchScreens(page, screens, allowed);
 
 async function choose(page: Page, group: string, option: string): Promise<void> {
   await page
@@ -161,7 +125,7 @@ test('a seller registers an opportunity with products, accessories and a competi
   await dialog.getByRole('button', { name: 'Voltar ao início' }).click();
   await expect(page).toHaveURL(url(SLUG, '/Painel/Opportunities'));
   expect(creates).toBeLessThanOrEqual(2);
-  const mine = await api<{ total: number }>(page, `/api/opportunity/user?cnpj=${cnpj}`);
+  const mine = await pageApi<{ total: number }>(page, 'GET', `/api/opportunity/user?cnpj=${cnpj}`);
   expect(mine.body.total).toBe(1);
 
   // The details show what was saved: estimated without the competitor, the three groups.

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page, type TestInfo } from '@playwright/test';
-import { PORT, email as demoEmail, expectLogin, login, maskCnpj, openLogin, randomCnpj, submitLogin, url } from './support';
+import { email as demoEmail, expectLogin, login, maskCnpj, openLogin, PORT, randomCnpj, shot, submitLogin, url } from './support';
 
 /**
  * Partners and accounts (issue 6) on the brand rotulus, whose demo data no
@@ -31,12 +31,6 @@ function watchConsole(page: Page, allowFailedResources = false): string[] {
 async function expectNoSidewaysScroll(page: Page): Promise<void> {
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(page.viewportSize()!.width);
-}
-
-async function shot(page: Page, info: TestInfo, name: string): Promise<void> {
-  const path = info.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
-  await info.attach(name, { path, contentType: 'image/png' });
 }
 
 interface Mail {

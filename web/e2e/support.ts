@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 
 export const PORT = Number(process.env.E2E_PORT ?? 8080);
 export const PASSWORD = 'Oportuna@2026';
@@ -104,7 +104,11 @@ export function randomCnpj(unknown = false): string {
   const root = unknown
     ? `999${String(Math.floor(Math.random() * 100_000)).padStart(5, '0')}`
     : String(10_000_000 + Math.floor(Math.random() * 80_000_000));
-  const base = `${root}0001`;
+  return withCheckDigits(`${root}0001`);
+}
+
+/** 14 digits from 12 with their check digits. */
+export function withCheckDigits(base: string): string {
   const digit = (s: string) => {
     let sum = 0;
     let w = 2;
@@ -165,4 +169,119 @@ export async function settledBox(locator: Locator): Promise<{ x: number; y: numb
     }, { intervals: [150] })
     .toBe(true);
   return box!;
+}
+
+/** A screenshot of the page (the whole page unless fullPage is false), attached to the test's report. */
+export async function shot(page: Page, info: TestInfo, name: string, fullPage = true): Promise<void> {
+  const path = info.outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage });
+  await info.attach(name, { path, contentType: 'image/png' });
+}
+
+/** Desktop then 390 px screenshots of the current screen; at 390 px the page must not scroll sideways. */
+export async function shots(page: Page, info: TestInfo, name: string): Promise<void> {
+  const size = page.viewportSize();
+  await shot(page, info, `${name}-desktop`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${name} overflows at 390 px`).toBeLessThanOrEqual(0);
+  await shot(page, info, `${name}-390`);
+  if (size) await page.setViewportSize(size);
+}
+
+/**
+ * Console errors and failed calls (a 4xx the test provokes may be allowed)
+ * while the page shows one of the screens under test; other screens are not
+ * under test.
+ */
+export function watchScreens(page: Page, screens: RegExp, allowed: RegExp[] = []): string[] {
+  const errors: string[] = [];
+  const onOurScreen = () => screens.test(new URL(page.url()).pathname);
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error' || !onOurScreen()) return;
+    if (msg.text().startsWith('Failed to load resource')) return; // reported below with its URL
+    errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('response', (res) => {
+    if (res.status() < 400 || !onOurScreen()) return;
+    const path = new URL(res.url()).pathname;
+    if (allowed.some((re) => re.test(path))) return;
+    errors.push(`${res.status()} ${res.request().method()} ${path}`);
+  });
+  return errors;
+}
+
+/** An API call from inside the page, with the session cookie's token. */
+export async function pageApi<T>(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const cookie = (name: string) =>
+        decodeURIComponent(new RegExp(`(?:^|; )${name}=([^;]*)`).exec(document.cookie)?.[1] ?? '');
+      const res = await fetch(path, {
+        method,
+        headers: {
+          Authorization: `Bearer ${cookie('token')}`,
+          company: cookie('company'),
+          'Content-Type': 'application/json',
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json() };
+    },
+    { method, path, body },
+  );
+}
+
+/**
+ * An opportunity's registration as the form sends it, for the brand slug and
+ * the customer (its trade name; the corporate name adds "Ltda"); project and
+ * product change the one project and the one product line.
+ */
+export function registrationBody(
+  slug: string,
+  cnpj: string,
+  customer: string,
+  project: Record<string, unknown> = {},
+  product: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const conclusion = new Date(Date.now() + 90 * 24 * 3600 * 1000).toISOString().slice(0, 10);
+  return {
+    name: '',
+    justification: '',
+    cnpj,
+    contact: 'Joana Lima',
+    network: 'Sim',
+    email: 'joana@cliente-e2e.com.br',
+    fantasyName: customer,
+    corporateName: `${customer} Ltda`,
+    street: 'Rua das Flores, 10',
+    cep: '01310100',
+    city: 'São Paulo',
+    state: 'SP',
+    probabilityClosing: 25,
+    acceptedTerm: 'true',
+    country: 'Brasil',
+    phone: 11987650000,
+    seller: 'Victor Souza',
+    sellerSalesforceId: '',
+    company: slug,
+    opportunityOrigin: 'Prospect',
+    projects: [
+      {
+        aplication: 'Expedição',
+        specification: 'Impressão de etiquetas',
+        homologated: false,
+        haveCollector: false,
+        partner: false,
+        opportunityType: 'private',
+        conclusionDate: conclusion,
+        opportunityOrigin: 'Prospect',
+        ...project,
+      },
+    ],
+    products: [
+      { partNumber: 'ZL-420', description: 'Impressora', amount: 1, price: '3150,50', accessory: false, competition: false, ...product },
+    ],
+  };
 }
