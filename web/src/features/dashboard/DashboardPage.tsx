@@ -11,15 +11,15 @@ import {
 } from '@blueprintjs/icons';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ErrorModal } from '../../components/ErrorModal';
-import { LOADING_MESSAGES } from '../../components/LoadingModal';
-import type { DashboardData, StatusTotal } from '../../lib/dashboardApi';
-import { PANEL_BASE } from '../../lib/guards';
-import { statusClass, statusIntent, statusLabel } from '../../lib/status';
-import { detailsPath, historyPath } from '../opportunities/list/OpportunityTable';
+import { ErrorModal } from '@/components/ErrorModal';
+import { LOADING_MESSAGES } from '@/components/LoadingModal';
+import type { DashboardData, StatusTotal } from './api/dashboard';
+import { PANEL_BASE } from '@/lib/guards';
+import { statusClass, statusIntent, statusLabel } from '@/lib/status';
+import { detailsPath, historyPath } from '@/lib/guards';
 import { monthsToDate, TAB_SERIES } from './chart';
 import { MonthlyChart } from './MonthlyChart';
-import { DASHBOARD_ERROR, useDashboard } from './useDashboard';
+import { DASHBOARD_ERROR, useDashboard } from './api/useDashboard';
 import './dashboard.css';
 
 export { DASHBOARD_ERROR };

@@ -1,12 +1,12 @@
 import { Button, Card, H1, H2, Intent } from '@blueprintjs/core';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { ErrorModal } from '../../components/ErrorModal';
-import { PasswordFields } from '../../components/PasswordFields';
-import { SuccessModal } from '../../components/SuccessModal';
-import * as authApi from '../../lib/authApi';
-import { PANEL_BASE } from '../../lib/guards';
-import { PASSWORD_UPDATED, PASSWORD_UPDATE_ERROR, passwordError } from '../../lib/password';
+import { ErrorModal } from '@/components/ErrorModal';
+import { PasswordFields } from '@/components/PasswordFields';
+import { SuccessModal } from '@/components/SuccessModal';
+import * as authApi from '@/lib/authApi';
+import { PANEL_BASE } from '@/lib/guards';
+import { PASSWORD_UPDATED, PASSWORD_UPDATE_ERROR, passwordError } from '@/lib/password';
 
 
 /** Settings (spec §2 "Settings", §5 "Password", §8 "Password update"). */

@@ -1,16 +1,17 @@
 import { Button, Callout, H1, HTMLSelect, InputGroup, Intent, Tag } from '@blueprintjs/core';
 import { HistoryIcon } from '@blueprintjs/icons';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ConfirmationModal } from '../../../components/ConfirmationModal';
-import { ErrorModal } from '../../../components/ErrorModal';
-import { LoadingModal } from '../../../components/LoadingModal';
-import { ReasonDialog } from '../../../components/ReasonDialog';
-import { SuccessModal } from '../../../components/SuccessModal';
-import { useBrand } from '../../../lib/brand';
-import { formatDate } from '../../../lib/format';
-import { PANEL_BASE } from '../../../lib/guards';
-import { FIELD_LABELS, sellerLabel, type RenewalPayload } from '../../../lib/opportunityValidation';
-import { PROBABILITY_LABELS, PROBABILITY_VALUES, statusClass, statusIntent, statusLabel } from '../../../lib/status';
+import { ConfirmationModal } from '@/components/ConfirmationModal';
+import { ErrorModal } from '@/components/ErrorModal';
+import { LoadingModal } from '@/components/LoadingModal';
+import { ReasonDialog } from '@/components/ReasonDialog';
+import { SuccessModal } from '@/components/SuccessModal';
+import { useBrand } from '@/lib/brand';
+import { formatDate } from '@/lib/format';
+import { PANEL_BASE } from '@/lib/guards';
+import { FIELD_LABELS, sellerLabel } from '@/features/opportunities/model/form';
+import { type RenewalPayload } from '@/features/opportunities/model/payload';
+import { PROBABILITY_LABELS, PROBABILITY_VALUES, statusClass, statusIntent, statusLabel } from '@/lib/status';
 import { OpportunitySections, ReadOnlyField, SectionCard } from '../shared/OpportunitySections';
 import '../shared/opportunity.css';
 import { ValidityCue } from '../shared/validity';
@@ -18,8 +19,8 @@ import { RenewalDialog } from './RenewalDialog';
 import { useOpportunityDetails } from './useOpportunityDetails';
 
 import { reasonLabel } from './useOpportunityDetails';
-import { FormField } from '../../../components/FormField';
-import { EmailText } from '../../../components/EmailText';
+import { FormField } from '@/components/FormField';
+import { EmailText } from '@/components/EmailText';
 export { allowedActions, reasonLabel, shownProbability } from './useOpportunityDetails';
 
 export const PAGE_TITLE = 'Detalhes da oportunidade';

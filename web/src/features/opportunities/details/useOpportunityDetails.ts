@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import type { HttpResponse } from '../../../lib/http';
+import type { HttpResponse } from '@/lib/http';
 import {
   MSG_APPROVED,
   MSG_GENERIC,
@@ -20,12 +20,13 @@ import {
   updateFailureMessage,
   updateOpportunity,
   updateProbability,
-} from '../../../lib/opportunityApi';
-import { approvalNameError, type RenewalPayload } from '../../../lib/opportunityValidation';
-import { readSession } from '../../../lib/session';
-import { DEFAULT_PROBABILITY, isProbability } from '../../../lib/status';
+} from '../api/opportunity';
+import { approvalNameError } from '@/features/opportunities/model/renewal';
+import { type RenewalPayload } from '@/features/opportunities/model/payload';
+import { readSession } from '@/lib/session';
+import { DEFAULT_PROBABILITY, isProbability } from '@/lib/status';
 import { useModalMessage } from '../shared/useModalMessage';
-import { useConflicts, useOpportunity } from './useOpportunity';
+import { useConflicts, useOpportunity } from '../api/useOpportunity';
 
 /** Statuses in which a representative may edit the name and the probability (docs/opportunity-lifecycle.md). */
 const EDITABLE = ['analysis', 'approved', 'renovation', 'awaiting_renovation'];

@@ -2,15 +2,15 @@ import { Button, Card, Classes, H1 } from '@blueprintjs/core';
 import { DownloadIcon, PlusIcon } from '@blueprintjs/icons';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { ErrorModal } from '../../../components/ErrorModal';
-import { ColumnChooser } from '../../../components/ColumnChooser';
-import { LIST_ERROR, ListBody, ListCard } from '../../../components/ListBody';
-import { SortControl } from '../../../components/SortControl';
-import { useListData } from '../../../components/useListData';
-import { PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
-import { useBrand } from '../../../lib/brand';
-import { useCities, useStates } from '../../../lib/geoApi';
-import { PANEL_BASE } from '../../../lib/guards';
+import { ErrorModal } from '@/components/ErrorModal';
+import { ColumnChooser } from '@/components/ColumnChooser';
+import { LIST_ERROR, ListBody, ListCard } from '@/components/ListBody';
+import { SortControl } from '@/components/SortControl';
+import { useListData } from '@/components/useListData';
+import { PAGE_SIZES_WITH_ALL } from '@/components/PageSizeSelect';
+import { useBrand } from '@/lib/brand';
+import { useCities, useStates } from '../api/geo';
+import { PANEL_BASE } from '@/lib/guards';
 import {
   EMPTY_FILTERS,
   exportOpportunities,
@@ -22,10 +22,10 @@ import {
   type OpportunityFilters,
   type OpportunityRow,
   type SortField,
-} from '../../../lib/opportunityListApi';
-import { hasAnyRole } from '../../../lib/roles';
-import { readSession } from '../../../lib/session';
-import type { OpportunityStatus } from '../../../lib/status';
+} from '../api/list';
+import { hasAnyRole } from '@/lib/roles';
+import { readSession } from '@/lib/session';
+import type { OpportunityStatus } from '@/lib/status';
 import { FilterBar, type TextFilter } from './FilterBar';
 import { OPPORTUNITY_COLUMNS, defaultOpportunityColumns, type OpportunityColumn } from './columns';
 import { OpportunityTable, sortRows } from './OpportunityTable';

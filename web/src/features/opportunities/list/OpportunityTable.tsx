@@ -2,29 +2,21 @@ import { Button, HTMLTable, Tag } from '@blueprintjs/core';
 import { ArrowDownIcon, ArrowUpIcon, EyeOpenIcon, HistoryIcon, SortIcon } from '@blueprintjs/icons';
 import { memo, type MouseEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { AgeBar } from '../../../components/AgeBar';
-import { CellText } from '../../../components/CellText';
-import { ProbabilityBar } from '../../../components/ProbabilityBar';
-import { VirtualRows } from '../../../components/VirtualRows';
-import { shownColumns, tableMinWidth } from '../../../components/columns';
-import '../../../components/tables.css';
-import { formatBRL, formatCNPJ, formatDate } from '../../../lib/format';
-import { PANEL_BASE } from '../../../lib/guards';
-import type { ListSort, OpportunityRow, SortField } from '../../../lib/opportunityListApi';
-import { statusClass, statusIntent, statusLabel } from '../../../lib/status';
+import { AgeBar } from '@/components/AgeBar';
+import { CellText } from '@/components/CellText';
+import { ProbabilityBar } from '@/components/ProbabilityBar';
+import { VirtualRows } from '@/components/VirtualRows';
+import { shownColumns, tableMinWidth } from '@/components/columns';
+import '@/components/tables.css';
+import { formatBRL, formatCNPJ, formatDate } from '@/lib/format';
+import { detailsPath, historyPath } from '@/lib/guards';
+import type { ListSort, OpportunityRow, SortField } from '../api/list';
+import { statusClass, statusIntent, statusLabel } from '@/lib/status';
 import { ValidityCue } from '../shared/validity';
 import { OPPORTUNITY_COLUMNS, type OpportunityColumn } from './columns';
 
 /** Shown instead of an approval date for anything not approved (spec §2). */
 export const NO_DATE = 'Sem Data';
-
-export function detailsPath(id: string): string {
-  return `${PANEL_BASE}/Opportunities/${encodeURIComponent(id)}`;
-}
-
-export function historyPath(id: string, type: 'Opportunities' | 'Users' | 'Resales' = 'Opportunities'): string {
-  return `${PANEL_BASE}/History/${encodeURIComponent(id)}?type=${type}`;
-}
 
 /** Client-side order of the loaded page (spec §2): createdAt or estimated, asc or desc. */
 export function sortRows(rows: readonly OpportunityRow[], sort: ListSort): OpportunityRow[] {

@@ -1,28 +1,20 @@
 import { Intent } from '@blueprintjs/core';
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { showToast } from '../../../components/toaster';
-import { MSG_CNPJ_INVALID, lookupCnpj } from '../../../lib/cnpjApi';
-import { CNPJ_MASKED_LENGTH } from '../../../lib/masks';
+import { showToast } from '@/components/toaster';
+import { MSG_CNPJ_INVALID, lookupCnpj } from '@/lib/cnpjApi';
+import { CNPJ_MASKED_LENGTH } from '@/lib/masks';
 import {
   MSG_CREATE_FAILED,
   MSG_SESSION_ENDED,
   createFailureMessage,
   createOpportunity,
   newIdempotencyKey,
-} from '../../../lib/opportunityApi';
-import {
-  buildCreatePayload,
-  emptyLine,
-  emptyOpportunityForm,
-  estimatedTotalCents,
-  isValidCnpj,
-  validateOpportunity,
-  type FieldKey,
-  type LineKind,
-  type OpportunityForm,
-  type ProductLineForm,
-} from '../../../lib/opportunityValidation';
+} from '../api/opportunity';
+import { buildCreatePayload } from '@/features/opportunities/model/payload';
+import { emptyLine, emptyOpportunityForm, estimatedTotalCents, type FieldKey, type LineKind, type OpportunityForm, type ProductLineForm } from '@/features/opportunities/model/form';
+import { isValidCnpj } from '@/lib/cnpj';
+import { validateOpportunity } from '@/features/opportunities/model/validation';
 import { useModalMessage } from '../shared/useModalMessage';
 
 /** The company lookup of a CNPJ; a failure other than 'invalid CNPJ' (429, network, 5xx) may be retried. */

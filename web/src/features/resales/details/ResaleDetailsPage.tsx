@@ -1,31 +1,19 @@
-import { statusClass } from '../../../lib/status';
+import { statusClass } from '@/lib/status';
 import { Button, Callout, Card, Classes, H1, H2, Intent, Spinner, Tag } from '@blueprintjs/core';
 import { DisableIcon, HistoryIcon, TickIcon } from '@blueprintjs/icons';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { ConfirmationModal } from '../../../components/ConfirmationModal';
-import { ErrorModal } from '../../../components/ErrorModal';
-import { ReasonDialog } from '../../../components/ReasonDialog';
-import { SuccessModal } from '../../../components/SuccessModal';
-import { formatCEP, formatCNPJ, formatPhone } from '../../../lib/format';
-import { PANEL_BASE } from '../../../lib/guards';
-import {
-  MAX_RESALE_REASON,
-  MSG_RESALE_APPROVED,
-  MSG_RESALE_DECISION_ERROR,
-  MSG_RESALE_DISAPPROVED,
-  decideResale,
-  decisionSucceeded,
-  getResale,
-  resaleStatusIntent,
-  resaleStatusLabel,
-  toDetails,
-  type ResaleDecision,
-  type ResaleDetails,
-} from '../../../lib/resaleApi';
+import { ConfirmationModal } from '@/components/ConfirmationModal';
+import { ErrorModal } from '@/components/ErrorModal';
+import { ReasonDialog } from '@/components/ReasonDialog';
+import { SuccessModal } from '@/components/SuccessModal';
+import { formatCEP, formatCNPJ, formatPhone } from '@/lib/format';
+import { PANEL_BASE } from '@/lib/guards';
+import { MAX_RESALE_REASON, MSG_RESALE_APPROVED, MSG_RESALE_DECISION_ERROR, MSG_RESALE_DISAPPROVED, decideResale, decisionSucceeded, getResale, toDetails, type ResaleDecision, type ResaleDetails } from '../api/resale';
+import { resaleStatusIntent, resaleStatusLabel } from '@/lib/status';
 import { resaleHistoryPath } from '../list/ResalesPage';
-import '../resales.css';
-import { EmailText } from '../../../components/EmailText';
+import '@/components/partners.css';
+import { EmailText } from '@/components/EmailText';
 
 export const NO_REASON = 'Sem Justificativa';
 export const NOT_INFORMED = 'N/C';

@@ -1,4 +1,4 @@
-import { statusClass } from '../../../lib/status';
+import { statusClass } from '@/lib/status';
 import {
   Button,
   Card,
@@ -13,28 +13,21 @@ import { ArrowDownIcon, ArrowUpIcon, EyeOpenIcon, FilterRemoveIcon, HistoryIcon 
 import type { FactoryOpts } from 'imask';
 import { useEffect, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ErrorModal } from '../../../components/ErrorModal';
-import { CellText } from '../../../components/CellText';
-import { ColumnChooser } from '../../../components/ColumnChooser';
-import { shownColumns, tableMinWidth } from '../../../components/columns';
-import { SortControl } from '../../../components/SortControl';
-import { ListBody, ListCard } from '../../../components/ListBody';
-import { useListData } from '../../../components/useListData';
-import { PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
-import { VirtualRows } from '../../../components/VirtualRows';
-import { formatCNPJ, formatDate, formatPhone } from '../../../lib/format';
-import { PANEL_BASE } from '../../../lib/guards';
-import {
-  RESALE_STATUSES,
-  RESALE_STATUS_LABELS,
-  listResales,
-  resaleDetailsPath,
-  resaleStatusIntent,
-  resaleStatusLabel,
-  type Resale,
-  type ResaleStatus,
-} from '../../../lib/resaleApi';
-import { MaskedInput } from '../../opportunities/shared/MaskedInput';
+import { ErrorModal } from '@/components/ErrorModal';
+import { CellText } from '@/components/CellText';
+import { ColumnChooser } from '@/components/ColumnChooser';
+import { shownColumns, tableMinWidth } from '@/components/columns';
+import { SortControl } from '@/components/SortControl';
+import { ListBody, ListCard } from '@/components/ListBody';
+import { useListData } from '@/components/useListData';
+import { PAGE_SIZES_WITH_ALL } from '@/components/PageSizeSelect';
+import { VirtualRows } from '@/components/VirtualRows';
+import { formatCNPJ, formatDate, formatPhone } from '@/lib/format';
+import { PANEL_BASE } from '@/lib/guards';
+import { listResales, type Resale } from '../api/resale';
+import { RESALE_STATUSES, RESALE_STATUS_LABELS, resaleStatusIntent, resaleStatusLabel, type ResaleStatus } from '@/lib/status';
+import { resaleDetailsPath } from '@/lib/guards';
+import { MaskedInput } from '@/components/MaskedInput';
 import {
   DEFAULT_RESALE_COLUMNS,
   RESALE_COLUMNS,
@@ -44,7 +37,7 @@ import {
   saveResalePreferences,
   type ResaleColumn,
 } from './preferences';
-import '../resales.css';
+import '@/components/partners.css';
 
 const DATE_MASK: FactoryOpts = { mask: '00/00/0000' };
 

@@ -2,19 +2,19 @@ import { Button, Card, Classes, FormGroup, H1, HTMLTable, InputGroup, Tag } from
 import { EyeOpenIcon, HistoryIcon, PlusIcon, SearchIcon } from '@blueprintjs/icons';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { ErrorModal } from '../../../components/ErrorModal';
-import { CellText } from '../../../components/CellText';
-import { ListBody, ListCard } from '../../../components/ListBody';
-import { VirtualRows } from '../../../components/VirtualRows';
-import { useListData } from '../../../components/useListData';
-import { PAGE_SIZES } from '../../../components/PageSizeSelect';
-import { formatPhone } from '../../../lib/format';
-import { PANEL_BASE } from '../../../lib/guards';
-import { ROLE_LABELS, isRole } from '../../../lib/roles';
-import { readSession } from '../../../lib/session';
-import { listSellers, sellerListSource, type SellerRow } from '../../../lib/userApi';
+import { ErrorModal } from '@/components/ErrorModal';
+import { CellText } from '@/components/CellText';
+import { ListBody, ListCard } from '@/components/ListBody';
+import { VirtualRows } from '@/components/VirtualRows';
+import { useListData } from '@/components/useListData';
+import { PAGE_SIZES } from '@/components/PageSizeSelect';
+import { formatPhone } from '@/lib/format';
+import { PANEL_BASE } from '@/lib/guards';
+import { ROLE_LABELS, isRole } from '@/lib/roles';
+import { readSession } from '@/lib/session';
+import { listSellers, sellerListSource, type SellerRow } from '../api/users';
 import { loadSellerPreferences, saveSellerPreferences } from './preferences';
-import '../../resales/resales.css';
+import '@/components/partners.css';
 
 export const NO_PHONE = 'Sem Telefone';
 

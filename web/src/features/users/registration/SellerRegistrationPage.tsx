@@ -1,13 +1,13 @@
 import { Button, Card, Classes, H1, Intent } from '@blueprintjs/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ErrorModal } from '../../../components/ErrorModal';
-import { SuccessModal } from '../../../components/SuccessModal';
-import { PANEL_BASE } from '../../../lib/guards';
-import { createSeller, sellerCreationOutcome } from '../../../lib/userApi';
-import { PersonFieldsForm } from '../../registration/PersonFieldsForm';
-import { MOBILE_LENGTH, isPersonValid, personErrors, phoneDigits, type PersonFields } from '../../registration/validation';
-import '../../resales/resales.css';
+import { ErrorModal } from '@/components/ErrorModal';
+import { SuccessModal } from '@/components/SuccessModal';
+import { PANEL_BASE } from '@/lib/guards';
+import { createSeller, sellerCreationOutcome } from '../api/users';
+import { PersonFieldsForm } from '@/components/PersonFieldsForm';
+import { MOBILE_LENGTH, isPersonValid, personErrors, phoneDigits, type PersonFields } from '@/components/personFields';
+import '@/components/partners.css';
 
 const LABELS: Record<keyof PersonFields, string> = {
   name: 'Nome',
