@@ -13,7 +13,7 @@ import { CNPJ_MASK, CNPJ_MASKED_LENGTH } from '@/lib/masks';
 import {
   MSG_REGISTRATION_ERROR,
   REGISTRATION_RETRY_MS,
-  registerResale,
+  useRegisterResale,
   registrationOutcome,
 } from './api/registration';
 import { MaskedInput } from '@/components/MaskedInput';
@@ -60,6 +60,7 @@ export function RegistrationPage() {
   const [company, setCompany] = useState<CompanyData>(EMPTY_COMPANY);
   const [lookup, setLookup] = useState<Lookup>(null);
   const [submitting, setSubmitting] = useState(false);
+  const register = useRegisterResale();
   const [waiting, setWaiting] = useState(false);
   const [success, setSuccess] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -126,7 +127,7 @@ export function RegistrationPage() {
   }
 
   async function submit(attempt: 1 | 2) {
-    const res = await registerResale({
+    const res = await register.mutateAsync({
       email: person.email.trim(),
       phone: phoneDigits(person.phone),
       contactName: person.name.trim(),

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { request } from '@/lib/http';
 
 /** Contact request (spec §3, §8 "Contact"): public, the brand goes in the company header. */
@@ -22,4 +23,9 @@ export function contactOutcome(status: number): { ok: boolean; message: string }
   return status >= 200 && status < 300
     ? { ok: true, message: MSG_CONTACT_SENT }
     : { ok: false, message: MSG_CONTACT_ERROR };
+}
+
+/** The contact request as a mutation. */
+export function useSendContact() {
+  return useMutation({ mutationFn: (body: ContactRequest) => sendContact(body) });
 }

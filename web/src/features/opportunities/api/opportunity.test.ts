@@ -30,7 +30,7 @@ import {
   updateOpportunity,
   updateProbability,
 } from './opportunity';
-import type { CreateOpportunityPayload } from '@/features/opportunities/model/payload';
+import type { CreateOpportunityPayload } from '../model/payload';
 
 function res(status: number, body: Record<string, unknown> = {}): HttpResponse<unknown> {
   return {

@@ -1,5 +1,6 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request, type HttpResponse } from '@/lib/http';
-import type { CreateOpportunityPayload, RenewalPayload } from '@/features/opportunities/model/payload';
+import type { CreateOpportunityPayload, RenewalPayload } from '../model/payload';
 
 /**
  * Typed calls of the main API for one opportunity (docs/api.md) and the
@@ -292,4 +293,16 @@ export function newIdempotencyKey(): string {
   bytes[8] = (bytes[8] & 0x3f) | 0x80;
   const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** A registration (POST /opportunity/create) as a mutation; once created, the cached lists are stale. */
+export function useCreateOpportunity() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ payload, idempotencyKey }: { payload: CreateOpportunityPayload; idempotencyKey: string }) =>
+      createOpportunity(payload, idempotencyKey),
+    onSuccess: (res) => {
+      if (res.ok) void client.invalidateQueries({ queryKey: ['list'] });
+    },
+  });
 }

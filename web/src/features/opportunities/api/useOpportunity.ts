@@ -15,7 +15,8 @@ function opportunityQuery(id: string) {
 /**
  * One opportunity (GET /api/opportunity/id/{id}), cached by id, cancelled when
  * the screen goes away, asked again on focus. `reload` asks again after a
- * decision (the status may have moved meanwhile).
+ * failed decision (the status may have moved meanwhile); a decision that
+ * succeeded puts the answered record in the cache instead (useDecision).
  */
 export function useOpportunity(id: string) {
   const client = useQueryClient();

@@ -11,9 +11,9 @@ import {
 import { Dialog } from '@/components/Dialog';
 import { useEffect, useState, type ReactNode } from 'react';
 import { DATE_MASK } from '@/lib/masks';
-import { RENEWAL_LABELS, emptyRenewalForm, validateRenewal, type RenewalForm } from '@/features/opportunities/model/renewal';
-import { buildRenewalPayload, type RenewalPayload } from '@/features/opportunities/model/payload';
-import { type SimNao } from '@/features/opportunities/model/form';
+import { RENEWAL_LABELS, emptyRenewalForm, validateRenewal, type RenewalForm } from '../model/renewal';
+import { buildRenewalPayload, type RenewalPayload } from '../model/payload';
+import { type SimNao } from '../model/form';
 import { PROBABILITY_LABELS, PROBABILITY_VALUES } from '@/lib/status';
 import { MaskedInput } from '@/components/MaskedInput';
 import { SIM_NAO_OPTIONS } from '../shared/options';

@@ -4,7 +4,7 @@ import { formatBRL } from '@/lib/format';
 import { useState } from 'react';
 import { MoneyInput } from '@/components/MoneyInput';
 import { QUANTITY_MASK } from '@/lib/masks';
-import { parseAmount, type LineKind, type LinePart, type ProductLineForm } from '@/features/opportunities/model/form';
+import { parseAmount, type LineKind, type LinePart, type ProductLineForm } from '../model/form';
 import { parsePriceCents, priceError } from '@/lib/money';
 import { MaskedInput } from '@/components/MaskedInput';
 import { LINE_GROUP_TITLES } from '../shared/options';

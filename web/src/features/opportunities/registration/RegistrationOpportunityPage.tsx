@@ -22,7 +22,7 @@ import { formatBRL } from '@/lib/format';
 import { PANEL_BASE } from '@/lib/guards';
 import { CNPJ_MASK, DATE_MASK, PHONE_MASK } from '@/lib/masks';
 import { MSG_CREATED } from '../api/opportunity';
-import { FIELD_LABELS, PARTNER_SOFTWARE, sellerLabel, type FieldKey } from '@/features/opportunities/model/form';
+import { FIELD_LABELS, PARTNER_SOFTWARE, sellerLabel, type FieldKey } from '../model/form';
 import { readSession } from '@/lib/session';
 import { PROBABILITY_LABELS, PROBABILITY_VALUES } from '@/lib/status';
 import { MaskedInput } from '@/components/MaskedInput';

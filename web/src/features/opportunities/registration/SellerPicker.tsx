@@ -2,7 +2,7 @@ import { Button, Callout, FormGroup, HTMLSelect, Intent } from '@blueprintjs/cor
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { MSG_SELLERS_FAILED, getCrmSellers, type CrmSeller } from '../api/opportunity';
-import { sellerLabel, sellerRequired } from '@/features/opportunities/model/form';
+import { sellerLabel, sellerRequired } from '../model/form';
 
 export interface SellerPickerProps {
   company: string;

@@ -8,13 +8,13 @@ import {
   MSG_CREATE_FAILED,
   MSG_SESSION_ENDED,
   createFailureMessage,
-  createOpportunity,
+  useCreateOpportunity,
   newIdempotencyKey,
 } from '../api/opportunity';
-import { buildCreatePayload } from '@/features/opportunities/model/payload';
-import { emptyLine, emptyOpportunityForm, estimatedTotalCents, type FieldKey, type LineKind, type OpportunityForm, type ProductLineForm } from '@/features/opportunities/model/form';
+import { buildCreatePayload } from '../model/payload';
+import { emptyLine, emptyOpportunityForm, estimatedTotalCents, type FieldKey, type LineKind, type OpportunityForm, type ProductLineForm } from '../model/form';
 import { isValidCnpj } from '@/lib/cnpj';
-import { validateOpportunity } from '@/features/opportunities/model/validation';
+import { validateOpportunity } from '../model/validation';
 import { useModalMessage } from '../shared/useModalMessage';
 
 /** The company lookup of a CNPJ; a failure other than 'invalid CNPJ' (429, network, 5xx) may be retried. */
@@ -40,6 +40,7 @@ export function useOpportunityForm(company: string) {
   const error = useModalMessage();
   const [success, setSuccess] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  const create = useCreateOpportunity();
   const [guidelinesOpen, setGuidelinesOpen] = useState(false);
   const submittingRef = useRef(false);
   /** The key of the last attempt and the payload it carried: an identical retry reuses it. */
@@ -153,7 +154,7 @@ export function useOpportunityForm(company: string) {
     }
     submittingRef.current = true;
     setSubmitting(true);
-    const res = await createOpportunity(payload, attemptRef.current.key);
+    const res = await create.mutateAsync({ payload, idempotencyKey: attemptRef.current.key });
     submittingRef.current = false;
     setSubmitting(false);
     if (res.ok) {

@@ -2,7 +2,7 @@ import { Card, H2, HTMLTable } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 import { formatBRL, formatCEP, formatCNPJ, formatDate, formatPhone } from '@/lib/format';
 import type { OpportunityRecord, ProductRecord } from '../api/opportunity';
-import { FIELD_LABELS } from '@/features/opportunities/model/form';
+import { FIELD_LABELS } from '../model/form';
 import { PROBABILITY_LABELS, isProbability } from '@/lib/status';
 import { LINE_GROUP_TITLES, agencyTypeLabel, originLabel, yesNoLabel } from './options';
 import './opportunity.css';

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { getCompany, request, type HttpResponse } from '@/lib/http';
 
 /** Reseller sign-up (spec §7 `POST /register/resale`, §8 "Reseller registration"). */
@@ -66,4 +67,9 @@ export function registerResale(body: Omit<ResaleRegistration, 'brand' | 'role' |
     body: payload,
     auth: { kind: 'none' },
   });
+}
+
+/** The reseller sign-up (POST /register/resale) as a mutation. */
+export function useRegisterResale() {
+  return useMutation({ mutationFn: (body: Parameters<typeof registerResale>[0]) => registerResale(body) });
 }

@@ -1,3 +1,4 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getCompany, request } from '@/lib/http';
 import type { ResaleStatus } from '@/lib/status';
 
@@ -118,3 +119,13 @@ export function toDetails(r: Resale): ResaleDetails {
   };
 }
 
+/** A decision on a company as a mutation; one that took marks the cached lists stale. */
+export function useDecideResale() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, decision }: { id: string; decision: ResaleDecision }) => decideResale(id, decision),
+    onSuccess: (res, { decision }) => {
+      if (decisionSucceeded(decision.status, res.status)) void client.invalidateQueries({ queryKey: ['list'] });
+    },
+  });
+}

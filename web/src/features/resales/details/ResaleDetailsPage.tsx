@@ -9,7 +9,7 @@ import { ReasonDialog } from '@/components/ReasonDialog';
 import { SuccessModal } from '@/components/SuccessModal';
 import { formatCEP, formatCNPJ, formatPhone } from '@/lib/format';
 import { PANEL_BASE } from '@/lib/guards';
-import { MAX_RESALE_REASON, MSG_RESALE_APPROVED, MSG_RESALE_DECISION_ERROR, MSG_RESALE_DISAPPROVED, decideResale, decisionSucceeded, getResale, toDetails, type ResaleDecision, type ResaleDetails } from '../api/resale';
+import { MAX_RESALE_REASON, MSG_RESALE_APPROVED, MSG_RESALE_DECISION_ERROR, MSG_RESALE_DISAPPROVED, decisionSucceeded, useDecideResale, getResale, toDetails, type ResaleDecision, type ResaleDetails } from '../api/resale';
 import { resaleStatusIntent, resaleStatusLabel } from '@/lib/status';
 import { resaleHistoryPath } from '../list/ResalesPage';
 import '@/components/partners.css';
@@ -73,7 +73,7 @@ export function ResaleDetailsPage() {
   const [loadError, setLoadError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [rejecting, setRejecting] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const decideMutation = useDecideResale();
   const [success, setSuccess] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -103,9 +103,7 @@ export function ResaleDetailsPage() {
   const toList = () => navigate(`${PANEL_BASE}/Resales`);
 
   async function decide(decision: ResaleDecision) {
-    setBusy(true);
-    const res = await decideResale(details.id, decision);
-    setBusy(false);
+    const res = await decideMutation.mutateAsync({ id: details.id, decision });
     setConfirming(false);
     setRejecting(false);
     if (decisionSucceeded(decision.status, res.status)) {
@@ -196,7 +194,7 @@ export function ResaleDetailsPage() {
         }
         confirmText="Aprovar"
         intent={Intent.SUCCESS}
-        loading={busy}
+        loading={decideMutation.isPending}
         onConfirm={() => void decide({ status: 'approved' })}
         onCancel={() => setConfirming(false)}
       />
@@ -205,7 +203,7 @@ export function ResaleDetailsPage() {
         title="Reprovar revenda"
         confirmText="Reprovar"
         maxLength={MAX_RESALE_REASON}
-        loading={busy}
+        loading={decideMutation.isPending}
         onConfirm={(reason) => void decide({ status: 'disapproved', reason })}
         onCancel={() => setRejecting(false)}
       />

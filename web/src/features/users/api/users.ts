@@ -1,3 +1,4 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getCompany, request, type HttpResponse } from '@/lib/http';
 import { hasAnyRole } from '@/lib/roles';
 
@@ -137,4 +138,26 @@ export const MSG_UNDO_FAILED = 'Não foi possível desfazer a exclusão.';
 /** PATCH /api/seller/restore/{id} (RESALE): undoes the deletion of one of the company's sellers, shortly after it. */
 export function restoreSeller(id: string) {
   return request<{ message?: string }>('api', `/seller/restore/${encodeURIComponent(id)}`, { method: 'PATCH' });
+}
+
+/** A new seller (spec §6 "Seller record") as a mutation; once created, the cached lists are stale. */
+export function useCreateSeller() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (seller: NewSeller) => createSeller(seller),
+    onSuccess: (res) => {
+      if (res.ok) void client.invalidateQueries({ queryKey: ['list'] });
+    },
+  });
+}
+
+/** A seller's deletion as a mutation; once done, the cached lists are stale. */
+export function useDeactivateSeller() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => deactivateSeller(id),
+    onSuccess: (res) => {
+      if (res.ok) void client.invalidateQueries({ queryKey: ['list'] });
+    },
+  });
 }

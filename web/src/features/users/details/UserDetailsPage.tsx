@@ -18,7 +18,7 @@ import {
   MSG_USER_ERROR,
   MSG_USER_RESTORED,
   UNDO_DELETE_MS,
-  deactivateSeller,
+  useDeactivateSeller,
   isDeactivated,
   restoreSeller,
 } from '../api/users';
@@ -50,6 +50,7 @@ export function UserDetailsPage() {
   const [reloadKey, setReloadKey] = useState(0);
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const deactivate = useDeactivateSeller();
   const [success, setSuccess] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -83,7 +84,7 @@ export function UserDetailsPage() {
 
   async function onDelete() {
     setDeleting(true);
-    const res = await deactivateSeller(id);
+    const res = await deactivate.mutateAsync(id);
     setDeleting(false);
     setConfirming(false);
     if (res.ok) setSuccess(MSG_USER_DELETED);
