@@ -1,6 +1,6 @@
 import { Button, DialogBody, DialogFooter, FormGroup, Intent, TextArea } from '@blueprintjs/core';
-import { Dialog } from './Dialog';
 import { useEffect, useState } from 'react';
+import { Dialog } from './Dialog';
 
 export const REASON_PROMPT = 'Digite abaixo o motivo da reprovação';
 

@@ -1,6 +1,5 @@
-import { onlyDigits } from '@/lib/format';
+import { onlyDigits, isValidEmail } from '@/lib/format';
 import { isValidCnpj } from '@/lib/cnpj';
-import { isValidEmail } from '@/lib/format';
 
 /**
  * Rules of the partner forms (spec §5 "Registration step 1", "Registration step 2",

@@ -4,11 +4,9 @@ import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type R
 import { useNavigate } from 'react-router';
 import { Dialog } from '@/components/Dialog';
 import { formatCNPJ } from '@/lib/format';
-import { PANEL_BASE } from '@/lib/guards';
-import { resaleDetailsPath } from '@/lib/guards';
-import { resaleStatusIntent, resaleStatusLabel } from '@/lib/status';
+import { PANEL_BASE, resaleDetailsPath } from '@/lib/guards';
+import { resaleStatusIntent, resaleStatusLabel, statusClass, statusIntent, statusLabel } from '@/lib/status';
 import { ROLE_LABELS, isRole } from '@/lib/roles';
-import { statusClass, statusIntent, statusLabel } from '@/lib/status';
 import { SEARCH_MAX_CHARS, type SearchResult } from './api/search';
 import { useSearch } from './api/useSearch';
 import './search.css';

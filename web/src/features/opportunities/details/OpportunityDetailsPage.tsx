@@ -16,9 +16,7 @@ import { OpportunitySections, ReadOnlyField, SectionCard } from '../shared/Oppor
 import '../shared/opportunity.css';
 import { ValidityCue } from '../shared/validity';
 import { RenewalDialog } from './RenewalDialog';
-import { useOpportunityDetails } from './useOpportunityDetails';
-
-import { reasonLabel } from './useOpportunityDetails';
+import { useOpportunityDetails, reasonLabel } from './useOpportunityDetails';
 import { FormField } from '@/components/FormField';
 import { EmailText } from '@/components/EmailText';
 export { allowedActions, reasonLabel, shownProbability } from './useOpportunityDetails';

@@ -8,8 +8,8 @@ import {
   Radio,
   TextArea,
 } from '@blueprintjs/core';
-import { Dialog } from '@/components/Dialog';
 import { useEffect, useState, type ReactNode } from 'react';
+import { Dialog } from '@/components/Dialog';
 import { DATE_MASK } from '@/lib/masks';
 import { RENEWAL_LABELS, emptyRenewalForm, validateRenewal, type RenewalForm } from '../model/renewal';
 import { buildRenewalPayload, type RenewalPayload } from '../model/payload';

@@ -1,7 +1,7 @@
 import { Button, FormGroup, H3, InputGroup, Intent } from '@blueprintjs/core';
 import { PlusIcon, TrashIcon } from '@blueprintjs/icons';
-import { formatBRL } from '@/lib/format';
 import { useState } from 'react';
+import { formatBRL } from '@/lib/format';
 import { MoneyInput } from '@/components/MoneyInput';
 import { QUANTITY_MASK } from '@/lib/masks';
 import { parseAmount, type LineKind, type LinePart, type ProductLineForm } from '../model/form';

@@ -1,8 +1,8 @@
-import { statusClass } from '@/lib/status';
 import { Button, Callout, Card, Classes, H1, H2, Intent, Spinner, Tag } from '@blueprintjs/core';
 import { DisableIcon, HistoryIcon, TickIcon } from '@blueprintjs/icons';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { statusClass, resaleStatusIntent, resaleStatusLabel } from '@/lib/status';
 import { ConfirmationModal } from '@/components/ConfirmationModal';
 import { ErrorModal } from '@/components/ErrorModal';
 import { ReasonDialog } from '@/components/ReasonDialog';
@@ -10,7 +10,6 @@ import { SuccessModal } from '@/components/SuccessModal';
 import { formatCEP, formatCNPJ, formatPhone } from '@/lib/format';
 import { PANEL_BASE } from '@/lib/guards';
 import { MAX_RESALE_REASON, MSG_RESALE_APPROVED, MSG_RESALE_DECISION_ERROR, MSG_RESALE_DISAPPROVED, decisionSucceeded, useDecideResale, getResale, toDetails, type ResaleDecision, type ResaleDetails } from '../api/resale';
-import { resaleStatusIntent, resaleStatusLabel } from '@/lib/status';
 import { resaleHistoryPath } from '../list/ResalesPage';
 import '@/components/partners.css';
 import { EmailText } from '@/components/EmailText';
