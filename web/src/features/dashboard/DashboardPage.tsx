@@ -19,6 +19,9 @@ import { statusClass, statusIntent, statusLabel } from '@/lib/status';
 import { monthsToDate, TAB_SERIES } from './chart';
 import { MonthlyChart } from './MonthlyChart';
 import { DASHBOARD_ERROR, useDashboard } from './api/useDashboard';
+// The summary sits in the lists' scrolling table (.table-scroll) and shows their spinner (.list-loading).
+import '@/components/lists.css';
+import '@/components/tables.css';
 import './dashboard.css';
 
 export { DASHBOARD_ERROR };
