@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import brands from '@/../../brand/brands.json';
+import brands from '../../../brand/brands.json';
 import { STATUS_PALETTE } from './status';
 import {
   DANGER,
