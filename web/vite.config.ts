@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { precompress } from './build/precompress.ts';
@@ -10,6 +11,8 @@ const proxied = ['/api', '/authenticator', '/mailer', '/brand-assets'];
 
 export default defineConfig({
   plugins: [react(), precompress()],
+  // `@/lib/http` is `src/lib/http` (tsconfig.app.json "paths" says the same to TypeScript).
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   // Absolute asset URLs (/assets/...): index.html is served for every path.
   base: '/',
   build: {

@@ -7,7 +7,7 @@ import { LoginPage } from './features/auth/login/LoginPage';
 // 'Esqueceu sua senha?' is one small field in the login's layout: loaded with it, the form
 // appears at once, without a spinner that it then pushes down (a layout shift).
 import { RecoveryPage } from './features/auth/recovery/RecoveryPage';
-import { Guard } from './features/panel/Guard';
+import { Guard } from './app/Guard';
 import { PANEL_BASE, PANEL_ROUTES, type PanelRoute } from './lib/guards';
 import { setNavigator } from './lib/navigation';
 
@@ -38,7 +38,7 @@ export function preloadScreens(): Promise<unknown> {
 }
 
 const ResetPasswordPage = screen(() => import('./features/auth/recovery/ResetPasswordPage'), 'ResetPasswordPage');
-const PanelLayout = screen(() => import('./features/panel/PanelLayout'), 'PanelLayout');
+const PanelLayout = screen(() => import('./app/PanelLayout'), 'PanelLayout');
 const ContactPage = screen(() => import('./features/contact/ContactPage'), 'ContactPage');
 const RegistrationPage = screen(() => import('./features/registration/RegistrationPage'), 'RegistrationPage');
 const DashboardPage = screen(() => import('./features/dashboard/DashboardPage'), 'DashboardPage');

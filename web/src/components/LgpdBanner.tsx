@@ -1,6 +1,6 @@
 import { Button, Intent } from '@blueprintjs/core';
 import { useEffect, useRef, useState } from 'react';
-import { acceptLgpd, isLgpdAccepted } from '../lib/session';
+import { acceptLgpd, isLgpdAccepted } from '@/lib/session';
 import { PdfViewer } from './PdfViewer';
 
 export const LGPD_PDF_URL = '/brand-assets/lgpd.pdf';

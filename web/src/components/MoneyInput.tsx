@@ -1,5 +1,5 @@
 import { InputGroup, Intent } from '@blueprintjs/core';
-import { formatMoneyInput, parseMoney } from '../lib/money';
+import { formatMoneyInput, parseMoney } from '@/lib/money';
 import './money.css';
 
 export interface MoneyInputProps {

@@ -1,7 +1,7 @@
 import { Button, InputGroup, Intent } from '@blueprintjs/core';
 import { EyeOffIcon, EyeOpenIcon } from '@blueprintjs/icons';
 import { useState } from 'react';
-import { PASSWORD_MISMATCH_MESSAGE, PASSWORD_RULE_MESSAGE, isValidPassword } from '../lib/password';
+import { PASSWORD_MISMATCH_MESSAGE, PASSWORD_RULE_MESSAGE, isValidPassword } from '@/lib/password';
 import { FormField } from './FormField';
 
 export interface PasswordFieldsProps {

@@ -1,5 +1,5 @@
 import { ProgressBar } from '@blueprintjs/core';
-import { isProbability, PROBABILITY_LABELS } from '../lib/status';
+import { isProbability, PROBABILITY_LABELS } from '@/lib/status';
 import './lists.css';
 
 /** The bar's maximum (spec §9). */

@@ -1,7 +1,6 @@
 import { Button, DialogBody, DialogFooter, FormGroup, Intent, TextArea } from '@blueprintjs/core';
-import { Dialog } from './Dialog';
 import { useEffect, useState } from 'react';
-import { canConfirmReason } from '../lib/opportunityValidation';
+import { Dialog } from './Dialog';
 
 export const REASON_PROMPT = 'Digite abaixo o motivo da reprovação';
 
@@ -69,4 +68,9 @@ export function ReasonDialog({ isOpen, title, confirmText, loading = false, maxL
       </form>
     </Dialog>
   );
+}
+
+/** Refusal (spec §5 "Rejection / reason"): the confirm button stays disabled while the reason is empty. */
+export function canConfirmReason(reason: string): boolean {
+  return reason.trim() !== '';
 }

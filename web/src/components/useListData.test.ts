@@ -1,7 +1,7 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { HttpResponse } from '../lib/http';
-import { withQueryClient } from '../test/helpers';
+import type { HttpResponse } from '@/lib/http';
+import { withQueryClient } from '@/test/helpers';
 import { LIST_ERROR } from './ListBody';
 import { useListData, type ListPage } from './useListData';
 

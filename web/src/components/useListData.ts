@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { HttpResponse } from '../lib/http';
-import { queryKeys } from '../lib/queryClient';
+import type { HttpResponse } from '@/lib/http';
+import { queryKeys } from '@/lib/queryClient';
 import { LIST_ERROR, type ListLoadState } from './ListBody';
 import { pageCount } from './Paginator';
 

@@ -1,4 +1,4 @@
-import { readSession } from '../lib/session';
+import { readSession } from '@/lib/session';
 
 /**
  * The list screens' preferences (filters, sort, page size, columns) belong to

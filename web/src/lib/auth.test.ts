@@ -1,6 +1,6 @@
 import Cookies from 'js-cookie';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fakeJwt, json, mockFetch, storeSession } from '../test/helpers';
+import { fakeJwt, json, mockFetch, storeSession } from '@/test/helpers';
 import { signIn, signOut, THROTTLED_FALLBACK } from './auth';
 import { setCompany } from './http';
 import { setNavigator } from './navigation';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TEST_BRAND, json } from '../test/helpers';
+import { TEST_BRAND, json } from '@/test/helpers';
 import { BRAND_SCRIPT_ID, FALLBACK_BRAND, applyBrand, loadBrand } from './brand';
 
 function inject(text: string, type = 'application/json'): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { json, mockFetch, storeSession } from '../test/helpers';
+import { json, mockFetch, storeSession } from '@/test/helpers';
 import { MSG_CNPJ_FAILED, MSG_CNPJ_INVALID, MSG_CNPJ_RATE_LIMIT, lookupCnpj, toCompanyData } from './cnpjApi';
 import { setCompany } from './http';
 

@@ -86,3 +86,10 @@ export function formatCEP(value: string | number | null | undefined): string {
   const d = onlyDigits(value);
   return d.length === 8 ? `${d.slice(0, 5)}-${d.slice(5)}` : String(value ?? '');
 }
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,4}$/;
+
+/** E-mail after trimming, with a 2–4 letter top-level domain. */
+export function isValidEmail(text: string): boolean {
+  return EMAIL_RE.test(text.trim());
+}

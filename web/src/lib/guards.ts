@@ -29,6 +29,26 @@ export const PANEL_ROUTES: readonly PanelRoute[] = [
 
 export const PANEL_BASE = '/Painel';
 
+/** The details screen of an opportunity. */
+export function detailsPath(id: string): string {
+  return `${PANEL_BASE}/Opportunities/${encodeURIComponent(id)}`;
+}
+
+/** The history screen of a record (an opportunity unless said). */
+export function historyPath(id: string, type: 'Opportunities' | 'Users' | 'Resales' = 'Opportunities'): string {
+  return `${PANEL_BASE}/History/${encodeURIComponent(id)}?type=${type}`;
+}
+
+/**
+ * The details screen of a company, by its id only (as the server's links):
+ * the screen reads the company from the server. The spec's screen reads every
+ * value from the query string; the contact's e-mail, phone, CNPJ and address
+ * would then sit in browser history and proxies' logs (LGPD, docs/partners.md).
+ */
+export function resaleDetailsPath(r: { id: string }): string {
+  return `${PANEL_BASE}/Resales/details?${new URLSearchParams({ id: r.id }).toString()}`;
+}
+
 /** The route entry a panel pathname belongs to, or undefined. */
 export function findPanelRoute(pathname: string): PanelRoute | undefined {
   const staticFirst = [...PANEL_ROUTES].sort(

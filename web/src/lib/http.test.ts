@@ -1,6 +1,6 @@
 import Cookies from 'js-cookie';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeJwt, json, mockFetch, storeSession } from '../test/helpers';
+import { fakeJwt, json, mockFetch, storeSession } from '@/test/helpers';
 import { base64Utf8, refreshSession, request, setCompany } from './http';
 import { setNavigator } from './navigation';
 import { acceptLgpd } from './session';

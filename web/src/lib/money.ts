@@ -91,3 +91,18 @@ const plain = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 2, maximum
 export function formatMoneyInput(cents: number): string {
   return plain.format(cents / 100).replace(/\u00a0/g, ' ');
 }
+
+/**
+ * A price as typed, in centavos (parseMoney: '1.234,56', '1234,56',
+ * '1234.56', '1 234,56', 'R$ 10'); null when empty or refused.
+ */
+export function parsePriceCents(text: string): number | null {
+  const r = parseMoney(text);
+  return r.ok ? r.cents : null;
+}
+
+/** The message of a price that was typed but cannot be read (parseMoney); null when empty or valid. */
+export function priceError(text: string): string | null {
+  const r = parseMoney(text);
+  return !r.ok && !r.empty ? r.message : null;
+}

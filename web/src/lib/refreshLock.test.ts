@@ -1,6 +1,6 @@
 import Cookies from 'js-cookie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeJwt, json, mockFetch, storeSession, type Call } from '../test/helpers';
+import { fakeJwt, json, mockFetch, storeSession, type Call } from '@/test/helpers';
 
 type HttpModule = typeof import('./http');
 

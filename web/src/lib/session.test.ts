@@ -1,6 +1,6 @@
 import Cookies from 'js-cookie';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeJwt } from '../test/helpers';
+import { fakeJwt } from '@/test/helpers';
 import {
   COOKIE,
   DEFAULT_EXP,

@@ -134,3 +134,36 @@ export const DEFAULT_PROBABILITY: Probability = 25;
 export function isProbability(value: unknown): value is Probability {
   return typeof value === 'number' && (PROBABILITY_VALUES as readonly number[]).includes(value);
 }
+
+// ---- Resale (company) statuses (spec §4 "Resale status") ----------------------------
+
+export const RESALE_STATUSES = ['analysis', 'approved', 'disapproved'] as const;
+export type ResaleStatus = (typeof RESALE_STATUSES)[number];
+
+export function isResaleStatus(value: unknown): value is ResaleStatus {
+  return typeof value === 'string' && (RESALE_STATUSES as readonly string[]).includes(value);
+}
+
+/** Labels of the statuses (the opportunity enumeration's, spec §4). */
+export const RESALE_STATUS_LABELS: Record<ResaleStatus, string> = {
+  analysis: 'Em Análise',
+  approved: 'Aprovado',
+  disapproved: 'Reprovado',
+};
+
+export function resaleStatusLabel(value: string | null | undefined): string {
+  return isResaleStatus(value) ? RESALE_STATUS_LABELS[value] : String(value ?? '');
+}
+
+export function resaleStatusIntent(value: string | null | undefined): 'success' | 'danger' | 'primary' | 'none' {
+  switch (value) {
+    case 'approved':
+      return 'success';
+    case 'disapproved':
+      return 'danger';
+    case 'analysis':
+      return 'primary';
+    default:
+      return 'none';
+  }
+}

@@ -4,9 +4,9 @@ import Cookies from 'js-cookie';
 import type { ReactElement, ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
-import { BrandContext, type Brand } from '../lib/brand';
-import { setCompany } from '../lib/http';
-import { createQueryClient } from '../lib/queryClient';
+import { BrandContext, type Brand } from '@/lib/brand';
+import { setCompany } from '@/lib/http';
+import { createQueryClient } from '@/lib/queryClient';
 
 export const TEST_BRAND: Brand = {
   slug: 'yep',

@@ -7,7 +7,7 @@ import { cleanup } from '@testing-library/react';
 import Cookies from 'js-cookie';
 import { act } from 'react';
 import { afterEach } from 'vitest';
-import { clearToasts } from '../components/toaster';
+import { clearToasts } from '@/components/toaster';
 
 afterEach(async () => {
   // Toasts live outside the rendered tree: a case never sees the one before's.

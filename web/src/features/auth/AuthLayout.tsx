@@ -1,9 +1,9 @@
 import { Card } from '@blueprintjs/core';
 import { Link, Outlet } from 'react-router';
-import { LOGO_HEIGHT, LOGO_WIDTH, useBrand } from '../../lib/brand';
+import { LOGO_HEIGHT, LOGO_WIDTH, useBrand } from '@/lib/brand';
 import { Carousel } from './login/Carousel';
 import { VersionText } from './login/VersionText';
-import { MAIN_CONTENT_ID, SkipLink } from '../../components/SkipLink';
+import { MAIN_CONTENT_ID, SkipLink } from '@/components/SkipLink';
 
 /**
  * Public pages of the login family (Login, recovery, reset): the brand, the

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../App';
-import type { Brand } from '../../lib/brand';
-import { TEST_BRAND, json, mockFetch, renderAt } from '../../test/helpers';
+import { AppRoutes } from '@/App';
+import type { Brand } from '@/lib/brand';
+import { TEST_BRAND, json, mockFetch, renderAt } from '@/test/helpers';
 
 // Typing into jsdom is slow on a loaded machine.
 vi.setConfig({ testTimeout: 30_000 });

@@ -2,13 +2,13 @@ import { Button, Card, H1, H2, InputGroup, Intent, TextArea } from '@blueprintjs
 import { EnvelopeIcon } from '@blueprintjs/icons';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ErrorModal } from '../../components/ErrorModal';
-import { SuccessModal } from '../../components/SuccessModal';
-import { LOGO_HEIGHT, LOGO_WIDTH, useBrand } from '../../lib/brand';
-import { contactOutcome, sendContact, type ContactRequest } from '../../lib/contactApi';
+import { ErrorModal } from '@/components/ErrorModal';
+import { SuccessModal } from '@/components/SuccessModal';
+import { LOGO_HEIGHT, LOGO_WIDTH, useBrand } from '@/lib/brand';
+import { contactOutcome, useSendContact, type ContactRequest } from './api/contact';
 import './contact.css';
-import { FormField } from '../../components/FormField';
-import { MAIN_CONTENT_ID, SkipLink } from '../../components/SkipLink';
+import { FormField } from '@/components/FormField';
+import { MAIN_CONTENT_ID, SkipLink } from '@/components/SkipLink';
 
 /** Shown under a field left empty (the wording of the other forms, spec §5). */
 export const MSG_REQUIRED = '*Campo Obrigatório';
@@ -62,6 +62,7 @@ export function ContactPage() {
   const [form, setForm] = useState<ContactRequest>(EMPTY);
   const [flagged, setFlagged] = useState<(keyof ContactRequest)[]>([]);
   const [submitting, setSubmitting] = useState(false);
+  const send = useSendContact();
   const [success, setSuccess] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -80,7 +81,7 @@ export function ContactPage() {
       return;
     }
     setSubmitting(true);
-    const res = await sendContact({
+    const res = await send.mutateAsync({
       fullName: form.fullName.trim(),
       email: form.email.trim(),
       title: form.title.trim(),

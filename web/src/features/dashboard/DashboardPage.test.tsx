@@ -1,10 +1,10 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../App';
-import type { DashboardData, SummaryRow } from '../../lib/dashboardApi';
+import { AppRoutes } from '@/App';
+import type { DashboardData, SummaryRow } from './api/dashboard';
 import recorded from './testdata/dashboard-status.json';
-import { json, mockFetch, renderAt, storeSession } from '../../test/helpers';
+import { json, mockFetch, renderAt, storeSession } from '@/test/helpers';
 
 // The screens render through the whole app; give slow (shared) machines time.
 configure({ asyncUtilTimeout: 5000 });
@@ -13,7 +13,8 @@ const now = new Date();
 const current = now.getMonth() + 1;
 const LABELS = ['Jan', 'Fev', 'Mar', 'Abr', 'Mai', 'Jun', 'Jul', 'Ago', 'Set', 'Out', 'Nov', 'Dez'];
 
-function recent(i: number): SummaryRow {
+/** A row as the server sends it (a whole list row and its product); the dashboard reads a few of its fields. */
+function recent(i: number): SummaryRow & Record<string, unknown> {
   return {
     id: `r${i}`,
     status: i % 2 ? 'approved' : 'analysis',

@@ -11,15 +11,17 @@ import {
 } from '@blueprintjs/icons';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ErrorModal } from '../../components/ErrorModal';
-import { LOADING_MESSAGES } from '../../components/LoadingModal';
-import type { DashboardData, StatusTotal } from '../../lib/dashboardApi';
-import { PANEL_BASE } from '../../lib/guards';
-import { statusClass, statusIntent, statusLabel } from '../../lib/status';
-import { detailsPath, historyPath } from '../opportunities/list/OpportunityTable';
+import { ErrorModal } from '@/components/ErrorModal';
+import { LOADING_MESSAGES } from '@/components/LoadingModal';
+import type { DashboardData, StatusTotal } from './api/dashboard';
+import { PANEL_BASE, detailsPath, historyPath } from '@/lib/guards';
+import { statusClass, statusIntent, statusLabel } from '@/lib/status';
 import { monthsToDate, TAB_SERIES } from './chart';
 import { MonthlyChart } from './MonthlyChart';
-import { DASHBOARD_ERROR, useDashboard } from './useDashboard';
+import { DASHBOARD_ERROR, useDashboard } from './api/useDashboard';
+// The summary sits in the lists' scrolling table (.table-scroll) and shows their spinner (.list-loading).
+import '@/components/lists.css';
+import '@/components/tables.css';
 import './dashboard.css';
 
 export { DASHBOARD_ERROR };

@@ -5,7 +5,7 @@ import { scaleLinear, scalePoint } from '@visx/scale';
 import { LinePath } from '@visx/shape';
 import { TooltipWithBounds, useTooltip } from '@visx/tooltip';
 import { useEffect, useRef, useState } from 'react';
-import type { MonthPoint } from '../../lib/dashboardApi';
+import type { MonthPoint } from './api/dashboard';
 import { chartYMax, countText, integerTicks, MONTH_NAMES, type Series } from './chart';
 
 const COLORS: Record<Series, string> = { approved: '#238551', disapproved: '#cd4246' };

@@ -1,5 +1,5 @@
-import type { MonthPoint } from '../../lib/dashboardApi';
-import { brasiliaParts } from '../../lib/format';
+import type { MonthPoint } from './api/dashboard';
+import { brasiliaParts } from '@/lib/format';
 
 /** Month abbreviations and names in pt-BR (index 0 = January). */
 export const MONTH_ABBR = ['Jan', 'Fev', 'Mar', 'Abr', 'Mai', 'Jun', 'Jul', 'Ago', 'Set', 'Out', 'Nov', 'Dez'] as const;

@@ -1,9 +1,9 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../App';
-import type { HistoryEntry } from '../../lib/historyApi';
-import { json, mockFetch, renderAt, storeSession, type Call } from '../../test/helpers';
+import { AppRoutes } from '@/App';
+import type { HistoryEntry } from './api/history';
+import { json, mockFetch, renderAt, storeSession, type Call } from '@/test/helpers';
 
 // The screens render through the whole app; give slow (shared) machines time.
 configure({ asyncUtilTimeout: 5000 });

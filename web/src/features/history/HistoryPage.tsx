@@ -2,18 +2,18 @@ import { Button, Card, H1, HTMLTable, NonIdealState, Spinner } from '@blueprintj
 import { ArrowLeftIcon, HistoryIcon, RefreshIcon } from '@blueprintjs/icons';
 import { useState, type ReactNode } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { ErrorModal } from '../../components/ErrorModal';
-import { LOADING_MESSAGES } from '../../components/LoadingModal';
-import { DEFAULT_PAGE_SIZE, PageSizeSelect, PAGE_SIZES } from '../../components/PageSizeSelect';
-import { Paginator } from '../../components/Paginator';
-import { useListData } from '../../components/useListData';
-import { formatDateTime } from '../../lib/format';
-import { getHistory, type HistoryEntry } from '../../lib/historyApi';
-import { readSession } from '../../lib/session';
+import { ErrorModal } from '@/components/ErrorModal';
+import { LOADING_MESSAGES } from '@/components/LoadingModal';
+import { DEFAULT_PAGE_SIZE, PageSizeSelect, PAGE_SIZES } from '@/components/PageSizeSelect';
+import { Paginator } from '@/components/Paginator';
+import { useListData } from '@/components/useListData';
+import { formatDateTime } from '@/lib/format';
+import { getHistory, type HistoryEntry } from './api/history';
+import { readSession } from '@/lib/session';
 import { actionLabel, attributeLabel, EMPTY_VALUE, formatValue, HISTORY_TYPES, historyType, type HistoryType } from './labels';
-import { useHistorySubject } from './useHistorySubject';
+import { useHistorySubject } from './api/useHistorySubject';
 import './history.css';
-import '../../components/tables.css';
+import '@/components/tables.css';
 
 /** Empty state (spec §2). */
 export const NO_HISTORY = 'Sem Histórico';

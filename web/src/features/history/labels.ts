@@ -1,6 +1,6 @@
-import { formatBRL, formatCEP, formatCNPJ, formatDate, formatPhone } from '../../lib/format';
-import { PANEL_BASE } from '../../lib/guards';
-import { isProbability, PROBABILITY_LABELS, statusLabel } from '../../lib/status';
+import { formatBRL, formatCEP, formatCNPJ, formatDate, formatPhone } from '@/lib/format';
+import { PANEL_BASE } from '@/lib/guards';
+import { isProbability, PROBABILITY_LABELS, statusLabel } from '@/lib/status';
 
 /**
  * Portuguese labels of the attributes a history logs (spec §2 "History"): the

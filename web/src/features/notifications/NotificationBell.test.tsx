@@ -2,9 +2,9 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import Cookies from 'js-cookie';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../App';
-import type { Notification } from '../../lib/notificationsApi';
-import { json, mockFetch, renderAt, storeSession, type Call } from '../../test/helpers';
+import { AppRoutes } from '@/App';
+import type { Notification } from './api/notifications';
+import { json, mockFetch, renderAt, storeSession, type Call } from '@/test/helpers';
 import { badgeText } from './NotificationBell';
 
 vi.setConfig({ testTimeout: 30_000 });

@@ -10,16 +10,16 @@ import {
 } from '@blueprintjs/icons';
 import { useEffect, useState, type MouseEvent, type ReactElement } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime } from '@/lib/format';
 import {
   lastSeenNotification,
   newestId,
   safeLink,
   saveLastSeenNotification,
   type Notification,
-} from '../../lib/notificationsApi';
-import { readSession } from '../../lib/session';
-import { useNotifications } from './useNotifications';
+} from './api/notifications';
+import { readSession } from '@/lib/session';
+import { useNotifications } from './api/useNotifications';
 import './notifications.css';
 
 /** The icon of a notice kind. */

@@ -1,8 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../App';
-import { json, mockFetch, renderAt, type Call } from '../../test/helpers';
+import { AppRoutes } from '@/App';
+import { json, mockFetch, renderAt, type Call } from '@/test/helpers';
 
 // Typing into jsdom is slow on a loaded machine.
 vi.setConfig({ testTimeout: 30_000 });

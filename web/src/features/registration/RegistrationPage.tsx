@@ -2,26 +2,26 @@ import { Button, Card, H1, H2, InputGroup, Intent, ProgressBar, Spinner } from '
 import { ArrowLeftIcon, ArrowRightIcon } from '@blueprintjs/icons';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ErrorModal } from '../../components/ErrorModal';
-import { LoadingModal } from '../../components/LoadingModal';
-import { SuccessModal } from '../../components/SuccessModal';
-import { LOGO_HEIGHT, LOGO_WIDTH, useBrand } from '../../lib/brand';
-import { normalizeCnpj } from '../../lib/cnpj';
-import { lookupCnpj, type CompanyData } from '../../lib/cnpjApi';
-import { onlyDigits } from '../../lib/format';
-import { CNPJ_MASK, CNPJ_MASKED_LENGTH } from '../../lib/masks';
+import { ErrorModal } from '@/components/ErrorModal';
+import { LoadingModal } from '@/components/LoadingModal';
+import { SuccessModal } from '@/components/SuccessModal';
+import { LOGO_HEIGHT, LOGO_WIDTH, useBrand } from '@/lib/brand';
+import { normalizeCnpj } from '@/lib/cnpj';
+import { lookupCnpj, type CompanyData } from '@/lib/cnpjApi';
+import { onlyDigits } from '@/lib/format';
+import { CNPJ_MASK, CNPJ_MASKED_LENGTH } from '@/lib/masks';
 import {
   MSG_REGISTRATION_ERROR,
   REGISTRATION_RETRY_MS,
-  registerResale,
+  useRegisterResale,
   registrationOutcome,
-} from '../../lib/registrationApi';
-import { MaskedInput } from '../opportunities/shared/MaskedInput';
-import { PersonFieldsForm } from './PersonFieldsForm';
-import { MOBILE_LENGTH, cnpjError, isPersonValid, personErrors, phoneDigits, type PersonFields } from './validation';
+} from './api/registration';
+import { MaskedInput } from '@/components/MaskedInput';
+import { PersonFieldsForm } from '@/components/PersonFieldsForm';
+import { MOBILE_LENGTH, cnpjError, isPersonValid, personErrors, phoneDigits, type PersonFields } from '@/components/personFields';
 import './registration.css';
-import { FormField } from '../../components/FormField';
-import { MAIN_CONTENT_ID, SkipLink } from '../../components/SkipLink';
+import { FormField } from '@/components/FormField';
+import { MAIN_CONTENT_ID, SkipLink } from '@/components/SkipLink';
 
 export const STEP_TITLES = { 1: 'Crie seu usuário', 2: 'Sua revenda' } as const;
 
@@ -60,6 +60,7 @@ export function RegistrationPage() {
   const [company, setCompany] = useState<CompanyData>(EMPTY_COMPANY);
   const [lookup, setLookup] = useState<Lookup>(null);
   const [submitting, setSubmitting] = useState(false);
+  const register = useRegisterResale();
   const [waiting, setWaiting] = useState(false);
   const [success, setSuccess] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -126,7 +127,7 @@ export function RegistrationPage() {
   }
 
   async function submit(attempt: 1 | 2) {
-    const res = await registerResale({
+    const res = await register.mutateAsync({
       email: person.email.trim(),
       phone: phoneDigits(person.phone),
       contactName: person.name.trim(),

@@ -2,14 +2,13 @@ import { Button, Classes, DialogBody, InputGroup, Spinner, Tag } from '@blueprin
 import { BriefcaseIcon, OfficeIcon, PersonIcon, SearchIcon } from '@blueprintjs/icons';
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { useNavigate } from 'react-router';
-import { Dialog } from '../../components/Dialog';
-import { formatCNPJ } from '../../lib/format';
-import { PANEL_BASE } from '../../lib/guards';
-import { resaleDetailsPath, resaleStatusIntent, resaleStatusLabel } from '../../lib/resaleApi';
-import { ROLE_LABELS, isRole } from '../../lib/roles';
-import { statusClass, statusIntent, statusLabel } from '../../lib/status';
-import { SEARCH_MAX_CHARS, type SearchResult } from './searchApi';
-import { useSearch } from './useSearch';
+import { Dialog } from '@/components/Dialog';
+import { formatCNPJ } from '@/lib/format';
+import { PANEL_BASE, resaleDetailsPath } from '@/lib/guards';
+import { resaleStatusIntent, resaleStatusLabel, statusClass, statusIntent, statusLabel } from '@/lib/status';
+import { ROLE_LABELS, isRole } from '@/lib/roles';
+import { SEARCH_MAX_CHARS, type SearchResult } from './api/search';
+import { useSearch } from './api/useSearch';
 import './search.css';
 
 /** One result: what it is, how it reads, where it leads. */

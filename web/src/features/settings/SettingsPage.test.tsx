@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../App';
-import { json, mockFetch, renderAt, storeSession } from '../../test/helpers';
+import { AppRoutes } from '@/App';
+import { json, mockFetch, renderAt, storeSession } from '@/test/helpers';
 
 async function fill(password: string, confirmation: string) {
   await userEvent.type(screen.getByLabelText('Senha'), password);

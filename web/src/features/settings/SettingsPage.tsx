@@ -1,12 +1,12 @@
 import { Button, Card, H1, H2, Intent } from '@blueprintjs/core';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { ErrorModal } from '../../components/ErrorModal';
-import { PasswordFields } from '../../components/PasswordFields';
-import { SuccessModal } from '../../components/SuccessModal';
-import * as authApi from '../../lib/authApi';
-import { PANEL_BASE } from '../../lib/guards';
-import { PASSWORD_UPDATED, PASSWORD_UPDATE_ERROR, passwordError } from '../../lib/password';
+import { ErrorModal } from '@/components/ErrorModal';
+import { PasswordFields } from '@/components/PasswordFields';
+import { SuccessModal } from '@/components/SuccessModal';
+import { useUpdatePassword } from './api/useUpdatePassword';
+import { PANEL_BASE } from '@/lib/guards';
+import { PASSWORD_UPDATED, PASSWORD_UPDATE_ERROR, passwordError } from '@/lib/password';
 
 
 /** Settings (spec §2 "Settings", §5 "Password", §8 "Password update"). */
@@ -15,6 +15,7 @@ export function SettingsPage() {
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [submitting, setSubmitting] = useState(false);
+  const update = useUpdatePassword();
   const [success, setSuccess] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -25,7 +26,7 @@ export function SettingsPage() {
     event.preventDefault();
     if (!valid || submitting) return;
     setSubmitting(true);
-    const res = await authApi.updatePassword({ password, confirmation });
+    const res = await update.mutateAsync({ password, confirmation });
     setSubmitting(false);
     if (res.ok) setSuccess(true);
     else if (res.status !== 401) setError(res.message || PASSWORD_UPDATE_ERROR);

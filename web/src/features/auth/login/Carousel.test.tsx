@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { json, mockFetch, renderAt } from '../../../test/helpers';
 import userEvent from '@testing-library/user-event';
+import { json, mockFetch, renderAt } from '@/test/helpers';
 import { CAROUSEL_INTERVAL_MS, Carousel } from './Carousel';
 
 afterEach(() => {

@@ -1,8 +1,8 @@
 import { Button } from '@blueprintjs/core';
 import { PauseIcon, PlayIcon } from '@blueprintjs/icons';
 import { useEffect, useState } from 'react';
-import { useBrand } from '../../../lib/brand';
-import * as portalApi from '../../../lib/portalApi';
+import { useBrand } from '@/lib/brand';
+import * as portalApi from '../api/portal';
 
 /** Interval between slides (spec §9). */
 export const CAROUSEL_INTERVAL_MS = 6000;

@@ -1,7 +1,7 @@
 import { Button, Callout, Intent } from '@blueprintjs/core';
 import { EnvelopeIcon } from '@blueprintjs/icons';
 import { useState } from 'react';
-import { dismissWarning, isWarningDismissed } from '../../../lib/session';
+import { dismissWarning, isWarningDismissed } from '@/lib/session';
 
 /** One-time notice about e-mail delivery (spec §2); a dismissal is remembered 30 days. */
 export function EmailNotice() {

@@ -2,8 +2,8 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Cookies from 'js-cookie';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../../App';
-import { fakeJwt, json, mockFetch, renderAt, storeSession } from '../../../test/helpers';
+import { AppRoutes } from '@/App';
+import { fakeJwt, json, mockFetch, renderAt, storeSession } from '@/test/helpers';
 
 function publicApi(extra: (url: string) => Response | undefined = () => undefined) {
   return mockFetch((call) => {

@@ -1,13 +1,13 @@
 import { Button, Callout, Checkbox, FormGroup, H1, InputGroup, Intent } from '@blueprintjs/core';
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import { ErrorModal } from '../../../components/ErrorModal';
-import { PasswordVisibilityToggle } from '../../../components/PasswordFields';
-import { signIn } from '../../../lib/auth';
-import { useBrand } from '../../../lib/brand';
-import { decideForPath, firstLanding, hasValidSession, type GuardDenial } from '../../../lib/guards';
-import { returnPathFrom } from '../../../lib/returnPath';
-import { readSession } from '../../../lib/session';
+import { ErrorModal } from '@/components/ErrorModal';
+import { PasswordVisibilityToggle } from '@/components/PasswordFields';
+import { signIn } from '@/lib/auth';
+import { useBrand } from '@/lib/brand';
+import { decideForPath, firstLanding, hasValidSession, type GuardDenial } from '@/lib/guards';
+import { returnPathFrom } from '@/lib/returnPath';
+import { readSession } from '@/lib/session';
 import { EmailNotice } from './EmailNotice';
 
 export const INVALID_CREDENTIALS = 'Usuário ou senha inválidos';

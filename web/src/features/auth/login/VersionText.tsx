@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import * as portalApi from '../../../lib/portalApi';
+import * as portalApi from '../api/portal';
 
 /** The application version (GET /api/version). */
 export function VersionText() {

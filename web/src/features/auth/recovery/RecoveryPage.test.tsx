@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../../App';
-import { json, mockFetch, renderAt, type Call } from '../../../test/helpers';
+import { AppRoutes } from '@/App';
+import { json, mockFetch, renderAt, type Call } from '@/test/helpers';
 
 function backend(answer: (call: Call) => Response) {
   return mockFetch((call) => {

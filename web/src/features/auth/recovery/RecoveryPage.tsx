@@ -1,10 +1,10 @@
 import { Button, FormGroup, H1, InputGroup, Intent } from '@blueprintjs/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ErrorModal } from '../../../components/ErrorModal';
-import { SuccessModal } from '../../../components/SuccessModal';
-import * as authApi from '../../../lib/authApi';
-import { useBrand } from '../../../lib/brand';
+import { ErrorModal } from '@/components/ErrorModal';
+import { SuccessModal } from '@/components/SuccessModal';
+import * as authApi from '@/lib/authApi';
+import { useBrand } from '@/lib/brand';
 
 export const RECOVERY_SENT = 'Você receberá um email para redefinção.';
 export const RECOVERY_NOT_FOUND = 'Não foi encontrado um usuário com o email solicitado!';

@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../../App';
-import { json, mockFetch, renderAt } from '../../../test/helpers';
+import { AppRoutes } from '@/App';
+import { json, mockFetch, renderAt } from '@/test/helpers';
 
 // Typing two passwords through the whole app takes a few seconds on a shared machine.
 vi.setConfig({ testTimeout: 20_000 });

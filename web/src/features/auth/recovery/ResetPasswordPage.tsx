@@ -2,11 +2,11 @@ import { Button, Callout, H1, Intent, Spinner } from '@blueprintjs/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { ErrorModal } from '../../../components/ErrorModal';
-import { PasswordFields } from '../../../components/PasswordFields';
-import { SuccessModal } from '../../../components/SuccessModal';
-import * as authApi from '../../../lib/authApi';
-import { PASSWORD_UPDATED, PASSWORD_UPDATE_ERROR, passwordError } from '../../../lib/password';
+import { ErrorModal } from '@/components/ErrorModal';
+import { PasswordFields } from '@/components/PasswordFields';
+import { SuccessModal } from '@/components/SuccessModal';
+import * as authApi from '@/lib/authApi';
+import { PASSWORD_UPDATED, PASSWORD_UPDATE_ERROR, passwordError } from '@/lib/password';
 
 export const INVALID_LINK = 'Link de redefinição inválido ou expirado.';
 

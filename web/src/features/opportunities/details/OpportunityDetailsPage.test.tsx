@@ -1,9 +1,9 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../../App';
-import type { OpportunityRecord } from '../../../lib/opportunityApi';
-import { TEST_BRAND, json, mockFetch, renderAt, storeSession, type Call } from '../../../test/helpers';
+import { AppRoutes } from '@/App';
+import type { OpportunityRecord } from '../api/opportunity';
+import { TEST_BRAND, json, mockFetch, renderAt, storeSession, type Call } from '@/test/helpers';
 import { allowedActions, reasonLabel } from './OpportunityDetailsPage';
 
 // A busy machine (CI, parallel builds) can take more than the default second to render and answer.

@@ -8,22 +8,16 @@ import {
   Radio,
   TextArea,
 } from '@blueprintjs/core';
-import { Dialog } from '../../../components/Dialog';
 import { useEffect, useState, type ReactNode } from 'react';
-import { DATE_MASK } from '../../../lib/masks';
-import {
-  RENEWAL_LABELS,
-  buildRenewalPayload,
-  emptyRenewalForm,
-  validateRenewal,
-  type RenewalForm,
-  type RenewalPayload,
-  type SimNao,
-} from '../../../lib/opportunityValidation';
-import { PROBABILITY_LABELS, PROBABILITY_VALUES } from '../../../lib/status';
-import { MaskedInput } from '../shared/MaskedInput';
+import { Dialog } from '@/components/Dialog';
+import { DATE_MASK } from '@/lib/masks';
+import { RENEWAL_LABELS, emptyRenewalForm, validateRenewal, type RenewalForm } from '../model/renewal';
+import { buildRenewalPayload, type RenewalPayload } from '../model/payload';
+import { type SimNao } from '../model/form';
+import { PROBABILITY_LABELS, PROBABILITY_VALUES } from '@/lib/status';
+import { MaskedInput } from '@/components/MaskedInput';
 import { SIM_NAO_OPTIONS } from '../shared/options';
-import { FormField } from '../../../components/FormField';
+import { FormField } from '@/components/FormField';
 
 export interface RenewalDialogProps {
   isOpen: boolean;

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import type { HttpResponse } from '../../../lib/http';
+import type { HttpResponse } from '@/lib/http';
 import {
   MSG_APPROVED,
   MSG_GENERIC,
@@ -10,22 +10,18 @@ import {
   MSG_RENEWAL_REQUESTED,
   MSG_UPDATED,
   approveFailureMessage,
-  approveOpportunity,
-  decideRenewal,
   refuseFailureMessage,
-  refuseOpportunity,
   renewalDecisionFailureMessage,
   renewalRequestFailureMessage,
-  requestRenewal,
   updateFailureMessage,
-  updateOpportunity,
-  updateProbability,
-} from '../../../lib/opportunityApi';
-import { approvalNameError, type RenewalPayload } from '../../../lib/opportunityValidation';
-import { readSession } from '../../../lib/session';
-import { DEFAULT_PROBABILITY, isProbability } from '../../../lib/status';
+} from '../api/opportunity';
+import { useDecision, type Decision } from '../api/useDecision';
+import { approvalNameError } from '../model/renewal';
+import { type RenewalPayload } from '../model/payload';
+import { readSession } from '@/lib/session';
+import { DEFAULT_PROBABILITY, isProbability } from '@/lib/status';
 import { useModalMessage } from '../shared/useModalMessage';
-import { useConflicts, useOpportunity } from './useOpportunity';
+import { useConflicts, useOpportunity } from '../api/useOpportunity';
 
 /** Statuses in which a representative may edit the name and the probability (docs/opportunity-lifecycle.md). */
 const EDITABLE = ['analysis', 'approved', 'renovation', 'awaiting_renovation'];
@@ -74,7 +70,7 @@ export function useOpportunityDetails(id: string) {
   const [probability, setProbability] = useState<number>(DEFAULT_PROBABILITY);
   const [nameError, setNameError] = useState<string | null>(null);
   const [dialog, setDialog] = useState<DialogKind>(null);
-  const [busy, setBusy] = useState(false);
+  const decision = useDecision(id);
   const success = useModalMessage();
   const failure = useModalMessage();
   const renewalOpened = useRef(false);
@@ -116,20 +112,16 @@ export function useOpportunityDetails(id: string) {
   const conflictIds = useMemo(() => (isRep ? (record?.conflicts ?? []) : []), [isRep, record]);
   const conflicts = useConflicts(conflictIds);
 
-  /** Runs a call; success → the success modal, failure → its message (a 401 already left the screen). */
-  async function run(
-    call: () => Promise<HttpResponse<unknown>>,
-    ok: string,
-    failureOf: (res: HttpResponse<unknown>) => string | null,
-  ) {
-    setBusy(true);
-    const res = await call();
-    setBusy(false);
+  /**
+   * Sends a decision; success → the success modal (the cache already holds the
+   * record the server answered: useDecision), failure → its message (a 401
+   * already left the screen).
+   */
+  async function run(d: Decision, ok: string, failureOf: (res: HttpResponse<unknown>) => string | null) {
+    const res = await decision.mutateAsync(d);
     setDialog(null);
-    if (res.ok) {
-      success.show(ok);
-      void reload();
-    } else if (res.status !== 401) failure.show(failureOf(res) ?? MSG_GENERIC);
+    if (res.ok) success.show(ok);
+    else if (res.status !== 401) failure.show(failureOf(res) ?? MSG_GENERIC);
   }
 
   /** The name must be filled before approving or updating; else its message and the focus. */
@@ -160,7 +152,7 @@ export function useOpportunityDetails(id: string) {
     probability,
     setProbability,
     changed,
-    busy,
+    busy: decision.isPending,
     dialog,
     setDialog,
     success,
@@ -177,25 +169,21 @@ export function useOpportunityDetails(id: string) {
     onUpdateClick() {
       if (!record || !nameOk()) return;
       const nameChanged = name.trim() !== record.name;
-      void run(
-        () => (nameChanged ? updateOpportunity(record.id, name, probability) : updateProbability(record.id, probability)),
-        MSG_UPDATED,
-        updateFailureMessage,
-      );
+      void run({ kind: 'update', name, probability, nameChanged }, MSG_UPDATED, updateFailureMessage);
     },
     approve() {
-      if (record) void run(() => approveOpportunity(record.id, name, probability), MSG_APPROVED, approveFailureMessage);
+      if (record) void run({ kind: 'approve', name, probability }, MSG_APPROVED, approveFailureMessage);
     },
     refuse(reason: string) {
-      if (record) void run(() => refuseOpportunity(record.id, reason), MSG_REFUSED, refuseFailureMessage);
+      if (record) void run({ kind: 'refuse', reason }, MSG_REFUSED, refuseFailureMessage);
     },
     askRenewal(payload: RenewalPayload) {
-      if (record) void run(() => requestRenewal(record.id, payload), MSG_RENEWAL_REQUESTED, renewalRequestFailureMessage);
+      if (record) void run({ kind: 'requestRenewal', payload }, MSG_RENEWAL_REQUESTED, renewalRequestFailureMessage);
     },
     decideRenewal(approve: boolean, reason?: string) {
       if (!record) return;
       void run(
-        () => decideRenewal(record.id, { approve, reason, name: record.name, probabilityClosing: record.probabilityClosing }),
+        { kind: 'decideRenewal', approve, reason, name: record.name, probability: record.probabilityClosing },
         approve ? MSG_RENEWAL_APPROVED : MSG_RENEWAL_REFUSED,
         renewalDecisionFailureMessage,
       );

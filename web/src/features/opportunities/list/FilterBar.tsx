@@ -1,10 +1,10 @@
 import { Button, ButtonGroup, Classes, FormGroup, HTMLSelect, InputGroup, Intent } from '@blueprintjs/core';
 import { FilterRemoveIcon } from '@blueprintjs/icons';
 import { IMaskInput } from 'react-imask';
-import type { GeoCity, GeoState } from '../../../lib/geoApi';
-import { CNPJ_MASK } from '../../../lib/masks';
-import type { OpportunityFilters } from '../../../lib/opportunityListApi';
-import { STATUS_FILTER_LABELS, STATUS_FILTER_ORDER, type OpportunityStatus } from '../../../lib/status';
+import type { GeoCity, GeoState } from '../api/geo';
+import { CNPJ_MASK } from '@/lib/masks';
+import type { OpportunityFilters } from '../api/list';
+import { STATUS_FILTER_LABELS, STATUS_FILTER_ORDER, type OpportunityStatus } from '@/lib/status';
 
 export const DATE_MASK = '00/00/0000';
 /** The CNPJ filter takes the alphanumeric CNPJ too (lib/cnpj.ts), upper-cased as typed. */

@@ -1,16 +1,16 @@
-import { Button, Card, Classes, H1 } from '@blueprintjs/core';
+import { Button, Classes } from '@blueprintjs/core';
 import { DownloadIcon, PlusIcon } from '@blueprintjs/icons';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { ErrorModal } from '../../../components/ErrorModal';
-import { ColumnChooser } from '../../../components/ColumnChooser';
-import { LIST_ERROR, ListBody, ListCard } from '../../../components/ListBody';
-import { SortControl } from '../../../components/SortControl';
-import { useListData } from '../../../components/useListData';
-import { PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
-import { useBrand } from '../../../lib/brand';
-import { useCities, useStates } from '../../../lib/geoApi';
-import { PANEL_BASE } from '../../../lib/guards';
+import { ColumnChooser } from '@/components/ColumnChooser';
+import { LIST_ERROR, ListBody } from '@/components/ListBody';
+import { ListScreen } from '@/components/ListScreen';
+import { SortControl } from '@/components/SortControl';
+import { useListData } from '@/components/useListData';
+import { PAGE_SIZES_WITH_ALL } from '@/components/PageSizeSelect';
+import { useBrand } from '@/lib/brand';
+import { useCities, useStates } from '../api/geo';
+import { PANEL_BASE } from '@/lib/guards';
 import {
   EMPTY_FILTERS,
   exportOpportunities,
@@ -22,10 +22,10 @@ import {
   type OpportunityFilters,
   type OpportunityRow,
   type SortField,
-} from '../../../lib/opportunityListApi';
-import { hasAnyRole } from '../../../lib/roles';
-import { readSession } from '../../../lib/session';
-import type { OpportunityStatus } from '../../../lib/status';
+} from '../api/list';
+import { hasAnyRole } from '@/lib/roles';
+import { readSession } from '@/lib/session';
+import type { OpportunityStatus } from '@/lib/status';
 import { FilterBar, type TextFilter } from './FilterBar';
 import { OPPORTUNITY_COLUMNS, defaultOpportunityColumns, type OpportunityColumn } from './columns';
 import { OpportunityTable, sortRows } from './OpportunityTable';
@@ -159,11 +159,11 @@ export function OpportunitiesPage() {
   );
 
   return (
-    <section className="panel-screen opportunities-page" aria-labelledby="page-title">
-      <div className="page-header">
-        <H1 id="page-title" className="page-title" data-testid="page-title">
-          Oportunidades
-        </H1>
+    <ListScreen
+      className="opportunities-page"
+      title="Oportunidades"
+      headerClassName="page-header"
+      actions={
         <div className="page-actions">
           <Button
             icon={<DownloadIcon />}
@@ -184,9 +184,9 @@ export function OpportunitiesPage() {
             </Link>
           )}
         </div>
-      </div>
-
-      <Card className="list-card" elevation={1}>
+      }
+      filtersClassName="list-card"
+      filters={
         <FilterBar
           filters={filters}
           states={states}
@@ -198,30 +198,27 @@ export function OpportunitiesPage() {
           onCity={onCity}
           onClear={onClear}
         />
-      </Card>
-
-      <ListCard
-        state={state}
-        rowCount={rows.length}
-        total={total}
-        noun={['oportunidade', 'oportunidades']}
-        amount={amount}
-        onAmount={onAmount}
-        pageSizes={PAGE_SIZES_WITH_ALL}
-        page={page}
-        pageCount={pages}
-        onPage={setPage}
-        tools={
-          <>
-            <SortControl fields={SORT_FIELDS} field={sort.field} direction={sort.direction} onChange={onSortControl} />
-            <ColumnChooser columns={OPPORTUNITY_COLUMNS} chosen={columns} defaults={defaultColumns} onChange={setColumns} />
-          </>
-        }
-      >
-        {body}
-      </ListCard>
-
-      <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={() => setError(null)} />
-    </section>
+      }
+      state={state}
+      rowCount={rows.length}
+      total={total}
+      noun={['oportunidade', 'oportunidades']}
+      amount={amount}
+      onAmount={onAmount}
+      pageSizes={PAGE_SIZES_WITH_ALL}
+      page={page}
+      pageCount={pages}
+      onPage={setPage}
+      tools={
+        <>
+          <SortControl fields={SORT_FIELDS} field={sort.field} direction={sort.direction} onChange={onSortControl} />
+          <ColumnChooser columns={OPPORTUNITY_COLUMNS} chosen={columns} defaults={defaultColumns} onChange={setColumns} />
+        </>
+      }
+      error={error}
+      onErrorClose={() => setError(null)}
+    >
+      {body}
+    </ListScreen>
   );
 }

@@ -1,8 +1,8 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import type { OpportunityRow } from '../../../lib/opportunityListApi';
-import { VIRTUAL_THRESHOLD } from '../../../components/VirtualRows';
+import type { OpportunityRow } from '../api/list';
+import { VIRTUAL_THRESHOLD } from '@/components/VirtualRows';
 import { OpportunityTable } from './OpportunityTable';
 
 function rows(n: number): OpportunityRow[] {

@@ -1,30 +1,24 @@
 import { Button, HTMLTable, Tag } from '@blueprintjs/core';
-import { ArrowDownIcon, ArrowUpIcon, EyeOpenIcon, HistoryIcon, SortIcon } from '@blueprintjs/icons';
+import { EyeOpenIcon, HistoryIcon } from '@blueprintjs/icons';
 import { memo, type MouseEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { AgeBar } from '../../../components/AgeBar';
-import { CellText } from '../../../components/CellText';
-import { ProbabilityBar } from '../../../components/ProbabilityBar';
-import { VirtualRows } from '../../../components/VirtualRows';
-import { shownColumns, tableMinWidth } from '../../../components/columns';
-import '../../../components/tables.css';
-import { formatBRL, formatCNPJ, formatDate } from '../../../lib/format';
-import { PANEL_BASE } from '../../../lib/guards';
-import type { ListSort, OpportunityRow, SortField } from '../../../lib/opportunityListApi';
-import { statusClass, statusIntent, statusLabel } from '../../../lib/status';
+import { AgeBar } from '@/components/AgeBar';
+import { CellText } from '@/components/CellText';
+import { TableScroll } from '@/components/ListScreen';
+import { SortableHeader } from '@/components/SortableHeader';
+import { ProbabilityBar } from '@/components/ProbabilityBar';
+import { VirtualRows } from '@/components/VirtualRows';
+import { shownColumns, tableMinWidth } from '@/components/columns';
+import '@/components/tables.css';
+import { formatBRL, formatCNPJ, formatDate } from '@/lib/format';
+import { detailsPath, historyPath } from '@/lib/guards';
+import type { ListSort, OpportunityRow, SortField } from '../api/list';
+import { statusClass, statusIntent, statusLabel } from '@/lib/status';
 import { ValidityCue } from '../shared/validity';
 import { OPPORTUNITY_COLUMNS, type OpportunityColumn } from './columns';
 
 /** Shown instead of an approval date for anything not approved (spec §2). */
 export const NO_DATE = 'Sem Data';
-
-export function detailsPath(id: string): string {
-  return `${PANEL_BASE}/Opportunities/${encodeURIComponent(id)}`;
-}
-
-export function historyPath(id: string, type: 'Opportunities' | 'Users' | 'Resales' = 'Opportunities'): string {
-  return `${PANEL_BASE}/History/${encodeURIComponent(id)}?type=${type}`;
-}
 
 /** Client-side order of the loaded page (spec §2): createdAt or estimated, asc or desc. */
 export function sortRows(rows: readonly OpportunityRow[], sort: ListSort): OpportunityRow[] {
@@ -37,32 +31,6 @@ export function sortRows(rows: readonly OpportunityRow[], sort: ListSort): Oppor
     .map((_, i) => i)
     .sort((a, b) => (keys[a] - keys[b]) * sign || a - b)
     .map((i) => rows[i]);
-}
-
-interface SortHeaderProps {
-  field: SortField;
-  label: string;
-  sort: ListSort;
-  onSort: (field: SortField) => void;
-  className?: string;
-}
-
-function SortHeader({ field, label, sort, onSort, className }: SortHeaderProps) {
-  const active = sort.field === field;
-  const icon = !active ? <SortIcon /> : sort.direction === 'asc' ? <ArrowUpIcon /> : <ArrowDownIcon />;
-  return (
-    <th aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'} scope="col" className={className}>
-      <Button
-        variant="minimal"
-        size="small"
-        endIcon={icon}
-        text={label}
-        data-testid={`sort-${field}`}
-        aria-label={`Ordenar por ${label.toLowerCase()}`}
-        onClick={() => onSort(field)}
-      />
-    </th>
-  );
 }
 
 export interface OpportunityTableProps {
@@ -114,7 +82,16 @@ export const OpportunityTable = memo(function OpportunityTable({
     const className = `col-${key}${STICKY[key] ?? ''}`;
     if (key === 'estimated' || key === 'created') {
       const field: SortField = key === 'estimated' ? 'estimated' : 'createdAt';
-      return <SortHeader key={key} field={field} label={label} sort={sort} onSort={onSort} className={className} />;
+      return (
+        <SortableHeader
+          key={key}
+          label={label}
+          direction={sort.field === field ? sort.direction : null}
+          onSort={() => onSort(field)}
+          testId={`sort-${field}`}
+          className={className}
+        />
+      );
     }
     return (
       <th key={key} scope="col" className={className}>
@@ -254,8 +231,7 @@ export const OpportunityTable = memo(function OpportunityTable({
   );
 
   return (
-    // Focusable so the keyboard can reach every part of the table.
-    <div className="table-scroll" aria-busy={busy} tabIndex={0} role="region" aria-label="Tabela de oportunidades">
+    <TableScroll label="Tabela de oportunidades" busy={busy}>
       <HTMLTable
         className="opportunity-table list-table"
         interactive
@@ -275,6 +251,6 @@ export const OpportunityTable = memo(function OpportunityTable({
         </thead>
         <VirtualRows rows={rows} columns={shown.length} rowHeight={ROW_HEIGHT} renderRow={renderRow} />
       </HTMLTable>
-    </div>
+    </TableScroll>
   );
 });

@@ -1,5 +1,5 @@
-import type { ColumnDef } from '../../../components/columns';
-import { hasAnyRole } from '../../../lib/roles';
+import type { ColumnDef } from '@/components/columns';
+import { hasAnyRole } from '@/lib/roles';
 
 export type OpportunityColumn =
   | 'actions'

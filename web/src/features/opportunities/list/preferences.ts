@@ -1,15 +1,15 @@
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES_WITH_ALL } from '@/components/PageSizeSelect';
 import {
   DEFAULT_SORT,
   EMPTY_FILTERS,
   type ListSort,
   type OpportunityFilters,
-} from '../../../lib/opportunityListApi';
-import { readColumns } from '../../../components/columns';
-import { currentUserScope, readUserPreferences, writeUserPreferences } from '../../../components/userPreferences';
-import { normalizeCnpj } from '../../../lib/cnpj';
-import { STORAGE } from '../../../lib/session';
-import { isOpportunityStatus } from '../../../lib/status';
+} from '../api/list';
+import { readColumns } from '@/components/columns';
+import { currentUserScope, readUserPreferences, writeUserPreferences } from '@/components/userPreferences';
+import { normalizeCnpj } from '@/lib/cnpj';
+import { STORAGE } from '@/lib/session';
+import { isOpportunityStatus } from '@/lib/status';
 import { OPPORTUNITY_COLUMNS, defaultOpportunityColumns, type OpportunityColumn } from './columns';
 
 /**

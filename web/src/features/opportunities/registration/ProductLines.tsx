@@ -1,20 +1,14 @@
 import { Button, FormGroup, H3, InputGroup, Intent } from '@blueprintjs/core';
 import { PlusIcon, TrashIcon } from '@blueprintjs/icons';
-import { formatBRL } from '../../../lib/format';
 import { useState } from 'react';
-import { MoneyInput } from '../../../components/MoneyInput';
-import { QUANTITY_MASK } from '../../../lib/masks';
-import {
-  parseAmount,
-  parsePriceCents,
-  priceError,
-  type LineKind,
-  type LinePart,
-  type ProductLineForm,
-} from '../../../lib/opportunityValidation';
-import { MaskedInput } from '../shared/MaskedInput';
+import { formatBRL } from '@/lib/format';
+import { MoneyInput } from '@/components/MoneyInput';
+import { QUANTITY_MASK } from '@/lib/masks';
+import { parseAmount, type LineKind, type LinePart, type ProductLineForm } from '../model/form';
+import { parsePriceCents, priceError } from '@/lib/money';
+import { MaskedInput } from '@/components/MaskedInput';
 import { LINE_GROUP_TITLES } from '../shared/options';
-import { FormField } from '../../../components/FormField';
+import { FormField } from '@/components/FormField';
 
 const ADD_LABELS: Record<LineKind, string> = {
   product: 'Adicionar produto',

@@ -12,20 +12,20 @@ import {
 } from '@blueprintjs/core';
 import { useMemo, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { ErrorModal } from '../../../components/ErrorModal';
-import { FormField } from '../../../components/FormField';
-import { MissingFieldsModal } from '../../../components/MissingFieldsModal';
-import { PdfViewer } from '../../../components/PdfViewer';
-import { SuccessModal } from '../../../components/SuccessModal';
-import { useBrand } from '../../../lib/brand';
-import { formatBRL } from '../../../lib/format';
-import { PANEL_BASE } from '../../../lib/guards';
-import { CNPJ_MASK, DATE_MASK, PHONE_MASK } from '../../../lib/masks';
-import { MSG_CREATED } from '../../../lib/opportunityApi';
-import { FIELD_LABELS, PARTNER_SOFTWARE, sellerLabel, type FieldKey } from '../../../lib/opportunityValidation';
-import { readSession } from '../../../lib/session';
-import { PROBABILITY_LABELS, PROBABILITY_VALUES } from '../../../lib/status';
-import { MaskedInput } from '../shared/MaskedInput';
+import { ErrorModal } from '@/components/ErrorModal';
+import { FormField } from '@/components/FormField';
+import { MissingFieldsModal } from '@/components/MissingFieldsModal';
+import { PdfViewer } from '@/components/PdfViewer';
+import { SuccessModal } from '@/components/SuccessModal';
+import { useBrand } from '@/lib/brand';
+import { formatBRL } from '@/lib/format';
+import { PANEL_BASE } from '@/lib/guards';
+import { CNPJ_MASK, DATE_MASK, PHONE_MASK } from '@/lib/masks';
+import { MSG_CREATED } from '../api/opportunity';
+import { FIELD_LABELS, PARTNER_SOFTWARE, sellerLabel, type FieldKey } from '../model/form';
+import { readSession } from '@/lib/session';
+import { PROBABILITY_LABELS, PROBABILITY_VALUES } from '@/lib/status';
+import { MaskedInput } from '@/components/MaskedInput';
 import { SectionCard } from '../shared/OpportunitySections';
 import {
   AGENCY_STATUS_OPTIONS,

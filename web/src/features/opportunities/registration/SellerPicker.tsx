@@ -1,8 +1,8 @@
 import { Button, Callout, FormGroup, HTMLSelect, Intent } from '@blueprintjs/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { MSG_SELLERS_FAILED, getCrmSellers, type CrmSeller } from '../../../lib/opportunityApi';
-import { sellerLabel, sellerRequired } from '../../../lib/opportunityValidation';
+import { MSG_SELLERS_FAILED, getCrmSellers, type CrmSeller } from '../api/opportunity';
+import { sellerLabel, sellerRequired } from '../model/form';
 
 export interface SellerPickerProps {
   company: string;

@@ -1,28 +1,20 @@
 import { Intent } from '@blueprintjs/core';
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { showToast } from '../../../components/toaster';
-import { MSG_CNPJ_INVALID, lookupCnpj } from '../../../lib/cnpjApi';
-import { CNPJ_MASKED_LENGTH } from '../../../lib/masks';
+import { showToast } from '@/components/toaster';
+import { MSG_CNPJ_INVALID, lookupCnpj } from '@/lib/cnpjApi';
+import { CNPJ_MASKED_LENGTH } from '@/lib/masks';
 import {
   MSG_CREATE_FAILED,
   MSG_SESSION_ENDED,
   createFailureMessage,
-  createOpportunity,
+  useCreateOpportunity,
   newIdempotencyKey,
-} from '../../../lib/opportunityApi';
-import {
-  buildCreatePayload,
-  emptyLine,
-  emptyOpportunityForm,
-  estimatedTotalCents,
-  isValidCnpj,
-  validateOpportunity,
-  type FieldKey,
-  type LineKind,
-  type OpportunityForm,
-  type ProductLineForm,
-} from '../../../lib/opportunityValidation';
+} from '../api/opportunity';
+import { buildCreatePayload } from '../model/payload';
+import { emptyLine, emptyOpportunityForm, estimatedTotalCents, type FieldKey, type LineKind, type OpportunityForm, type ProductLineForm } from '../model/form';
+import { isValidCnpj } from '@/lib/cnpj';
+import { validateOpportunity } from '../model/validation';
 import { useModalMessage } from '../shared/useModalMessage';
 
 /** The company lookup of a CNPJ; a failure other than 'invalid CNPJ' (429, network, 5xx) may be retried. */
@@ -48,6 +40,7 @@ export function useOpportunityForm(company: string) {
   const error = useModalMessage();
   const [success, setSuccess] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  const create = useCreateOpportunity();
   const [guidelinesOpen, setGuidelinesOpen] = useState(false);
   const submittingRef = useRef(false);
   /** The key of the last attempt and the payload it carried: an identical retry reuses it. */
@@ -161,7 +154,7 @@ export function useOpportunityForm(company: string) {
     }
     submittingRef.current = true;
     setSubmitting(true);
-    const res = await createOpportunity(payload, attemptRef.current.key);
+    const res = await create.mutateAsync({ payload, idempotencyKey: attemptRef.current.key });
     submittingRef.current = false;
     setSubmitting(false);
     if (res.ok) {

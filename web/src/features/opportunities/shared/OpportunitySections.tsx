@@ -1,12 +1,12 @@
 import { Card, H2, HTMLTable } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
-import { formatBRL, formatCEP, formatCNPJ, formatDate, formatPhone } from '../../../lib/format';
-import type { OpportunityRecord, ProductRecord } from '../../../lib/opportunityApi';
-import { FIELD_LABELS } from '../../../lib/opportunityValidation';
-import { PROBABILITY_LABELS, isProbability } from '../../../lib/status';
+import { formatBRL, formatCEP, formatCNPJ, formatDate, formatPhone } from '@/lib/format';
+import type { OpportunityRecord, ProductRecord } from '../api/opportunity';
+import { FIELD_LABELS } from '../model/form';
+import { PROBABILITY_LABELS, isProbability } from '@/lib/status';
 import { LINE_GROUP_TITLES, agencyTypeLabel, originLabel, yesNoLabel } from './options';
 import './opportunity.css';
-import { EmailText } from '../../../components/EmailText';
+import { EmailText } from '@/components/EmailText';
 
 /** One read-only value with its label; empty values show 'N/C'. */
 export function ReadOnlyField({

@@ -1,4 +1,4 @@
-import { ORIGINS, PARTNER_SOFTWARE, type Origin } from '../../../lib/opportunityValidation';
+import { ORIGINS, PARTNER_SOFTWARE, type Origin } from '../model/form';
 
 /** Option lists of the opportunity screens (spec §3), wire value → pt-BR label. */
 

@@ -1,4 +1,4 @@
-import { brasiliaParts, formatDate } from '../../../lib/format';
+import { brasiliaParts, formatDate } from '@/lib/format';
 import './validity.css';
 
 /** An opportunity lives 90 days from its creation while in analysis, or from its approval (spec §4, §9). */

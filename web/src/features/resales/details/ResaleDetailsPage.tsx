@@ -1,31 +1,18 @@
-import { statusClass } from '../../../lib/status';
 import { Button, Callout, Card, Classes, H1, H2, Intent, Spinner, Tag } from '@blueprintjs/core';
 import { DisableIcon, HistoryIcon, TickIcon } from '@blueprintjs/icons';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { ConfirmationModal } from '../../../components/ConfirmationModal';
-import { ErrorModal } from '../../../components/ErrorModal';
-import { ReasonDialog } from '../../../components/ReasonDialog';
-import { SuccessModal } from '../../../components/SuccessModal';
-import { formatCEP, formatCNPJ, formatPhone } from '../../../lib/format';
-import { PANEL_BASE } from '../../../lib/guards';
-import {
-  MAX_RESALE_REASON,
-  MSG_RESALE_APPROVED,
-  MSG_RESALE_DECISION_ERROR,
-  MSG_RESALE_DISAPPROVED,
-  decideResale,
-  decisionSucceeded,
-  getResale,
-  resaleStatusIntent,
-  resaleStatusLabel,
-  toDetails,
-  type ResaleDecision,
-  type ResaleDetails,
-} from '../../../lib/resaleApi';
+import { statusClass, resaleStatusIntent, resaleStatusLabel } from '@/lib/status';
+import { ConfirmationModal } from '@/components/ConfirmationModal';
+import { ErrorModal } from '@/components/ErrorModal';
+import { ReasonDialog } from '@/components/ReasonDialog';
+import { SuccessModal } from '@/components/SuccessModal';
+import { formatCEP, formatCNPJ, formatPhone } from '@/lib/format';
+import { PANEL_BASE } from '@/lib/guards';
+import { MAX_RESALE_REASON, MSG_RESALE_APPROVED, MSG_RESALE_DECISION_ERROR, MSG_RESALE_DISAPPROVED, decisionSucceeded, useDecideResale, getResale, toDetails, type ResaleDecision, type ResaleDetails } from '../api/resale';
 import { resaleHistoryPath } from '../list/ResalesPage';
-import '../resales.css';
-import { EmailText } from '../../../components/EmailText';
+import '@/components/partners.css';
+import { EmailText } from '@/components/EmailText';
 
 export const NO_REASON = 'Sem Justificativa';
 export const NOT_INFORMED = 'N/C';
@@ -85,7 +72,7 @@ export function ResaleDetailsPage() {
   const [loadError, setLoadError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [rejecting, setRejecting] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const decideMutation = useDecideResale();
   const [success, setSuccess] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -115,9 +102,7 @@ export function ResaleDetailsPage() {
   const toList = () => navigate(`${PANEL_BASE}/Resales`);
 
   async function decide(decision: ResaleDecision) {
-    setBusy(true);
-    const res = await decideResale(details.id, decision);
-    setBusy(false);
+    const res = await decideMutation.mutateAsync({ id: details.id, decision });
     setConfirming(false);
     setRejecting(false);
     if (decisionSucceeded(decision.status, res.status)) {
@@ -208,7 +193,7 @@ export function ResaleDetailsPage() {
         }
         confirmText="Aprovar"
         intent={Intent.SUCCESS}
-        loading={busy}
+        loading={decideMutation.isPending}
         onConfirm={() => void decide({ status: 'approved' })}
         onCancel={() => setConfirming(false)}
       />
@@ -217,7 +202,7 @@ export function ResaleDetailsPage() {
         title="Reprovar revenda"
         confirmText="Reprovar"
         maxLength={MAX_RESALE_REASON}
-        loading={busy}
+        loading={decideMutation.isPending}
         onConfirm={(reason) => void decide({ status: 'disapproved', reason })}
         onCancel={() => setRejecting(false)}
       />

@@ -1,40 +1,30 @@
-import { statusClass } from '../../../lib/status';
-import {
-  Button,
-  Card,
-  Checkbox,
-  FormGroup,
-  H1,
-  HTMLTable,
-  Intent,
-  Tag,
-} from '@blueprintjs/core';
-import { ArrowDownIcon, ArrowUpIcon, EyeOpenIcon, FilterRemoveIcon, HistoryIcon } from '@blueprintjs/icons';
+import { Button, Checkbox, FormGroup, HTMLTable, Intent, Tag } from '@blueprintjs/core';
+import { EyeOpenIcon, FilterRemoveIcon, HistoryIcon } from '@blueprintjs/icons';
 import type { FactoryOpts } from 'imask';
 import { useEffect, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ErrorModal } from '../../../components/ErrorModal';
-import { CellText } from '../../../components/CellText';
-import { ColumnChooser } from '../../../components/ColumnChooser';
-import { shownColumns, tableMinWidth } from '../../../components/columns';
-import { SortControl } from '../../../components/SortControl';
-import { ListBody, ListCard } from '../../../components/ListBody';
-import { useListData } from '../../../components/useListData';
-import { PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
-import { VirtualRows } from '../../../components/VirtualRows';
-import { formatCNPJ, formatDate, formatPhone } from '../../../lib/format';
-import { PANEL_BASE } from '../../../lib/guards';
 import {
+  statusClass,
   RESALE_STATUSES,
   RESALE_STATUS_LABELS,
-  listResales,
-  resaleDetailsPath,
   resaleStatusIntent,
   resaleStatusLabel,
-  type Resale,
   type ResaleStatus,
-} from '../../../lib/resaleApi';
-import { MaskedInput } from '../../opportunities/shared/MaskedInput';
+} from '@/lib/status';
+import { CellText } from '@/components/CellText';
+import { ColumnChooser } from '@/components/ColumnChooser';
+import { shownColumns, tableMinWidth } from '@/components/columns';
+import { SortControl } from '@/components/SortControl';
+import { ListBody } from '@/components/ListBody';
+import { ListScreen, TableScroll } from '@/components/ListScreen';
+import { SortableHeader } from '@/components/SortableHeader';
+import { useListData } from '@/components/useListData';
+import { PAGE_SIZES_WITH_ALL } from '@/components/PageSizeSelect';
+import { VirtualRows } from '@/components/VirtualRows';
+import { formatCNPJ, formatDate, formatPhone } from '@/lib/format';
+import { PANEL_BASE, resaleDetailsPath } from '@/lib/guards';
+import { listResales, type Resale } from '../api/resale';
+import { MaskedInput } from '@/components/MaskedInput';
 import {
   DEFAULT_RESALE_COLUMNS,
   RESALE_COLUMNS,
@@ -44,7 +34,7 @@ import {
   saveResalePreferences,
   type ResaleColumn,
 } from './preferences';
-import '../resales.css';
+import '@/components/partners.css';
 
 const DATE_MASK: FactoryOpts = { mask: '00/00/0000' };
 
@@ -119,17 +109,15 @@ export function ResalesPage() {
   const header = (key: ResaleColumn, label: string): ReactNode => {
     if (key === 'date') {
       return (
-        <th key={key} scope="col" className="col-date" aria-sort={createdAt === -1 ? 'descending' : 'ascending'}>
-          <Button
-            variant="minimal"
-            size="small"
-            text={label}
-            endIcon={createdAt === -1 ? <ArrowDownIcon /> : <ArrowUpIcon />}
-            aria-label={`Solicitado em: ordenar (agora: ${sortLabel})`}
-            data-testid="sort-createdAt"
-            onClick={flipSort}
-          />
-        </th>
+        <SortableHeader
+          key={key}
+          className="col-date"
+          label={label}
+          direction={createdAt === -1 ? 'desc' : 'asc'}
+          onSort={flipSort}
+          testId="sort-createdAt"
+          ariaLabel={`Solicitado em: ordenar (agora: ${sortLabel})`}
+        />
       );
     }
     return (
@@ -215,7 +203,7 @@ export function ResalesPage() {
       onRetry={reload}
       emptyDescription={status.length > 0 || sentDate ? 'Nenhuma revenda corresponde aos filtros.' : 'Nenhuma revenda cadastrada ainda.'}
     >
-    <div className="table-scroll" aria-busy={loading} tabIndex={0} role="region" aria-label="Tabela de revendas">
+    <TableScroll label="Tabela de revendas" busy={loading}>
       <HTMLTable
         interactive
         className="partners-table list-table resales-table"
@@ -249,19 +237,17 @@ export function ResalesPage() {
           )}
         />
       </HTMLTable>
-    </div>
+    </TableScroll>
     </ListBody>
   );
 
   return (
-    <section className="panel-screen resales-page" aria-labelledby="page-title">
-      <div className="partners-header">
-        <H1 id="page-title" className="page-title" data-testid="page-title">
-          Revendas
-        </H1>
-      </div>
-
-      <Card className="partners-card" elevation={1}>
+    <ListScreen
+      className="resales-page"
+      title="Revendas"
+      headerClassName="partners-header"
+      filtersClassName="partners-card"
+      filters={
         <div className="partners-filters" role="search" aria-label="Filtros das revendas">
           <fieldset className="partners-status-filter">
             <legend>Status</legend>
@@ -305,46 +291,43 @@ export function ResalesPage() {
             data-testid="clear-filters"
           />
         </div>
-      </Card>
-
-      <ListCard
-        state={state}
-        rowCount={rows.length}
-        total={total}
-        noun={['revenda', 'revendas']}
-        amount={amount}
-        onAmount={(size) => {
-          setAmount(size);
-          setPage(1);
-        }}
-        pageSizes={PAGE_SIZES_WITH_ALL}
-        page={page}
-        pageCount={pages}
-        onPage={setPage}
-        tools={
-          <>
-            <SortControl
-              fields={SORT_FIELDS}
-              field="createdAt"
-              direction={createdAt === -1 ? 'desc' : 'asc'}
-              onChange={(_, direction) => {
-                setCreatedAt(direction === 'desc' ? -1 : 1);
-                setPage(1);
-              }}
-            />
-            <ColumnChooser
-              columns={RESALE_COLUMNS}
-              chosen={columns}
-              defaults={DEFAULT_RESALE_COLUMNS}
-              onChange={setColumns}
-            />
-          </>
-        }
-      >
-        {body}
-      </ListCard>
-
-      <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={() => setError(null)} />
-    </section>
+      }
+      state={state}
+      rowCount={rows.length}
+      total={total}
+      noun={['revenda', 'revendas']}
+      amount={amount}
+      onAmount={(size) => {
+        setAmount(size);
+        setPage(1);
+      }}
+      pageSizes={PAGE_SIZES_WITH_ALL}
+      page={page}
+      pageCount={pages}
+      onPage={setPage}
+      tools={
+        <>
+          <SortControl
+            fields={SORT_FIELDS}
+            field="createdAt"
+            direction={createdAt === -1 ? 'desc' : 'asc'}
+            onChange={(_, direction) => {
+              setCreatedAt(direction === 'desc' ? -1 : 1);
+              setPage(1);
+            }}
+          />
+          <ColumnChooser
+            columns={RESALE_COLUMNS}
+            chosen={columns}
+            defaults={DEFAULT_RESALE_COLUMNS}
+            onChange={setColumns}
+          />
+        </>
+      }
+      error={error}
+      onErrorClose={() => setError(null)}
+    >
+      {body}
+    </ListScreen>
   );
 }

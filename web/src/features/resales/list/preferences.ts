@@ -1,8 +1,9 @@
-import { readColumns, type ColumnDef } from '../../../components/columns';
-import { ALL_ROWS, DEFAULT_PAGE_SIZE, PAGE_SIZES_WITH_ALL } from '../../../components/PageSizeSelect';
-import { currentUserScope, readUserPreferences, writeUserPreferences } from '../../../components/userPreferences';
-import { isResaleStatus, type ResaleSort, type ResaleStatus } from '../../../lib/resaleApi';
-import { STORAGE } from '../../../lib/session';
+import { readColumns, type ColumnDef } from '@/components/columns';
+import { ALL_ROWS, DEFAULT_PAGE_SIZE, PAGE_SIZES_WITH_ALL } from '@/components/PageSizeSelect';
+import { currentUserScope, readUserPreferences, writeUserPreferences } from '@/components/userPreferences';
+import { type ResaleSort } from '../api/resale';
+import { isResaleStatus, type ResaleStatus } from '@/lib/status';
+import { STORAGE } from '@/lib/session';
 
 export type ResaleColumn = 'resale' | 'cnpj' | 'phone' | 'contact' | 'date' | 'status' | 'actions';
 

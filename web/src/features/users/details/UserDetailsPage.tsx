@@ -3,28 +3,28 @@ import { HistoryIcon, RefreshIcon, TrashIcon } from '@blueprintjs/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ConfirmationModal } from '../../../components/ConfirmationModal';
-import { ErrorModal } from '../../../components/ErrorModal';
-import { SuccessModal } from '../../../components/SuccessModal';
-import { showToast } from '../../../components/toaster';
-import { getUser, type UserRecord } from '../../../lib/authApi';
-import { PANEL_BASE } from '../../../lib/guards';
-import { ROLE_LABELS, filterRolesForCompany, isRole } from '../../../lib/roles';
-import { getCompany } from '../../../lib/http';
-import { readSession } from '../../../lib/session';
+import { ConfirmationModal } from '@/components/ConfirmationModal';
+import { ErrorModal } from '@/components/ErrorModal';
+import { SuccessModal } from '@/components/SuccessModal';
+import { showToast } from '@/components/toaster';
+import { getUser, type UserRecord } from '@/lib/authApi';
+import { PANEL_BASE } from '@/lib/guards';
+import { ROLE_LABELS, filterRolesForCompany, isRole } from '@/lib/roles';
+import { getCompany } from '@/lib/http';
+import { readSession } from '@/lib/session';
 import {
   MSG_UNDO_FAILED,
   MSG_USER_DELETED,
   MSG_USER_ERROR,
   MSG_USER_RESTORED,
   UNDO_DELETE_MS,
-  deactivateSeller,
+  useDeactivateSeller,
   isDeactivated,
   restoreSeller,
-} from '../../../lib/userApi';
+} from '../api/users';
 import { phoneText, userHistoryPath } from '../list/UsersPage';
-import '../../resales/resales.css';
-import { EmailText } from '../../../components/EmailText';
+import '@/components/partners.css';
+import { EmailText } from '@/components/EmailText';
 
 /** `Users/:id`: 'Detalhes do usuário' for a representative, 'Detalhes do vendedor' otherwise (spec §2). */
 export function userDetailsTitle(roles: readonly string[]): string {
@@ -50,6 +50,7 @@ export function UserDetailsPage() {
   const [reloadKey, setReloadKey] = useState(0);
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const deactivate = useDeactivateSeller();
   const [success, setSuccess] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -83,7 +84,7 @@ export function UserDetailsPage() {
 
   async function onDelete() {
     setDeleting(true);
-    const res = await deactivateSeller(id);
+    const res = await deactivate.mutateAsync(id);
     setDeleting(false);
     setConfirming(false);
     if (res.ok) setSuccess(MSG_USER_DELETED);

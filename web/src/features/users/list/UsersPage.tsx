@@ -1,20 +1,20 @@
-import { Button, Card, Classes, FormGroup, H1, HTMLTable, InputGroup, Tag } from '@blueprintjs/core';
+import { Button, Classes, FormGroup, HTMLTable, InputGroup, Tag } from '@blueprintjs/core';
 import { EyeOpenIcon, HistoryIcon, PlusIcon, SearchIcon } from '@blueprintjs/icons';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { ErrorModal } from '../../../components/ErrorModal';
-import { CellText } from '../../../components/CellText';
-import { ListBody, ListCard } from '../../../components/ListBody';
-import { VirtualRows } from '../../../components/VirtualRows';
-import { useListData } from '../../../components/useListData';
-import { PAGE_SIZES } from '../../../components/PageSizeSelect';
-import { formatPhone } from '../../../lib/format';
-import { PANEL_BASE } from '../../../lib/guards';
-import { ROLE_LABELS, isRole } from '../../../lib/roles';
-import { readSession } from '../../../lib/session';
-import { listSellers, sellerListSource, type SellerRow } from '../../../lib/userApi';
+import { CellText } from '@/components/CellText';
+import { ListBody } from '@/components/ListBody';
+import { ListScreen, TableScroll } from '@/components/ListScreen';
+import { VirtualRows } from '@/components/VirtualRows';
+import { useListData } from '@/components/useListData';
+import { PAGE_SIZES } from '@/components/PageSizeSelect';
+import { formatPhone } from '@/lib/format';
+import { PANEL_BASE } from '@/lib/guards';
+import { ROLE_LABELS, isRole } from '@/lib/roles';
+import { readSession } from '@/lib/session';
+import { listSellers, sellerListSource, type SellerRow } from '../api/users';
 import { loadSellerPreferences, saveSellerPreferences } from './preferences';
-import '../../resales/resales.css';
+import '@/components/partners.css';
 
 export const NO_PHONE = 'Sem Telefone';
 
@@ -77,7 +77,7 @@ export function UsersPage() {
       onRetry={reload}
       blocked={source.ok ? null : source.message}
     >
-    <div className="table-scroll" aria-busy={loading} tabIndex={0} role="region" aria-label="Tabela de usuários">
+    <TableScroll label="Tabela de usuários" busy={loading}>
       <HTMLTable className="partners-table list-table users-table" data-testid="users-table">
         <thead>
           <tr>
@@ -149,17 +149,17 @@ export function UsersPage() {
           )}
         />
       </HTMLTable>
-    </div>
+    </TableScroll>
     </ListBody>
   );
 
   return (
-    <section className="panel-screen users-page" aria-labelledby="page-title">
-      <div className="partners-header">
-        <H1 id="page-title" className="page-title" data-testid="page-title">
-          Usuários
-        </H1>
-        {canAdd && (
+    <ListScreen
+      className="users-page"
+      title="Usuários"
+      headerClassName="partners-header"
+      actions={
+        canAdd && (
           <Link
             to={`${PANEL_BASE}/Users/registration`}
             className={`${Classes.BUTTON} ${Classes.INTENT_PRIMARY}`}
@@ -169,10 +169,10 @@ export function UsersPage() {
             <PlusIcon />
             <span className={Classes.BUTTON_TEXT}>Adicionar vendedores</span>
           </Link>
-        )}
-      </div>
-
-      <Card className="partners-card" elevation={1}>
+        )
+      }
+      filtersClassName="partners-card"
+      filters={
         <form className="name-filter" role="search" aria-label="Filtrar usuários" onSubmit={onSearch}>
           <FormGroup label="Nome do vendedor" labelFor="seller-name-filter">
             <InputGroup
@@ -195,27 +195,24 @@ export function UsersPage() {
             />
           </FormGroup>
         </form>
-      </Card>
-
-      <ListCard
-        state={state}
-        rowCount={rows.length}
-        total={total}
-        noun={['usuário', 'usuários']}
-        amount={amount}
-        onAmount={(size) => {
-          setAmount(size);
-          setPage(1);
-        }}
-        pageSizes={PAGE_SIZES}
-        page={page}
-        pageCount={pages}
-        onPage={setPage}
-      >
-        {body}
-      </ListCard>
-
-      <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={() => setError(null)} />
-    </section>
+      }
+      state={state}
+      rowCount={rows.length}
+      total={total}
+      noun={['usuário', 'usuários']}
+      amount={amount}
+      onAmount={(size) => {
+        setAmount(size);
+        setPage(1);
+      }}
+      pageSizes={PAGE_SIZES}
+      page={page}
+      pageCount={pages}
+      onPage={setPage}
+      error={error}
+      onErrorClose={() => setError(null)}
+    >
+      {body}
+    </ListScreen>
   );
 }

@@ -1,6 +1,6 @@
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../../components/PageSizeSelect';
-import { currentUserScope, readUserPreferences, writeUserPreferences } from '../../../components/userPreferences';
-import { STORAGE } from '../../../lib/session';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@/components/PageSizeSelect';
+import { currentUserScope, readUserPreferences, writeUserPreferences } from '@/components/userPreferences';
+import { STORAGE } from '@/lib/session';
 
 /**
  * What the Users list keeps for each user under seller_preferences (spec §2;

@@ -1,13 +1,13 @@
 import { Button, Card, Classes, H1, Intent } from '@blueprintjs/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ErrorModal } from '../../../components/ErrorModal';
-import { SuccessModal } from '../../../components/SuccessModal';
-import { PANEL_BASE } from '../../../lib/guards';
-import { createSeller, sellerCreationOutcome } from '../../../lib/userApi';
-import { PersonFieldsForm } from '../../registration/PersonFieldsForm';
-import { MOBILE_LENGTH, isPersonValid, personErrors, phoneDigits, type PersonFields } from '../../registration/validation';
-import '../../resales/resales.css';
+import { ErrorModal } from '@/components/ErrorModal';
+import { SuccessModal } from '@/components/SuccessModal';
+import { PANEL_BASE } from '@/lib/guards';
+import { sellerCreationOutcome, useCreateSeller } from '../api/users';
+import { PersonFieldsForm } from '@/components/PersonFieldsForm';
+import { MOBILE_LENGTH, isPersonValid, personErrors, phoneDigits, type PersonFields } from '@/components/personFields';
+import '@/components/partners.css';
 
 const LABELS: Record<keyof PersonFields, string> = {
   name: 'Nome',
@@ -25,6 +25,7 @@ export function SellerRegistrationPage() {
   const [values, setValues] = useState<PersonFields>({ name: '', email: '', phone: '' });
   const [touched, setTouched] = useState<Partial<Record<keyof PersonFields, boolean>>>({});
   const [submitting, setSubmitting] = useState(false);
+  const create = useCreateSeller();
   const [success, setSuccess] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -43,7 +44,7 @@ export function SellerRegistrationPage() {
       return;
     }
     setSubmitting(true);
-    const res = await createSeller({
+    const res = await create.mutateAsync({
       name: values.name.trim(),
       email: values.email.trim(),
       phone: phoneDigits(values.phone),
