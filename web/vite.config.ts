@@ -31,6 +31,9 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // Generous waits: on a loaded 2-core CI machine typing into a form takes seconds; an
+    // assertion that fails still fails, only later.
+    testTimeout: 30_000,
     restoreMocks: true,
     unstubGlobals: true,
   },
