@@ -188,6 +188,31 @@ func TestANoticeOfAnOpportunityThatDoesNotExistStoresNothing(t *testing.T) {
 	}
 }
 
+// TestANoticeOfACancelledOpportunityStoresNothing: a notice still running
+// when an operator cancelled the opportunity's workflow (the row marked
+// deleted, hidden from every list) stores no in-app notice and e-mails nobody.
+func TestANoticeOfACancelledOpportunityStoresNothing(t *testing.T) {
+	a, mb, seller := setup(t)
+	ctx := context.Background()
+	id := register(t, a, seller, "99999999-9999-4999-8999-999999999999", "yep", "11222333000181").Record.ID
+	deleted := true
+	if err := a.Apply(ctx, opportunity.Event{Key: id + "/0/2", OpportunityID: id, Brand: "yep", Status: opportunity.Analysis, Deleted: &deleted,
+		System: activities.OperatorName, Changes: []opportunity.Change{{Attribute: "isDeleted", OldValue: "false", NewValue: "true"}}, At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	n := activities.Notice{Key: id + "/0/1/registered", Brand: "yep", OpportunityID: id, Kind: "registered", ToRepresentatives: true, ToOwner: true}
+	if err := a.Notify(ctx, n); err != nil {
+		t.Fatalf("Notify of a cancelled opportunity: %v", err)
+	}
+	var notes int
+	if err := a.DB.QueryRow(ctx, `SELECT count(*) FROM notifications WHERE link LIKE '%' || $1`, id).Scan(&notes); err != nil || notes != 0 {
+		t.Errorf("%d notices stored for a cancelled opportunity (%v), want none", notes, err)
+	}
+	if len(mb.sent) != 0 {
+		t.Errorf("e-mails sent: %v", mb.sent)
+	}
+}
+
 // TestAnIdempotencyKeyActsOnce: a decision's Idempotency-Key is recorded with
 // its event, in the same statement; another event carrying the same key (the
 // call repeated into a later run) changes nothing and fails without a retry
