@@ -362,7 +362,7 @@ func (s *Server) handlePatchOpportunity(w http.ResponseWriter, r *http.Request) 
 		k = decisionKey(r, actionEdit, MsgUpdated)
 	}
 	rec, actor, ok := s.loadForDecision(w, r, id, k)
-	if !ok || answerStored(w, k, id, rec) {
+	if !ok || s.answerRepeat(w, r, k, id, rec) {
 		return
 	}
 	start := time.Now()
@@ -404,7 +404,7 @@ func (s *Server) handlePatchProbability(w http.ResponseWriter, r *http.Request) 
 	}
 	k := decisionKey(r, actionEdit, MsgUpdated)
 	rec, actor, ok := s.loadForDecision(w, r, body.ID, k)
-	if !ok || answerStored(w, k, body.ID, rec) {
+	if !ok || s.answerRepeat(w, r, k, body.ID, rec) {
 		return
 	}
 	s.update(w, r, body.ID, rec, workflows.UpdateEdit, workflows.EditRequest{Actor: actor, Probability: body.ProbabilityClosing,
@@ -420,7 +420,7 @@ func (s *Server) handleRenewalRequest(w http.ResponseWriter, r *http.Request) {
 	}
 	k := decisionKey(r, actionRequestRenewal, MsgRenewalRequested)
 	rec, actor, ok := s.loadForDecision(w, r, id, k)
-	if !ok || answerStored(w, k, id, rec) {
+	if !ok || s.answerRepeat(w, r, k, id, rec) {
 		return
 	}
 	if errs := opportunity.CheckRenewal(body, s.now()); len(errs) > 0 {
@@ -453,7 +453,7 @@ func (s *Server) handleRenewalDecision(w http.ResponseWriter, r *http.Request) {
 	}
 	k := decisionKey(r, action, msg)
 	rec, actor, ok := s.loadForDecision(w, r, id, k)
-	if !ok || answerStored(w, k, id, rec) {
+	if !ok || s.answerRepeat(w, r, k, id, rec) {
 		return
 	}
 	s.update(w, r, id, rec, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: actor, Approve: approve, Reason: body.Reason,
