@@ -43,6 +43,7 @@ help:
 	@echo "make bench-web  the login page's first load, a 10,000-row list, and Lighthouse 12 on every public page, in Chromium"
 	@echo "make chaos  a mixed workload while the worker, the API, Temporal and PostgreSQL are killed and the CRM and mail are down; check nothing is lost, duplicated or stuck"
 	@echo "make chaos-cluster  the same on the production Temporal: its history, matching and frontend services killed one at a time, PostgreSQL restarted"
+	@echo "make restore-drill  back up the portal's and Temporal's databases with work in flight, destroy, restore, prove it resumes; prints the restore time"
 	@echo "make audit  govulncheck and npm audit --omit=dev (needs the network; docs/security-authz.md)"
 	@echo "make loadtest  register, approve and read through the API on a fresh stack, beside the bare engine; p50/p95/p99 and /s per call (LOADTEST_FLAGS)"
 	@echo "make cluster  the portal (2 api + 2 worker processes) on a production Temporal: PostgreSQL, frontend/history/matching/worker processes (Ctrl-C stops it)"
@@ -184,6 +185,14 @@ chaos-short: build $(TEMPORAL)
 # restarted and stalled 20 s.
 chaos-cluster: build cluster-tools
 	$(CLUSTER_ENV) $(GO) run ./cmd/chaos -engine cluster -pg-stall 20s -opportunities 40 -bin bin/oportuna -temporal "$(TEMPORAL)" $${CHAOS_FLAGS:-}
+
+# The restore rehearsal (docs/operations.md, "Backups"): on a cluster with
+# opportunities in flight, pg_dump of the portal's and Temporal's databases,
+# everything stopped and dropped, pg_restore, the cluster and the portal
+# started again; the workflows resume (a decision, an expiry timer, the read
+# model). Prints the restore time. RESTORE_FLAGS adds flags.
+restore-drill: build cluster-tools
+	$(CLUSTER_ENV) $(GO) run ./cmd/restoredrill -bin bin/oportuna -temporal "$(TEMPORAL)" $${RESTORE_FLAGS:-}
 
 # The load test (docs/operations.md, "Load test"): registrations, approvals and
 # reads through the API of a fresh stack (separate api, worker and Salesforce
