@@ -154,6 +154,7 @@ func (wf *opportunityImpl) approve(ctx workflow.Context, req ApproveRequest) (De
 	if err != nil {
 		return wf.decided(nil), err
 	}
+	valid = *applied.ValidUntil // the recorded one, when this is a retry of the decision
 	wf.st.Status, wf.st.Name, wf.st.Probability, wf.st.ValidUntil, wf.st.Register = opportunity.Approved, name, prob, valid, register
 	wf.notify(ctx, noticeApproved, false, true, "")
 	return wf.decided(&applied), nil
@@ -345,6 +346,7 @@ func (wf *opportunityImpl) decideRenewal(ctx workflow.Context, req RenewalDecisi
 	if err != nil {
 		return wf.decided(nil), err
 	}
+	valid = *applied.ValidUntil // the recorded one, when this is a retry of the decision
 	wf.st.Status, wf.st.ValidUntil, wf.st.Reminders, wf.st.Register = opportunity.Approved, valid, 0, register
 	wf.st.RenewalRequestedAt = time.Time{}
 	wf.st.Cycle++

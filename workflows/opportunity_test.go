@@ -370,3 +370,38 @@ func TestADecisionTooLateForItsCallerDoesNotCallTheCRM(t *testing.T) {
 		t.Errorf("events %+v", h.events)
 	}
 }
+
+// TestARetriedApprovalKeepsTheValidityItRecorded: an approval whose workflow
+// task was lost after its write (a worker killed, the history service
+// restarted) runs again later; its write is a retry of the recorded event,
+// and the workflow takes the validity the read model holds (Apply answers
+// it) instead of one counted from the retry's clock, so the read model and
+// the workflow keep the first decision's validity and the renewal window
+// opens from it.
+func TestARetriedApprovalKeepsTheValidityItRecorded(t *testing.T) {
+	h := newHarness(t)
+	var recorded time.Time
+	h.applied = func(ev opportunity.Event) activities.Applied {
+		if ev.ValidUntil == nil {
+			return activities.Applied{}
+		}
+		// The first attempt, 40 s earlier on the clock.
+		approved := ev.ApprovedAt.Add(-40 * time.Second)
+		recorded = ev.ValidUntil.Add(-40 * time.Second)
+		return activities.Applied{ApprovedAt: &approved, ValidUntil: &recorded}
+	}
+	var approveErr error
+	h.at(time.Hour, UpdateApprove, ApproveRequest{Actor: rep, Name: "Projeto Armazém", Probability: 50}, &approveErr)
+	h.env.RegisterDelayedCallback(func() {
+		if st := h.state(); !st.ValidUntil.Equal(recorded) {
+			t.Errorf("workflow valid until %v, want the recorded %v", st.ValidUntil, recorded)
+		}
+	}, 2*time.Hour)
+	// The renewal window opens RenewalWindow before the recorded end.
+	opens := time.Hour + h.d.Validity - h.d.RenewalWindow
+	h.statusAt(opens-30*time.Second, opportunity.Renovation)
+	_ = h.run()
+	if approveErr != nil {
+		t.Fatalf("approve: %v", approveErr)
+	}
+}
