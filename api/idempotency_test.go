@@ -278,7 +278,7 @@ func TestADecisionItsWorkflowLostIsTakenWhenRepeated(t *testing.T) {
 			{Attribute: "probabilityClosing", OldValue: fmt.Sprint(before.Probability), NewValue: fmt.Sprint(prob)}},
 		Idem: &opportunity.IdempotencyKey{UserID: actor.UserID, Key: opportunity.DerivedID(actor.UserID + "/approve-lost"),
 			Action: actionApprove, Status: http.StatusOK, Message: MsgApproved}}
-	if err := (&activities.Activities{DB: st.db}).Apply(ctx, ev); err != nil {
+	if _, err := (&activities.Activities{DB: st.db}).Apply(ctx, ev); err != nil {
 		t.Fatal(err)
 	}
 	if s := state(); s.Status != opportunity.Analysis {
