@@ -405,3 +405,30 @@ func TestARetriedApprovalKeepsTheValidityItRecorded(t *testing.T) {
 		t.Fatalf("approve: %v", approveErr)
 	}
 }
+
+// TestARenewalRequestedAsTheWindowOpensIsTaken: the timer's transition to
+// renovation writes the read model before the workflow's state moves, so the
+// owner may ask for the renewal while the workflow still says approved (here
+// the transition's write fails, keeping the workflow approved past the
+// opening). The clock opened the window: the request is taken, not refused
+// as "Ação não permitida: a oportunidade está aprovado".
+func TestARenewalRequestedAsTheWindowOpensIsTaken(t *testing.T) {
+	h := newHarness(t)
+	h.applyErr = func(ev opportunity.Event) error {
+		if ev.Status == opportunity.Renovation {
+			return temporal.NewNonRetryableApplicationError("the read model refused", "Test", nil)
+		}
+		return nil
+	}
+	var approveErr, renewErr error
+	h.at(time.Hour, UpdateApprove, ApproveRequest{Actor: rep, Name: "Projeto Armazém", Probability: 50}, &approveErr)
+	opens := time.Hour + h.d.Validity - h.d.RenewalWindow
+	h.statusAt(opens+10*time.Second, opportunity.Approved)
+	h.at(opens+20*time.Second, UpdateRequestRenewal, RenewalRequest{Actor: reseller, Renewal: opportunity.RenewalRequest{
+		Reason: "Cliente retomou o projeto", ProbabilityClosing: 75, ProjectStillInScope: "Sim", LastVisitDate: "2026-01-01"}}, &renewErr)
+	h.statusAt(opens+time.Minute, opportunity.AwaitingRenovation)
+	_ = h.run()
+	if approveErr != nil || renewErr != nil {
+		t.Fatalf("approve: %v; renewal request: %v", approveErr, renewErr)
+	}
+}
