@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"go.temporal.io/api/serviceerror"
 
 	"oportuna/auth"
 	"oportuna/internal/respond"
@@ -104,7 +105,15 @@ func (s *Server) answerRepeat(w http.ResponseWriter, r *http.Request, k *idemCal
 	if k == nil || !k.found || k.stored.opportunityID != id || k.stored.action != k.rec.Action {
 		return answerStored(w, k, id, rec)
 	}
-	if s.workflowBehind(r.Context(), id) {
+	behind, err := s.workflowBehind(r.Context(), id)
+	switch {
+	case err != nil:
+		// The workflow does not answer (Temporal restarting): the first
+		// outcome is not confirmed; the client tries again with its key.
+		slog.WarnContext(r.Context(), "a repeated decision: the workflow's state cannot be read", "opportunity", id, "err", err)
+		respond.Error(w, http.StatusServiceUnavailable, MsgBusy)
+		return true
+	case behind:
 		slog.WarnContext(r.Context(), "a repeated decision meets a workflow behind its read model: running it again",
 			"opportunity", id, "action", k.rec.Action)
 		return false
@@ -113,27 +122,35 @@ func (s *Server) answerRepeat(w http.ResponseWriter, r *http.Request, k *idemCal
 }
 
 // workflowBehind reports whether the read model holds an event (key
-// id/cycle/seq) later than the workflow's state: false when either cannot be read.
-func (s *Server) workflowBehind(ctx context.Context, id string) bool {
+// id/cycle/seq) later than the workflow's state; an error when the workflow
+// cannot be queried.
+func (s *Server) workflowBehind(ctx context.Context, id string) (bool, error) {
 	var key string
 	if err := s.DB.QueryRow(ctx, `SELECT event_key FROM history WHERE type = 'opportunity' AND type_id = $1
 		AND event_key ~ '/[0-9]+/[0-9]+$' ORDER BY id DESC LIMIT 1`, id).Scan(&key); err != nil {
-		return false
+		return false, nil // no event recorded by a workflow: nothing it could have missed
 	}
 	parts := strings.Split(key, "/")
 	cycle, err1 := strconv.Atoi(parts[len(parts)-2])
 	seq, err2 := strconv.Atoi(parts[len(parts)-1])
 	if err1 != nil || err2 != nil {
-		return false
+		return false, nil
 	}
 	qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	v, err := s.Temporal.QueryWorkflow(qctx, workflows.OpportunityWorkflowID(id), "", workflows.QueryState)
 	var st workflows.OpportunityState
-	if err != nil || v.Get(&st) != nil {
-		return false
+	if err == nil {
+		err = v.Get(&st)
 	}
-	return st.Cycle < cycle || (st.Cycle == cycle && st.Seq < seq)
+	var gone *serviceerror.NotFound
+	switch {
+	case errors.As(err, &gone):
+		return false, nil // no workflow left (past its retention): the table's answer stands
+	case err != nil:
+		return false, err
+	}
+	return st.Cycle < cycle || (st.Cycle == cycle && st.Seq < seq), nil
 }
 
 // answerStored answers a repeated call with its first outcome, and a key
