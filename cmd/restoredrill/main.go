@@ -119,7 +119,7 @@ func run(ctx context.Context, o options) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer st.Close(true) // its databases die with the drill's PostgreSQL
+	defer st.Close(o.keep)
 	slog.Info("cluster up", "temporal", st.TemporalAddr, "postgres port", pg.Port)
 
 	db, err := pgxpool.New(ctx, st.DB.URL)
