@@ -121,6 +121,24 @@ func (s *Server) answerRepeat(w http.ResponseWriter, r *http.Request, k *idemCal
 	return answerStored(w, k, id, rec)
 }
 
+// answerRepeatAfterFailure answers a decision whose update failed but whose
+// key is recorded: the first outcome when the workflow has it; 503 when the
+// workflow is behind its read model (this call's task was lost after its
+// write: answering "done" would leave the workflow without the decision
+// until the client repeats it) or cannot be read. It reports whether it answered.
+func (s *Server) answerRepeatAfterFailure(w http.ResponseWriter, r *http.Request, k *idemCall, id string, rec opportunity.Record) bool {
+	if k.stored.opportunityID != id || k.stored.action != k.rec.Action {
+		return answerStored(w, k, id, rec)
+	}
+	if behind, err := s.workflowBehind(r.Context(), id); err != nil || behind {
+		slog.WarnContext(r.Context(), "a decision recorded by a lost workflow task: the client tries again", "opportunity", id,
+			"action", k.rec.Action, "err", err)
+		respond.Error(w, http.StatusServiceUnavailable, MsgBusy)
+		return true
+	}
+	return answerStored(w, k, id, rec)
+}
+
 // workflowBehind reports whether the read model holds an event (key
 // id/cycle/seq) later than the workflow's state; an error when the workflow
 // cannot be queried.

@@ -320,7 +320,10 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, id string, rec o
 	}
 	if err != nil && k != nil {
 		if lerr := s.lookupKey(r.Context(), k); lerr == nil && k.found {
-			if now, lerr := opportunity.Load(r.Context(), store.New(s.DB), id); lerr == nil && answerStored(w, k, id, now) {
+			// Recorded under the key: by an earlier call (answered as it was),
+			// or by this call's workflow task, lost with the update (the
+			// workflow is then behind: the client is asked to try again).
+			if now, lerr := opportunity.Load(r.Context(), store.New(s.DB), id); lerr == nil && s.answerRepeatAfterFailure(w, r, k, id, now) {
 				return
 			}
 		}
