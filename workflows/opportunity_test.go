@@ -432,3 +432,27 @@ func TestARenewalRequestedAsTheWindowOpensIsTaken(t *testing.T) {
 		t.Fatalf("approve: %v; renewal request: %v", approveErr, renewErr)
 	}
 }
+
+// TestAnApprovalWhoseWindowAlreadyOpenedEntersRenovation: an approval that
+// keeps the validity it recorded earlier (a retry after its task was lost)
+// may find its renewal window already open; the opportunity enters
+// renovation at once instead of waiting, approved, for its expiry.
+func TestAnApprovalWhoseWindowAlreadyOpenedEntersRenovation(t *testing.T) {
+	h := newHarness(t)
+	h.applied = func(ev opportunity.Event) activities.Applied {
+		if ev.ValidUntil == nil {
+			return activities.Applied{}
+		}
+		// Recorded long enough ago that the window opened already.
+		valid := ev.ValidUntil.Add(-(h.d.Validity - h.d.RenewalWindow) - time.Hour)
+		approved := valid.Add(-h.d.Validity)
+		return activities.Applied{ApprovedAt: &approved, ValidUntil: &valid}
+	}
+	var approveErr error
+	h.at(time.Hour, UpdateApprove, ApproveRequest{Actor: rep, Name: "Projeto Armazém", Probability: 50}, &approveErr)
+	h.statusAt(time.Hour+time.Minute, opportunity.Renovation)
+	_ = h.run()
+	if approveErr != nil {
+		t.Fatalf("approve: %v", approveErr)
+	}
+}
