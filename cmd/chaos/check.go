@@ -686,7 +686,7 @@ func (h *harness) report(rep *chaosReport, ops []*op) int {
 	}
 	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "\nCHAOS\tround 1\tround 2\ttotal")
-	fmt.Fprintf(w, "opportunities the clients registered and approved\t%d\t%d\t%d\n", r1, r2, r1+r2)
+	fmt.Fprintf(w, "stories (opportunities registered, then approved, refused, edited, renewed or cancelled)\t%d\t%d\t%d\n", r1, r2, r1+r2)
 	last := ""
 	for _, c := range allChecks {
 		if c.Category != last {
