@@ -33,7 +33,7 @@ STATICCHECK_VERSION := v0.8.2
 GO_SOURCES := $(shell find . -name '*.go' -not -path './web/node_modules/*') go.mod go.sum VERSION brand/brands.json $(wildcard migrations/*.sql)
 WEB_SOURCES := $(shell find web/src web/public web/build web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run test build web tools deps pg-start pg-stop vet go-test fuzz web-test e2e chaos chaos-short loadtest bench bench-web clean cluster cluster-tools
+.PHONY: help run test build web tools deps pg-start pg-stop vet go-test fuzz web-test e2e chaos chaos-short chaos-cluster restore-drill loadtest bench bench-web clean cluster cluster-tools
 
 help:
 	@echo "make run    start PostgreSQL, Temporal, the API and the worker with demo data (http://localhost:8080)"
@@ -41,7 +41,9 @@ help:
 	@echo "make build  bin/oportuna with the web app embedded"
 	@echo "make bench  Go benchmarks"
 	@echo "make bench-web  the login page's first load, a 10,000-row list, and Lighthouse 12 on every public page, in Chromium"
-	@echo "make chaos  kill the worker and the API, take the CRM down, under load; check nothing is lost, duplicated or stuck"
+	@echo "make chaos  a mixed workload while the worker, the API, Temporal and PostgreSQL are killed and the CRM and mail are down; check nothing is lost, duplicated or stuck"
+	@echo "make chaos-cluster  the same on the production Temporal: its history, matching and frontend services killed one at a time, PostgreSQL restarted"
+	@echo "make restore-drill  back up the portal's and Temporal's databases with work in flight, destroy, restore, prove it resumes; prints the restore time"
 	@echo "make audit  govulncheck and npm audit --omit=dev (needs the network; docs/security-authz.md)"
 	@echo "make loadtest  register, approve and read through the API on a fresh stack, beside the bare engine; p50/p95/p99 and /s per call (LOADTEST_FLAGS)"
 	@echo "make cluster  the portal (2 api + 2 worker processes) on a production Temporal: PostgreSQL, frontend/history/matching/worker processes (Ctrl-C stops it)"
@@ -164,14 +166,33 @@ brand-logos: web/node_modules/.installed /usr/bin/chromium
 	node scripts/brand-logos.mjs
 
 # Chaos (docs/operations.md): `oportuna api` and `oportuna worker` as separate
-# processes, killed under load, on a fresh database and Temporal dev server.
+# processes, on a PostgreSQL server of the run's own (restarted during the run)
+# and a fresh Temporal dev server on a state file (killed and restarted); a
+# mixed workload (approvals, refusals, edits, renewals, an operator's cancel),
+# every answered call sent again with its key; the worker and the API killed,
+# the CRM and the SMTP server down for a while.
 # CHAOS_FLAGS adds flags, e.g. CHAOS_FLAGS='-opportunities 300 -seed 42'.
-chaos: build $(TEMPORAL) pg-start
-	OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" $(GO) run ./cmd/chaos -bin bin/oportuna -temporal "$(TEMPORAL)" $${CHAOS_FLAGS:-}
+chaos: build $(TEMPORAL)
+	$(GO) run ./cmd/chaos -bin bin/oportuna -temporal "$(TEMPORAL)" $${CHAOS_FLAGS:-}
 
-# The short round of make test: 20 approvals, 3 worker kills a round, a 12 s CRM outage.
-chaos-short: build $(TEMPORAL) pg-start
-	OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" $(GO) run ./cmd/chaos -short -bin bin/oportuna -temporal "$(TEMPORAL)" $${CHAOS_FLAGS:-}
+# The short round of make test: 10 stories a round, 3 worker kills a round, a 12 s CRM outage, an 8 s mail outage.
+chaos-short: build $(TEMPORAL)
+	$(GO) run ./cmd/chaos -short -bin bin/oportuna -temporal "$(TEMPORAL)" $${CHAOS_FLAGS:-}
+
+# The same run on the production-shaped Temporal (internal/stack/cluster): its
+# history service killed, its matching service killed, its frontend restarted,
+# one at a time, and PostgreSQL (the run's own, Temporal's and the portal's)
+# restarted and stalled 20 s.
+chaos-cluster: build cluster-tools
+	$(CLUSTER_ENV) $(GO) run ./cmd/chaos -engine cluster -pg-stall 20s -opportunities 40 -bin bin/oportuna -temporal "$(TEMPORAL)" $${CHAOS_FLAGS:-}
+
+# The restore rehearsal (docs/operations.md, "Backups"): on a cluster with
+# opportunities in flight, pg_dump of the portal's and Temporal's databases,
+# everything stopped and dropped, pg_restore, the cluster and the portal
+# started again; the workflows resume (a decision, an expiry timer, the read
+# model). Prints the restore time. RESTORE_FLAGS adds flags.
+restore-drill: build cluster-tools
+	$(CLUSTER_ENV) $(GO) run ./cmd/restoredrill -bin bin/oportuna -temporal "$(TEMPORAL)" $${RESTORE_FLAGS:-}
 
 # The load test (docs/operations.md, "Load test"): registrations, approvals and
 # reads through the API of a fresh stack (separate api, worker and Salesforce

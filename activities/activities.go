@@ -180,11 +180,28 @@ func creationChanges(r opportunity.Record) []opportunity.Change {
 	return cs
 }
 
+// Applied is what Apply recorded when the event's key was recorded already
+// (a retry): the approval time and validity the read model holds, for an
+// event that sets them. A decision re-run after its workflow task was lost
+// (a worker or history service killed before the task completed) computes
+// them again from a later clock; the workflow takes these instead, so the
+// read model and the workflow keep the first decision's validity.
+type Applied struct {
+	ApprovedAt *time.Time `json:"approvedAt,omitempty"`
+	ValidUntil *time.Time `json:"validUntil,omitempty"`
+}
+
 // Apply applies an event to the read model and writes its history row, once
 // per key: one statement (one round trip, one transaction) reads whether the
 // key was recorded, and if not updates the row and records it, with the
 // outcome of the decision's Idempotency-Key (ev.Idem) when it has one.
-func (a *Activities) Apply(ctx context.Context, ev opportunity.Event) error {
+func (a *Activities) Apply(ctx context.Context, ev opportunity.Event) (Applied, error) {
+	var out Applied
+	err := a.apply(ctx, ev, &out)
+	return out, err
+}
+
+func (a *Activities) apply(ctx context.Context, ev opportunity.Event, out *Applied) error {
 	h := opportunity.History{Actor: ev.Actor, Username: ev.System, Changes: ev.Changes}.Row()
 	p := store.ApplyEventParams{EventKey: ev.Key, ID: ev.OpportunityID, Brand: ev.Brand, Status: string(ev.Status),
 		Name: ev.Name, Probability: ev.Probability, Reason: ev.Reason, ApprovedAt: ev.ApprovedAt, ValidUntil: ev.ValidUntil,
@@ -205,6 +222,12 @@ func (a *Activities) Apply(ctx context.Context, ev opportunity.Event) error {
 		// Applied already (a retry): the same event, or a bug that reused a key.
 		if err := sameEvent(ev, res.Recorded); err != nil {
 			return err
+		}
+		if ev.ValidUntil != nil {
+			if err := a.DB.QueryRow(ctx, `SELECT approve_date, valid_until FROM opportunities WHERE id = $1`, ev.OpportunityID).
+				Scan(&out.ApprovedAt, &out.ValidUntil); err != nil {
+				return fmt.Errorf("apply %s: read the recorded validity: %w", ev.Key, err)
+			}
 		}
 	case res.KeyUsed:
 		// The call's Idempotency-Key names a decision already recorded (its

@@ -98,7 +98,7 @@ func TestApplyAndNotifyHappenOncePerKey(t *testing.T) {
 	ev := opportunity.Event{Key: id + "/0/2", OpportunityID: id, Brand: "yep", Status: opportunity.Approved, Name: &name, Probability: &prob,
 		Changes: []opportunity.Change{{Attribute: "status", OldValue: "analysis", NewValue: "approved"}}, At: time.Now()}
 	for i := 0; i < 2; i++ {
-		if err := a.Apply(ctx, ev); err != nil {
+		if _, err := a.Apply(ctx, ev); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -129,7 +129,7 @@ func TestApplyAndNotifyHappenOncePerKey(t *testing.T) {
 	if len(titles) != 1 || titles[0] != "Nova oportunidade aguardando análise: Projeto" {
 		t.Errorf("notification titles %q", titles)
 	}
-	if err := a.Apply(ctx, opportunity.Event{Key: "x/0/9", OpportunityID: "55555555-5555-4555-8555-555555555555", Brand: "yep", Status: opportunity.Expired, At: time.Now()}); err == nil {
+	if _, err := a.Apply(ctx, opportunity.Event{Key: "x/0/9", OpportunityID: "55555555-5555-4555-8555-555555555555", Brand: "yep", Status: opportunity.Expired, At: time.Now()}); err == nil {
 		t.Error("an event for an unknown opportunity was accepted")
 	}
 }
@@ -145,17 +145,17 @@ func TestAnEventKeyRecordedWithOtherChangesFailsLoudly(t *testing.T) {
 	name := "Projeto"
 	ev := opportunity.Event{Key: id + "/0/2", OpportunityID: id, Brand: "yep", Status: opportunity.Analysis, Name: &name,
 		Changes: []opportunity.Change{{Attribute: "name", OldValue: "Op 6666", NewValue: "Projeto"}}, At: time.Now()}
-	if err := a.Apply(ctx, ev); err != nil {
+	if _, err := a.Apply(ctx, ev); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Apply(ctx, ev); err != nil {
+	if _, err := a.Apply(ctx, ev); err != nil {
 		t.Fatalf("a retry of the same event: %v", err)
 	}
 	other := "Outro"
 	reused := ev
 	reused.Name = &other
 	reused.Changes = []opportunity.Change{{Attribute: "name", OldValue: "Projeto", NewValue: "Outro"}}
-	err := a.Apply(ctx, reused)
+	_, err := a.Apply(ctx, reused)
 	var app *temporal.ApplicationError
 	if !errors.As(err, &app) || app.Type() != activities.ErrTypeEventKeyReused || !app.NonRetryable() {
 		t.Fatalf("a reused key with other changes: %v, want a non-retryable %s", err, activities.ErrTypeEventKeyReused)
@@ -188,6 +188,31 @@ func TestANoticeOfAnOpportunityThatDoesNotExistStoresNothing(t *testing.T) {
 	}
 }
 
+// TestANoticeOfACancelledOpportunityStoresNothing: a notice still running
+// when an operator cancelled the opportunity's workflow (the row marked
+// deleted, hidden from every list) stores no in-app notice and e-mails nobody.
+func TestANoticeOfACancelledOpportunityStoresNothing(t *testing.T) {
+	a, mb, seller := setup(t)
+	ctx := context.Background()
+	id := register(t, a, seller, "99999999-9999-4999-8999-999999999999", "yep", "11222333000181").Record.ID
+	deleted := true
+	if _, err := a.Apply(ctx, opportunity.Event{Key: id + "/0/2", OpportunityID: id, Brand: "yep", Status: opportunity.Analysis, Deleted: &deleted,
+		System: activities.OperatorName, Changes: []opportunity.Change{{Attribute: "isDeleted", OldValue: "false", NewValue: "true"}}, At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	n := activities.Notice{Key: id + "/0/1/registered", Brand: "yep", OpportunityID: id, Kind: "registered", ToRepresentatives: true, ToOwner: true}
+	if err := a.Notify(ctx, n); err != nil {
+		t.Fatalf("Notify of a cancelled opportunity: %v", err)
+	}
+	var notes int
+	if err := a.DB.QueryRow(ctx, `SELECT count(*) FROM notifications WHERE link LIKE '%' || $1`, id).Scan(&notes); err != nil || notes != 0 {
+		t.Errorf("%d notices stored for a cancelled opportunity (%v), want none", notes, err)
+	}
+	if len(mb.sent) != 0 {
+		t.Errorf("e-mails sent: %v", mb.sent)
+	}
+}
+
 // TestAnIdempotencyKeyActsOnce: a decision's Idempotency-Key is recorded with
 // its event, in the same statement; another event carrying the same key (the
 // call repeated into a later run) changes nothing and fails without a retry
@@ -201,7 +226,7 @@ func TestAnIdempotencyKeyActsOnce(t *testing.T) {
 	ev := opportunity.Event{Key: id + "/0/2", OpportunityID: id, Brand: "yep", Status: opportunity.Analysis, Name: &name,
 		Changes: []opportunity.Change{{Attribute: "name", OldValue: "Op 8888", NewValue: "Projeto"}}, At: time.Now(), Idem: key}
 	for i := 0; i < 2; i++ {
-		if err := a.Apply(ctx, ev); err != nil {
+		if _, err := a.Apply(ctx, ev); err != nil {
 			t.Fatalf("apply %d: %v", i, err)
 		}
 	}
@@ -215,7 +240,7 @@ func TestAnIdempotencyKeyActsOnce(t *testing.T) {
 	repeat := ev
 	repeat.Key, repeat.Name = id+"/1/5", &again
 	repeat.Changes = []opportunity.Change{{Attribute: "name", OldValue: "Projeto", NewValue: "Outro"}}
-	err := a.Apply(ctx, repeat)
+	_, err := a.Apply(ctx, repeat)
 	var app *temporal.ApplicationError
 	if !errors.As(err, &app) || app.Type() != activities.ErrTypeKeyUsed || !app.NonRetryable() {
 		t.Fatalf("the key in another event: %v, want a non-retryable %s", err, activities.ErrTypeKeyUsed)
@@ -224,5 +249,36 @@ func TestAnIdempotencyKeyActsOnce(t *testing.T) {
 	_ = a.DB.QueryRow(ctx, `SELECT count(*) FROM history WHERE type_id = $1`, id).Scan(&rows)
 	if rec, _ := a.Load(ctx, id); rec.Name != "Projeto" || rows != 2 {
 		t.Errorf("the repeated key acted: name %q, %d history rows (want Projeto, 2)", rec.Name, rows)
+	}
+}
+
+// TestARetriedApprovalAnswersTheRecordedValidity: Apply of an approval whose
+// key was recorded (its workflow task was lost after the write and the
+// decision ran again, later) changes nothing and answers the approval time
+// and validity the read model holds, for the workflow to take.
+func TestARetriedApprovalAnswersTheRecordedValidity(t *testing.T) {
+	a, _, seller := setup(t)
+	ctx := context.Background()
+	id := register(t, a, seller, "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa", "yep", "11222333000181").Record.ID
+	name := "Projeto"
+	first := time.Now().Truncate(time.Microsecond)
+	valid := first.Add(90 * 24 * time.Hour)
+	ev := opportunity.Event{Key: id + "/0/2", OpportunityID: id, Brand: "yep", Status: opportunity.Approved, Name: &name,
+		ApprovedAt: &first, ValidUntil: &valid, At: first,
+		Changes: []opportunity.Change{{Attribute: "status", OldValue: "analysis", NewValue: "approved"}}}
+	if got, err := a.Apply(ctx, ev); err != nil || got.ValidUntil != nil {
+		t.Fatalf("first Apply: %+v, %v; want nothing recorded before", got, err)
+	}
+	later, laterValid := first.Add(40*time.Second), valid.Add(40*time.Second)
+	ev.ApprovedAt, ev.ValidUntil, ev.At = &later, &laterValid, later
+	got, err := a.Apply(ctx, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ValidUntil == nil || !got.ValidUntil.Equal(valid) || got.ApprovedAt == nil || !got.ApprovedAt.Equal(first) {
+		t.Errorf("retried Apply answered %+v, want the recorded approval %v valid until %v", got, first, valid)
+	}
+	if rec, _ := a.Load(ctx, id); rec.ValidUntil == nil || !rec.ValidUntil.Equal(valid) {
+		t.Errorf("the retry changed the read model's validity: %v", rec.ValidUntil)
 	}
 }

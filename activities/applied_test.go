@@ -38,7 +38,7 @@ func TestAppliedIsTheStoredRecord(t *testing.T) {
 		}
 		ev.Key, ev.OpportunityID, ev.Brand, ev.At = id+"/0/"+string(rune('2'+i)), id, "yep", at(time.Duration(i+2)*time.Second)
 		ev.Changes = []opportunity.Change{{Attribute: "status", NewValue: string(ev.Status)}}
-		if err := a.Apply(ctx, ev); err != nil {
+		if _, err := a.Apply(ctx, ev); err != nil {
 			t.Fatal(err)
 		}
 		after, err := a.Load(ctx, id)

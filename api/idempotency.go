@@ -3,15 +3,20 @@ package api
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"go.temporal.io/api/serviceerror"
 
 	"oportuna/auth"
 	"oportuna/internal/respond"
 	"oportuna/opportunity"
 	"oportuna/store"
+	"oportuna/workflows"
 )
 
 // MsgKeyReused answers a decision whose Idempotency-Key the caller already
@@ -86,6 +91,84 @@ func (k *idemCall) read(row store.IdempotencyKeyRow, err error) error {
 // repetition of one recorded after the first lookup (it then met a later run).
 func (s *Server) lookupKey(ctx context.Context, k *idemCall) error {
 	return k.read(store.New(s.DB).IdempotencyKey(ctx, k.params()))
+}
+
+// answerRepeat answers a repeated call with its first outcome (answerStored),
+// unless the opportunity's workflow has not recorded the decision the read
+// model holds: a decision is written to the read model (with its key) inside
+// the workflow task that runs it, and a task lost with the Temporal history
+// service that ran it (a crash before the task completed) leaves the workflow
+// one decision behind. The repeat is then run again under the same Update ID:
+// the workflow takes the decision it missed, and its write is a retry of the
+// event recorded (the same key, the same changes).
+func (s *Server) answerRepeat(w http.ResponseWriter, r *http.Request, k *idemCall, id string, rec opportunity.Record) bool {
+	if k == nil || !k.found || k.stored.opportunityID != id || k.stored.action != k.rec.Action {
+		return answerStored(w, k, id, rec)
+	}
+	behind, err := s.workflowBehind(r.Context(), id)
+	switch {
+	case err != nil:
+		// The workflow does not answer (Temporal restarting): the first
+		// outcome is not confirmed; the client tries again with its key.
+		slog.WarnContext(r.Context(), "a repeated decision: the workflow's state cannot be read", "opportunity", id, "err", err)
+		respond.Error(w, http.StatusServiceUnavailable, MsgBusy)
+		return true
+	case behind:
+		slog.WarnContext(r.Context(), "a repeated decision meets a workflow behind its read model: running it again",
+			"opportunity", id, "action", k.rec.Action)
+		return false
+	}
+	return answerStored(w, k, id, rec)
+}
+
+// answerRepeatAfterFailure answers a decision whose update failed but whose
+// key is recorded: the first outcome when the workflow has it; 503 when the
+// workflow is behind its read model (this call's task was lost after its
+// write: answering "done" would leave the workflow without the decision
+// until the client repeats it) or cannot be read. It reports whether it answered.
+func (s *Server) answerRepeatAfterFailure(w http.ResponseWriter, r *http.Request, k *idemCall, id string, rec opportunity.Record) bool {
+	if k.stored.opportunityID != id || k.stored.action != k.rec.Action {
+		return answerStored(w, k, id, rec)
+	}
+	if behind, err := s.workflowBehind(r.Context(), id); err != nil || behind {
+		slog.WarnContext(r.Context(), "a decision recorded by a lost workflow task: the client tries again", "opportunity", id,
+			"action", k.rec.Action, "err", err)
+		respond.Error(w, http.StatusServiceUnavailable, MsgBusy)
+		return true
+	}
+	return answerStored(w, k, id, rec)
+}
+
+// workflowBehind reports whether the read model holds an event (key
+// id/cycle/seq) later than the workflow's state; an error when the workflow
+// cannot be queried.
+func (s *Server) workflowBehind(ctx context.Context, id string) (bool, error) {
+	var key string
+	if err := s.DB.QueryRow(ctx, `SELECT event_key FROM history WHERE type = 'opportunity' AND type_id = $1
+		AND event_key ~ '/[0-9]+/[0-9]+$' ORDER BY id DESC LIMIT 1`, id).Scan(&key); err != nil {
+		return false, nil // no event recorded by a workflow: nothing it could have missed
+	}
+	parts := strings.Split(key, "/")
+	cycle, err1 := strconv.Atoi(parts[len(parts)-2])
+	seq, err2 := strconv.Atoi(parts[len(parts)-1])
+	if err1 != nil || err2 != nil {
+		return false, nil
+	}
+	qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	v, err := s.Temporal.QueryWorkflow(qctx, workflows.OpportunityWorkflowID(id), "", workflows.QueryState)
+	var st workflows.OpportunityState
+	if err == nil {
+		err = v.Get(&st)
+	}
+	var gone *serviceerror.NotFound
+	switch {
+	case errors.As(err, &gone):
+		return false, nil // no workflow left (past its retention): the table's answer stands
+	case err != nil:
+		return false, err
+	}
+	return st.Cycle < cycle || (st.Cycle == cycle && st.Seq < seq), nil
 }
 
 // answerStored answers a repeated call with its first outcome, and a key

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -205,5 +206,72 @@ func TestIdempotencyKeysArePrunedAfterADay(t *testing.T) {
 	}
 	if p.IdempotencyKeys != 1 || len(left) != 1 || left[0] != "young" {
 		t.Errorf("pruned %d, left %v; want 1 and [young]", p.IdempotencyKeys, left)
+	}
+}
+
+// TestADecisionItsWorkflowLostIsTakenWhenRepeated: an approval is written to
+// the read model, with its Idempotency-Key, by the workflow task that runs it
+// (a local activity); when that task is lost with the Temporal history
+// service that ran it (killed before the task completed), the read model says
+// approved and the workflow is still in analysis. The client's repeat, same
+// key, must not be answered from the key alone: the workflow takes the
+// approval it missed, recording it once (its write is a retry of the event).
+func TestADecisionItsWorkflowLostIsTakenWhenRepeated(t *testing.T) {
+	st := newStack(t)
+	ctx := t.Context()
+	seller := st.login("vendedor1@nordata.demo", "nordata")
+	rep := st.login("representante@nordata.demo", "nordata")
+	tc := testenv.TemporalClient(t)
+	code, body := seller.call("POST", "/api/opportunity/create", createBody("11222333000181"), "Idempotency-Key", "reg-lost")
+	if code != 200 {
+		t.Fatalf("create: %d %v", code, body)
+	}
+	id := body["data"].(map[string]any)["id"].(string)
+	state := func() workflows.OpportunityState {
+		t.Helper()
+		v, err := tc.QueryWorkflow(ctx, workflows.OpportunityWorkflowID(id), "", workflows.QueryState)
+		var s workflows.OpportunityState
+		if err == nil {
+			err = v.Get(&s)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	before := state()
+	// What the lost workflow task wrote: the workflow's next event, the approval, with the call's key.
+	var actor opportunity.Actor
+	if err := st.db.QueryRow(ctx, `SELECT id::text, name FROM users WHERE email = 'representante@nordata.demo'`).Scan(&actor.UserID, &actor.Name); err != nil {
+		t.Fatal(err)
+	}
+	actor.Roles = []auth.Role{auth.Representative}
+	name, prob := "Projeto Armazém", 50
+	now := time.Now()
+	valid := now.Add(2160 * time.Hour)
+	ev := opportunity.Event{Key: fmt.Sprintf("%s/%d/%d", id, before.Cycle, before.Seq+1), OpportunityID: id, Brand: "nordata",
+		Actor: &actor, Status: opportunity.Approved, Name: &name, Probability: &prob, ApprovedAt: &now, ValidUntil: &valid, At: now,
+		Changes: []opportunity.Change{{Attribute: "status", OldValue: "analysis", NewValue: "approved"},
+			{Attribute: "name", OldValue: before.Name, NewValue: name},
+			{Attribute: "probabilityClosing", OldValue: fmt.Sprint(before.Probability), NewValue: fmt.Sprint(prob)}},
+		Idem: &opportunity.IdempotencyKey{UserID: actor.UserID, Key: opportunity.DerivedID(actor.UserID + "/approve-lost"),
+			Action: actionApprove, Status: http.StatusOK, Message: MsgApproved}}
+	if _, err := (&activities.Activities{DB: st.db}).Apply(ctx, ev); err != nil {
+		t.Fatal(err)
+	}
+	if s := state(); s.Status != opportunity.Analysis {
+		t.Fatalf("the workflow is %s before the repeat, want analysis", s.Status)
+	}
+
+	code, body = rep.call("PATCH", "/api/opportunity/"+id, map[string]any{"status": "approved", "name": name, "probabilityClosing": prob},
+		"Idempotency-Key", "approve-lost")
+	if code != 200 || body["message"] != MsgApproved {
+		t.Fatalf("repeated approval: %d %v", code, body)
+	}
+	if s := state(); s.Status != opportunity.Approved || s.Name != name || s.Register == "" {
+		t.Errorf("after the repeat the workflow is %s (name %q, CRM %q), want approved as the read model", s.Status, s.Name, s.Register)
+	}
+	if _, _, approvals := historyCounts(t, st, id); approvals != 1 {
+		t.Errorf("%d approval rows, want 1", approvals)
 	}
 }

@@ -319,7 +319,10 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, id string, rec o
 	}
 	if err != nil && k != nil {
 		if lerr := s.lookupKey(r.Context(), k); lerr == nil && k.found {
-			if now, lerr := opportunity.Load(r.Context(), store.New(s.DB), id); lerr == nil && answerStored(w, k, id, now) {
+			// Recorded under the key: by an earlier call (answered as it was),
+			// or by this call's workflow task, lost with the update (the
+			// workflow is then behind: the client is asked to try again).
+			if now, lerr := opportunity.Load(r.Context(), store.New(s.DB), id); lerr == nil && s.answerRepeatAfterFailure(w, r, k, id, now) {
 				return
 			}
 		}
@@ -360,7 +363,7 @@ func (s *Server) handlePatchOpportunity(w http.ResponseWriter, r *http.Request) 
 		k = decisionKey(r, actionEdit, MsgUpdated)
 	}
 	rec, actor, ok := s.loadForDecision(w, r, id, k)
-	if !ok || answerStored(w, k, id, rec) {
+	if !ok || s.answerRepeat(w, r, k, id, rec) {
 		return
 	}
 	start := time.Now()
@@ -401,7 +404,7 @@ func (s *Server) handlePatchProbability(w http.ResponseWriter, r *http.Request) 
 	}
 	k := decisionKey(r, actionEdit, MsgUpdated)
 	rec, actor, ok := s.loadForDecision(w, r, body.ID, k)
-	if !ok || answerStored(w, k, body.ID, rec) {
+	if !ok || s.answerRepeat(w, r, k, body.ID, rec) {
 		return
 	}
 	s.update(w, r, body.ID, rec, workflows.UpdateEdit, workflows.EditRequest{Actor: actor, Probability: body.ProbabilityClosing,
@@ -416,7 +419,7 @@ func (s *Server) handleRenewalRequest(w http.ResponseWriter, r *http.Request) {
 	}
 	k := decisionKey(r, actionRequestRenewal, MsgRenewalRequested)
 	rec, actor, ok := s.loadForDecision(w, r, id, k)
-	if !ok || answerStored(w, k, id, rec) {
+	if !ok || s.answerRepeat(w, r, k, id, rec) {
 		return
 	}
 	if errs := opportunity.CheckRenewal(body, s.now()); len(errs) > 0 {
@@ -448,7 +451,7 @@ func (s *Server) handleRenewalDecision(w http.ResponseWriter, r *http.Request) {
 	}
 	k := decisionKey(r, action, msg)
 	rec, actor, ok := s.loadForDecision(w, r, id, k)
-	if !ok || answerStored(w, k, id, rec) {
+	if !ok || s.answerRepeat(w, r, k, id, rec) {
 		return
 	}
 	s.update(w, r, id, rec, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: actor, Approve: approve, Reason: body.Reason,

@@ -324,3 +324,26 @@ func TestNotificationsAreTheCallersOwn(t *testing.T) {
 		t.Errorf("company header of another brand: %d", code)
 	}
 }
+
+// TestASignUpRepeatedWithItsKeyIsAnsweredAsTheFirst: a company's sign-up sent
+// again with the same Idempotency-Key (its answer lost on the way) is
+// answered as the first call, with the same id, and stores one company;
+// another key for the same form is a second sign-up, refused as a duplicate (CNPJ_TAKEN).
+func TestASignUpRepeatedWithItsKeyIsAnsweredAsTheFirst(t *testing.T) {
+	ps := newPartnerStack(t)
+	body := signupBody("repetida@revenda.com.br", "11444777000161", "nordata")
+	code, first, _ := ps.public("POST", "/api/register/resale", body, "Idempotency-Key", "signup-1")
+	if code != 201 || first["id"] == nil {
+		t.Fatalf("sign-up: %d %v", code, first)
+	}
+	code, again, _ := ps.public("POST", "/api/register/resale", body, "Idempotency-Key", "signup-1")
+	if code != 201 || again["message"] != MsgResaleRegistered || again["id"] != first["id"] {
+		t.Errorf("repeated sign-up: %d %v, want 201 %q with id %v", code, again, MsgResaleRegistered, first["id"])
+	}
+	if n := count(t, ps, `SELECT count(*) FROM resales WHERE cnpj = '11444777000161'`); n != 1 {
+		t.Errorf("%d companies stored, want 1", n)
+	}
+	if code, other, _ := ps.public("POST", "/api/register/resale", body, "Idempotency-Key", "signup-2"); code != http.StatusBadRequest || other["code"] != "CNPJ_TAKEN" {
+		t.Errorf("the same form under another key: %d %v, want 400 CNPJ_TAKEN", code, other)
+	}
+}

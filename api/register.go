@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
@@ -94,10 +95,38 @@ func (s *Server) handleRegisterResale(w http.ResponseWriter, r *http.Request) {
 		respond.JSON(w, http.StatusBadRequest, map[string]any{"message": MsgResaleInvalid, "errors": labels, "fields": errs})
 		return
 	}
+	// With an Idempotency-Key the company's id comes from the key and the
+	// form's CNPJ and e-mail: a retry of a sign-up that was stored (its answer
+	// lost) is answered as the first call, instead of "CNPJ already taken".
+	id := opportunity.NewID()
+	key := strings.TrimSpace(r.Header.Get("Idempotency-Key"))
+	stored := func() bool { // answered when the key's sign-up is stored
+		if key == "" {
+			return false
+		}
+		ok, err := store.New(s.DB).ResaleExists(r.Context(), id)
+		if err != nil {
+			respond.Internal(w, r, err)
+			return true
+		}
+		if ok {
+			respond.JSON(w, http.StatusCreated, map[string]any{"message": MsgResaleRegistered, "id": id})
+		}
+		return ok
+	}
+	if key != "" {
+		id = opportunity.DerivedID("resale/" + b.Slug + "/" + key + "/" + reg.CNPJ + "/" + strings.ToLower(reg.Email))
+	}
+	if stored() {
+		return
+	}
 	// The common case answers here; the workflow's activity checks again under a lock.
 	taken, err := store.New(s.DB).SignUpTaken(r.Context(), store.SignUpTakenParams{Email: reg.Email, Brand: b.Slug, Cnpj: reg.CNPJ})
 	if err != nil {
 		respond.Internal(w, r, err)
+		return
+	}
+	if (taken.CnpjTaken || taken.EmailTaken) && stored() { // stored meanwhile by the first call
 		return
 	}
 	switch {
@@ -108,11 +137,12 @@ func (s *Server) handleRegisterResale(w http.ResponseWriter, r *http.Request) {
 		duplicateSignUp(w, resale.MsgEmailTaken)
 		return
 	}
-	id := opportunity.NewID()
 	ctx, cancel := context.WithTimeout(r.Context(), updateTimeout)
 	defer cancel()
 	start := workflows.ResaleStart(id, b.Slug)
-	start.WorkflowIDConflictPolicy = enumspb.WORKFLOW_ID_CONFLICT_POLICY_FAIL
+	// A retry (same key) while the first call is in flight meets its
+	// workflow and its update "register": the first call's outcome.
+	start.WorkflowIDConflictPolicy = enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING
 	start.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE
 	op := s.Temporal.NewWithStartWorkflowOperation(start, workflows.Resale, workflows.ResaleInput{ID: id, Brand: b.Slug})
 	h, err := s.Temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{

@@ -316,8 +316,9 @@ func appVariables(dir string) (map[string][]string, error) {
 		if d.IsDir() {
 			switch rel, _ := filepath.Rel(dir, p); {
 			case rel == "web", rel == "deploy", rel == filepath.Join("internal", "testenv"),
-				// make chaos's and make loadtest's drivers and the stack they start: test tools, never deployed.
-				rel == filepath.Join("cmd", "chaos"), rel == filepath.Join("cmd", "loadtest"), rel == filepath.Join("internal", "stack"),
+				// make chaos's, make restore-drill's and make loadtest's drivers and the stack they start: test tools, never deployed.
+				rel == filepath.Join("cmd", "chaos"), rel == filepath.Join("cmd", "loadtest"), rel == filepath.Join("cmd", "restoredrill"),
+				rel == filepath.Join("internal", "stack"),
 				strings.HasPrefix(d.Name(), "."), d.Name() == "node_modules", d.Name() == "testdata",
 				// Stand-ins of the integrations (crm/crmsim, cnpj/cnpjsim): `oportuna dev`,
 				// `oportuna seed` and the tests run them; a deployment only as an explicit

@@ -251,7 +251,8 @@ func demoSteps(acts *activities.Activities, d activities.Durations, now time.Tim
 	apply := func(ctx context.Context, ev opportunity.Event) error {
 		seq++
 		ev.Key, ev.OpportunityID, ev.Brand = fmt.Sprintf("%s/0/%d", id, seq), id, slug
-		return acts.Apply(ctx, ev)
+		_, err := acts.Apply(ctx, ev)
+		return err
 	}
 	fail := func(what string, err error) error {
 		if err == nil {

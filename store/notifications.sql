@@ -2,7 +2,7 @@
 -- NotifyOpportunity stores a notice about an opportunity for its recipients
 -- (the brand's active representatives, the active owner), once per notice
 -- key and user, titled with the opportunity's current name; nothing when the
--- opportunity does not exist.
+-- opportunity does not exist or an operator cancelled it (is_deleted).
 WITH recipients AS (
     SELECT u.id FROM users u JOIN user_roles r ON r.user_id = u.id
     WHERE @to_representatives::boolean AND u.active AND r.role = 'REPRESENTATIVE' AND r.brand IN (@brand::text, 'all')
@@ -14,7 +14,7 @@ INSERT INTO notifications (notice_key, user_id, brand, kind, title, link)
 SELECT @notice_key::text, id, @brand::text, @kind::text,
     @title::text || COALESCE(NULLIF(': ' || (SELECT name FROM opportunities WHERE id = @opportunity_id::uuid), ': '), ''),
     @link::text
-FROM recipients WHERE EXISTS (SELECT 1 FROM opportunities WHERE id = @opportunity_id::uuid)
+FROM recipients WHERE EXISTS (SELECT 1 FROM opportunities WHERE id = @opportunity_id::uuid AND NOT is_deleted)
 ON CONFLICT (notice_key, user_id) DO NOTHING;
 
 -- name: NotifyRepresentatives :exec

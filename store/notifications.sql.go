@@ -147,7 +147,7 @@ INSERT INTO notifications (notice_key, user_id, brand, kind, title, link)
 SELECT $1::text, id, $2::text, $3::text,
     $4::text || COALESCE(NULLIF(': ' || (SELECT name FROM opportunities WHERE id = $5::uuid), ': '), ''),
     $6::text
-FROM recipients WHERE EXISTS (SELECT 1 FROM opportunities WHERE id = $5::uuid)
+FROM recipients WHERE EXISTS (SELECT 1 FROM opportunities WHERE id = $5::uuid AND NOT is_deleted)
 ON CONFLICT (notice_key, user_id) DO NOTHING
 `
 
@@ -165,7 +165,7 @@ type NotifyOpportunityParams struct {
 // NotifyOpportunity stores a notice about an opportunity for its recipients
 // (the brand's active representatives, the active owner), once per notice
 // key and user, titled with the opportunity's current name; nothing when the
-// opportunity does not exist.
+// opportunity does not exist or an operator cancelled it (is_deleted).
 func (q *Queries) NotifyOpportunity(ctx context.Context, arg NotifyOpportunityParams) error {
 	_, err := q.db.Exec(ctx, notifyOpportunity,
 		arg.NoticeKey,

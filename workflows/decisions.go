@@ -154,6 +154,7 @@ func (wf *opportunityImpl) approve(ctx workflow.Context, req ApproveRequest) (De
 	if err != nil {
 		return wf.decided(nil), err
 	}
+	valid = *applied.ValidUntil // the recorded one, when this is a retry of the decision
 	wf.st.Status, wf.st.Name, wf.st.Probability, wf.st.ValidUntil, wf.st.Register = opportunity.Approved, name, prob, valid, register
 	wf.notify(ctx, noticeApproved, false, true, "")
 	return wf.decided(&applied), nil
@@ -262,13 +263,26 @@ func (wf *opportunityImpl) edit(ctx workflow.Context, req EditRequest) (Decided,
 // --- request-renewal: the owner asks for a new validity (renewal window open, or expired) ---
 
 func (wf *opportunityImpl) validateRequestRenewal(ctx workflow.Context, req RenewalRequest) error {
-	if err := wf.guard(ctx, req.Deadline, wf.owns(req.Actor), opportunity.Renovation, opportunity.Expired); err != nil {
+	from := []opportunity.Status{opportunity.Renovation, opportunity.Expired}
+	if wf.renewalWindowOpen(ctx) {
+		// The clock opened the window and the timer's transition is on its
+		// way (it writes the read model, which the owner already sees, before
+		// the workflow's state moves): the request is taken.
+		from = append(from, opportunity.Approved)
+	}
+	if err := wf.guard(ctx, req.Deadline, wf.owns(req.Actor), from...); err != nil {
 		return err
 	}
 	if errs := opportunity.CheckRenewal(req.Renewal, workflow.Now(ctx)); len(errs) > 0 {
 		return invalid(errs[0].Message)
 	}
 	return nil
+}
+
+// renewalWindowOpen: approved, and the clock reached the renewal window's opening.
+func (wf *opportunityImpl) renewalWindowOpen(ctx workflow.Context) bool {
+	return wf.st.Status == opportunity.Approved && !wf.st.ValidUntil.IsZero() &&
+		!workflow.Now(ctx).Before(wf.st.ValidUntil.Add(-wf.d.RenewalWindow))
 }
 
 // requestRenewal records the request with the dialog's answers and starts the
@@ -345,6 +359,7 @@ func (wf *opportunityImpl) decideRenewal(ctx workflow.Context, req RenewalDecisi
 	if err != nil {
 		return wf.decided(nil), err
 	}
+	valid = *applied.ValidUntil // the recorded one, when this is a retry of the decision
 	wf.st.Status, wf.st.ValidUntil, wf.st.Reminders, wf.st.Register = opportunity.Approved, valid, 0, register
 	wf.st.RenewalRequestedAt = time.Time{}
 	wf.st.Cycle++

@@ -123,7 +123,8 @@ func TestARenewalRequestRemindsTheRepresentatives(t *testing.T) {
 // its events after the ones already recorded.
 func TestARetriedRegistrationAdoptsTheStoredRow(t *testing.T) {
 	h := newHarness(t)
-	valid := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	// Valid for two more months: its renewal window (15 days before the end) is not open yet.
+	valid := time.Now().UTC().AddDate(0, 2, 0).Truncate(time.Second)
 	h.registered = func(in activities.RegisterInput) (activities.Registered, error) {
 		return activities.Registered{Record: in.Record, Facts: activities.OpportunityFacts{ID: in.ID, Status: opportunity.Approved,
 			Name: "Projeto", Probability: 75, Register: "006CRM0009", UserID: seller.UserID, ResaleID: seller.ResaleID,

@@ -47,6 +47,8 @@ type harness struct {
 	crmCalls []activities.CRMSyncInput
 	// applyErr, when set, may refuse an event (before it is recorded).
 	applyErr func(opportunity.Event) error
+	// applied, when set, answers Apply (what a retry finds recorded).
+	applied func(opportunity.Event) activities.Applied
 	// cancellations are the events that marked the opportunity deleted.
 	cancellations []opportunity.Event
 	// registered, when set, answers the Register activity.
@@ -65,21 +67,24 @@ func newHarness(t *testing.T) *harness {
 			}
 			return activities.Registered{Record: in.Record, Conflicts: []string{"older-1"}}, nil
 		})
-	h.env.OnActivity(a.Apply, mock.Anything, mock.Anything).Return(func(_ context.Context, ev opportunity.Event) error {
+	h.env.OnActivity(a.Apply, mock.Anything, mock.Anything).Return(func(_ context.Context, ev opportunity.Event) (activities.Applied, error) {
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		if h.applyErr != nil {
 			if err := h.applyErr(ev); err != nil {
-				return err
+				return activities.Applied{}, err
 			}
 		}
 		if ev.Deleted != nil {
 			// The tests end runs by cancelling them: that event is kept apart.
 			h.cancellations = append(h.cancellations, ev)
-			return nil
+			return activities.Applied{}, nil
 		}
 		h.events = append(h.events, ev)
-		return nil
+		if h.applied != nil {
+			return h.applied(ev), nil
+		}
+		return activities.Applied{}, nil
 	})
 	h.env.OnActivity(a.Notify, mock.Anything, mock.Anything).Return(appendTo(&h.mu, &h.notices))
 	h.env.OnActivity(a.SyncCRM, mock.Anything, mock.Anything).AfterFn(func() time.Duration {

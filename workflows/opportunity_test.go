@@ -367,3 +367,89 @@ func TestADecisionTooLateForItsCallerDoesNotCallTheCRM(t *testing.T) {
 		t.Errorf("events %+v", h.events)
 	}
 }
+
+// TestARetriedApprovalKeepsTheValidityItRecorded: an approval whose workflow
+// task was lost after its write (a worker killed, the history service
+// restarted) runs again later; its write is a retry of the recorded event,
+// and the workflow takes the validity the read model holds (Apply answers
+// it) instead of one counted from the retry's clock, so the read model and
+// the workflow keep the first decision's validity and the renewal window
+// opens from it.
+func TestARetriedApprovalKeepsTheValidityItRecorded(t *testing.T) {
+	h := newHarness(t)
+	var recorded time.Time
+	h.applied = func(ev opportunity.Event) activities.Applied {
+		if ev.ValidUntil == nil {
+			return activities.Applied{}
+		}
+		// The first attempt, 40 s earlier on the clock.
+		approved := ev.ApprovedAt.Add(-40 * time.Second)
+		recorded = ev.ValidUntil.Add(-40 * time.Second)
+		return activities.Applied{ApprovedAt: &approved, ValidUntil: &recorded}
+	}
+	var approveErr error
+	h.at(time.Hour, UpdateApprove, ApproveRequest{Actor: rep, Name: "Projeto Armazém", Probability: 50}, &approveErr)
+	h.env.RegisterDelayedCallback(func() {
+		if st := h.state(); !st.ValidUntil.Equal(recorded) {
+			t.Errorf("workflow valid until %v, want the recorded %v", st.ValidUntil, recorded)
+		}
+	}, 2*time.Hour)
+	// The renewal window opens RenewalWindow before the recorded end.
+	opens := time.Hour + h.d.Validity - h.d.RenewalWindow
+	h.statusAt(opens-30*time.Second, opportunity.Renovation)
+	_ = h.run()
+	if approveErr != nil {
+		t.Fatalf("approve: %v", approveErr)
+	}
+}
+
+// TestARenewalRequestedAsTheWindowOpensIsTaken: the timer's transition to
+// renovation writes the read model before the workflow's state moves, so the
+// owner may ask for the renewal while the workflow still says approved (here
+// the transition's write fails, keeping the workflow approved past the
+// opening). The clock opened the window: the request is taken, not refused
+// as "Ação não permitida: a oportunidade está aprovado".
+func TestARenewalRequestedAsTheWindowOpensIsTaken(t *testing.T) {
+	h := newHarness(t)
+	h.applyErr = func(ev opportunity.Event) error {
+		if ev.Status == opportunity.Renovation {
+			return temporal.NewNonRetryableApplicationError("the read model refused", "Test", nil)
+		}
+		return nil
+	}
+	var approveErr, renewErr error
+	h.at(time.Hour, UpdateApprove, ApproveRequest{Actor: rep, Name: "Projeto Armazém", Probability: 50}, &approveErr)
+	opens := time.Hour + h.d.Validity - h.d.RenewalWindow
+	h.statusAt(opens+10*time.Second, opportunity.Approved)
+	h.at(opens+20*time.Second, UpdateRequestRenewal, RenewalRequest{Actor: reseller, Renewal: opportunity.RenewalRequest{
+		Reason: "Cliente retomou o projeto", ProbabilityClosing: 75, ProjectStillInScope: "Sim", LastVisitDate: "2026-01-01"}}, &renewErr)
+	h.statusAt(opens+time.Minute, opportunity.AwaitingRenovation)
+	_ = h.run()
+	if approveErr != nil || renewErr != nil {
+		t.Fatalf("approve: %v; renewal request: %v", approveErr, renewErr)
+	}
+}
+
+// TestAnApprovalWhoseWindowAlreadyOpenedEntersRenovation: an approval that
+// keeps the validity it recorded earlier (a retry after its task was lost)
+// may find its renewal window already open; the opportunity enters
+// renovation at once instead of waiting, approved, for its expiry.
+func TestAnApprovalWhoseWindowAlreadyOpenedEntersRenovation(t *testing.T) {
+	h := newHarness(t)
+	h.applied = func(ev opportunity.Event) activities.Applied {
+		if ev.ValidUntil == nil {
+			return activities.Applied{}
+		}
+		// Recorded long enough ago that the window opened already.
+		valid := ev.ValidUntil.Add(-(h.d.Validity - h.d.RenewalWindow) - time.Hour)
+		approved := valid.Add(-h.d.Validity)
+		return activities.Applied{ApprovedAt: &approved, ValidUntil: &valid}
+	}
+	var approveErr error
+	h.at(time.Hour, UpdateApprove, ApproveRequest{Actor: rep, Name: "Projeto Armazém", Probability: 50}, &approveErr)
+	h.statusAt(time.Hour+time.Minute, opportunity.Renovation)
+	_ = h.run()
+	if approveErr != nil {
+		t.Fatalf("approve: %v", approveErr)
+	}
+}

@@ -29,10 +29,23 @@ func (wf *opportunityImpl) applyBy(ctx workflow.Context, deadline time.Time, ev 
 	wf.st.Seq++
 	ev.Key = fmt.Sprintf("%s/%d/%d", wf.st.ID, wf.st.Cycle, wf.st.Seq)
 	ev.OpportunityID, ev.Brand, ev.At = wf.st.ID, wf.st.Brand, workflow.Now(ctx)
+	var f workflow.Future
 	if deadline.IsZero() {
-		return ev, workflow.ExecuteActivity(dbOptions(ctx), a.Apply, ev).Get(ctx, nil)
+		f = workflow.ExecuteActivity(dbOptions(ctx), a.Apply, ev)
+	} else {
+		f = workflow.ExecuteLocalActivity(localDecisionOptions(ctx, deadline), a.Apply, ev)
 	}
-	return ev, workflow.ExecuteLocalActivity(localDecisionOptions(ctx, deadline), a.Apply, ev).Get(ctx, nil)
+	// A retry of an event already recorded answers the validity the read
+	// model holds (activities.Applied): the decision keeps its first time.
+	var res activities.Applied
+	err := f.Get(ctx, &res)
+	if err == nil && ev.ValidUntil != nil && res.ValidUntil != nil {
+		ev.ValidUntil = res.ValidUntil
+		if res.ApprovedAt != nil {
+			ev.ApprovedAt = res.ApprovedAt
+		}
+	}
+	return ev, err
 }
 
 // decided is a decision's answer: the state, and the event it recorded

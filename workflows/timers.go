@@ -39,8 +39,11 @@ func (wf *opportunityImpl) awaitNextTimer(ctx workflow.Context) (ended bool) {
 			wf.remind(ctx, noticeApprovalReminder)
 		}
 	case opportunity.Approved:
-		if opens := wf.st.ValidUntil.Add(-wf.d.RenewalWindow); workflow.Now(ctx).Before(opens) {
-			if wf.waitUntil(ctx, opens, cur) {
+		// The window opens RenewalWindow before the end; one already open (an
+		// approval recorded with an earlier time, a transition that failed and
+		// is retried) opens now: an approved opportunity never skips renovation.
+		if workflow.Now(ctx).Before(wf.st.ValidUntil) {
+			if wf.waitUntil(ctx, wf.st.ValidUntil.Add(-wf.d.RenewalWindow), cur) {
 				wf.timerTransition(ctx, opportunity.Renovation, noticeRenewalOpen, false, true)
 			}
 			return false

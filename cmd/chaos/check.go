@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -43,31 +44,63 @@ type check struct {
 // The checks, in the order of the table.
 var (
 	chkNotRegistered   = check{catLost, "registration not confirmed to the client (create answer)"}
-	chkNotApprovedAPI  = check{catLost, "not approved in the API (GET /api/opportunity/id)"}
-	chkNotApprovedRM   = check{catLost, "not approved in the read model (opportunities.status)"}
-	chkNotApprovedWF   = check{catLost, "not approved in its workflow (state query)"}
-	chkWorkflowEnded   = check{catLost, "workflow not running (failed, terminated, timed out)"}
+	chkNotApprovedAPI  = check{catLost, "not in its story's status in the API (GET /api/opportunity/id)"}
+	chkNotApprovedRM   = check{catLost, "not in its story's status in the read model (opportunities)"}
+	chkNotApprovedWF   = check{catLost, "not in its story's status in its workflow (state query)"}
+	chkWorkflowEnded   = check{catLost, "workflow not running, completed or cancelled as its story says"}
 	chkNoCRM           = check{catLost, "no CRM record (or not at the approved stage)"}
-	chkNoHistory       = check{catLost, "history: no creation or no approval row"}
-	chkNoNotice        = check{catLost, "notices: approval or registration notice missing"}
+	chkNoHistory       = check{catLost, "history: a creation or decision row missing"}
+	chkNoNotice        = check{catLost, "notices: the registration's or the decision's missing"}
 	chkMailLost        = check{catLost, "e-mails marked sent that the SMTP server never got"}
 	chkDupRows         = check{catDuplicated, "opportunities registered twice (rows beyond the expected ids)"}
-	chkDupCRM          = check{catDuplicated, "CRM records per opportunity > 1"}
-	chkDupHistory      = check{catDuplicated, "approval history rows per opportunity > 1"}
-	chkDupDecision     = check{catDuplicated, "other history rows after the approval (a retry run as an edit)"}
-	chkDupNotice       = check{catDuplicated, "notifications of one kind to one user > 1"}
+	chkDupCRM          = check{catDuplicated, "CRM records per opportunity > 1 (or one never approved)"}
+	chkDupHistory      = check{catDuplicated, "decision history rows beyond the story's"}
+	chkDupDecision     = check{catDuplicated, "other history rows (a retry run as an edit)"}
+	chkDupNotice       = check{catDuplicated, "notifications of one kind and cycle to one user > 1"}
+	chkNoticeCancelled = check{catDuplicated, "notifications stored after the operator's cancel"}
 	chkDupMail         = check{catDuplicated, "e-mails delivered more than once (same Message-ID)"}
-	chkDiverged        = check{catDiverged, "approved with other values (name, probability, CRM id, validity) in the read model, workflow or CRM"}
-	chkWrongAnswer     = check{catAnswer, "approval answered otherwise to its client (409, an edit, a timeout…)"}
+	chkDiverged        = check{catDiverged, "other values (status, name, probability, CRM id, validity) in the read model, workflow or CRM"}
+	chkWrongAnswer     = check{catAnswer, "a step answered otherwise to its client (409, a timeout…)"}
+	chkRepeatAnswer    = check{catAnswer, "a call sent again with its key answered otherwise than the first time"}
 	chkPendingActivity = check{catStuck, "activities still pending (retrying) after the settle time"}
 	chkPendingTask     = check{catStuck, "workflow tasks still pending after the settle time"}
 	chkOutbox          = check{catStuck, "outbox rows not sent (pending, sending, failed)"}
 	chkNotEmailed      = check{catStuck, "notifications whose e-mail never went out (emailed_at empty)"}
 
 	allChecks = []check{chkNotRegistered, chkNotApprovedAPI, chkNotApprovedRM, chkNotApprovedWF, chkWorkflowEnded, chkNoCRM,
-		chkNoHistory, chkNoNotice, chkMailLost, chkDupRows, chkDupCRM, chkDupHistory, chkDupDecision, chkDupNotice, chkDupMail,
-		chkDiverged, chkWrongAnswer, chkPendingActivity, chkPendingTask, chkOutbox, chkNotEmailed}
+		chkNoHistory, chkNoNotice, chkMailLost, chkDupRows, chkDupCRM, chkDupHistory, chkDupDecision, chkDupNotice, chkNoticeCancelled,
+		chkDupMail, chkDiverged, chkWrongAnswer, chkRepeatAnswer, chkPendingActivity, chkPendingTask, chkOutbox, chkNotEmailed}
 )
+
+// expected is what a story leaves behind.
+type expected struct {
+	statuses    []opportunity.Status            // the final status, any of these
+	run         enumspb.WorkflowExecutionStatus // the workflow's run
+	crm         int                             // CRM records (0 or 1)
+	approved    bool                            // the CRM record at the approved stage, its values the approval's
+	transitions map[string]int                  // history rows per new status set by a person
+	other       int                             // history rows that change no status (an edit, the cancel)
+	notice      string                          // the decision's notice to the seller ("" none)
+}
+
+func (o *op) expected() expected {
+	running, completed := enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED
+	live := []opportunity.Status{opportunity.Approved, opportunity.Renovation} // the renewal window opens a few seconds after
+	switch o.story {
+	case storyRefuse:
+		return expected{[]opportunity.Status{opportunity.Disapproved}, completed, 0, false, map[string]int{"disapproved": 1}, 0, "disapproved"}
+	case storyEdit:
+		return expected{live, running, 1, true, map[string]int{"approved": 1}, 1, "approved"}
+	case storyRenewApprove:
+		return expected{live, running, 1, true, map[string]int{"approved": 2, "awaiting_renovation": 1}, 0, "renewal-approved"}
+	case storyRenewRefuse:
+		return expected{[]opportunity.Status{opportunity.Disapproved}, completed, 1, false,
+			map[string]int{"approved": 1, "awaiting_renovation": 1, "disapproved": 1}, 0, "renewal-refused"}
+	case storyCancel:
+		return expected{[]opportunity.Status{opportunity.Analysis}, enumspb.WORKFLOW_EXECUTION_STATUS_CANCELED, 0, false, map[string]int{}, 1, ""}
+	}
+	return expected{live, running, 1, true, map[string]int{"approved": 1}, 0, "approved"}
+}
 
 // finding is one failed check of one opportunity (or outbox row).
 type finding struct {
@@ -105,7 +138,16 @@ func (h *harness) describe(ctx context.Context, id string) (*workflowservice.Des
 // quiet reports whether a workflow has nothing left to do: no activity and no
 // workflow task pending.
 func quiet(d *workflowservice.DescribeWorkflowExecutionResponse) bool {
+	if d.WorkflowExecutionInfo.GetStatus() != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
+		return true // a closed run: what it left pending is abandoned
+	}
 	return len(d.PendingActivities) == 0 && d.PendingWorkflowTask == nil
+}
+
+// quietClosed reports whether a run's pending activities count: only a
+// running run's do.
+func quietClosed(d *workflowservice.DescribeWorkflowExecutionResponse) bool {
+	return d.WorkflowExecutionInfo.GetStatus() == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
 }
 
 // settle waits until every workflow of ops is quiet and the outbox holds only
@@ -139,10 +181,14 @@ func (h *harness) settle(ctx context.Context, ops []*op, chaosEnd time.Time) (bo
 			h.event("settling: %d workflows busy, pending %v", len(waiting), pending)
 			last = len(waiting)
 		}
+		// A notice an operator's cancel interrupted is abandoned with its
+		// opportunity (deleted): its e-mail is not owed.
 		var open int
-		_ = h.db.QueryRow(ctx, `SELECT count(*) FROM mail_outbox WHERE status <> 'sent'`).Scan(&open)
+		_ = h.db.QueryRow(ctx, `SELECT count(*) FROM mail_outbox m WHERE status <> 'sent'
+			AND NOT EXISTS (SELECT 1 FROM opportunities o WHERE o.is_deleted AND m.key LIKE 'notice/' || o.id || '/%')`).Scan(&open)
 		var unmailed int
-		_ = h.db.QueryRow(ctx, `SELECT count(*) FROM notifications WHERE emailed_at IS NULL`).Scan(&unmailed)
+		_ = h.db.QueryRow(ctx, `SELECT count(*) FROM notifications n WHERE emailed_at IS NULL
+			AND NOT EXISTS (SELECT 1 FROM opportunities o WHERE o.is_deleted AND n.link = '/Painel/Opportunities/' || o.id)`).Scan(&unmailed)
 		if len(waiting) == 0 && open == 0 && unmailed == 0 {
 			return true, time.Since(chaosEnd)
 		}
@@ -156,7 +202,7 @@ func (h *harness) settle(ctx context.Context, ops []*op, chaosEnd time.Time) (bo
 // check compares every opportunity in the API, the read model, its workflow,
 // the CRM stand-in, the history, the notifications, the outbox and the SMTP
 // server's deliveries.
-func (h *harness) check(ctx context.Context, ops []*op, users map[string]string) *chaosReport {
+func (h *harness) check(ctx context.Context, ops []*op, users map[string]string, calls []*call) *chaosReport {
 	rep := &chaosReport{Counts: map[string]int64{}}
 	ids := make([]string, len(ops))
 	byID := map[string]*op{}
@@ -171,14 +217,15 @@ func (h *harness) check(ctx context.Context, ops []*op, users map[string]string)
 		status, name, register string
 		prob                   int
 		validUntil             *time.Time
+		deleted                bool
 	}
 	readModel := map[string]rmRow{}
-	rows, _ := h.db.Query(ctx, `SELECT id::text, status, name, probability_closing, register, valid_until FROM opportunities
+	rows, _ := h.db.Query(ctx, `SELECT id::text, status, name, probability_closing, register, valid_until, is_deleted FROM opportunities
 		WHERE id = ANY($1::uuid[])`, ids)
 	for rows.Next() {
 		var id string
 		var r rmRow
-		if err := rows.Scan(&id, &r.status, &r.name, &r.prob, &r.register, &r.validUntil); err == nil {
+		if err := rows.Scan(&id, &r.status, &r.name, &r.prob, &r.register, &r.validUntil, &r.deleted); err == nil {
 			readModel[id] = r
 		}
 	}
@@ -222,60 +269,87 @@ func (h *harness) check(ctx context.Context, ops []*op, users map[string]string)
 	}
 	rows.Close()
 
-	// History.
+	// History: per opportunity, its creation rows, the rows of each status a
+	// person set (the timer's renovation and expiry aside), and the others.
 	type hist struct {
-		creates, approvals, after int
-		afterKeys                 []string
+		creates     int
+		transitions map[string]int
+		other       []string
+		deletedAt   time.Time // the operator's cancel recorded
 	}
 	histories := map[string]*hist{}
 	rows, _ = h.db.Query(ctx, `SELECT type_id::text, action_type, COALESCE(event_key, ''),
-			modifications @> '[{"attribute":"status","newValue":"approved"}]'::jsonb
+			COALESCE((SELECT m->>'newValue' FROM jsonb_array_elements(modifications) m WHERE m->>'attribute' = 'status' LIMIT 1), ''),
+			modifications @> '[{"attribute":"isDeleted","newValue":"true"}]'::jsonb, created_at
 		FROM history WHERE type = 'opportunity' AND type_id = ANY($1::uuid[]) ORDER BY id`, ids)
 	for rows.Next() {
-		var id, action, key string
-		var approval bool
-		if rows.Scan(&id, &action, &key, &approval) != nil {
+		var id, action, key, status string
+		var deleted bool
+		var at time.Time
+		if err := rows.Scan(&id, &action, &key, &status, &deleted, &at); err != nil {
+			slog.Warn("history", "err", err)
 			continue
 		}
 		hh := histories[id]
 		if hh == nil {
-			hh = &hist{}
+			hh = &hist{transitions: map[string]int{}}
 			histories[id] = hh
 		}
 		switch {
 		case action == "create":
 			hh.creates++
-		case approval:
-			hh.approvals++
-		case hh.approvals > 0:
-			hh.after++
-			hh.afterKeys = append(hh.afterKeys, key)
+		case status == string(opportunity.Renovation) || status == string(opportunity.Expired):
+		case status != "":
+			hh.transitions[status]++
+		default:
+			hh.other = append(hh.other, key)
+			if deleted {
+				hh.deletedAt = at
+			}
 		}
 	}
 	rows.Close()
 
-	// Notifications: kind → user → count, per opportunity.
+	// Notifications: per opportunity, kind/cycle → user → count (a notice's
+	// key is id/cycle/seq/kind), and the latest stored.
 	var reps int
 	_ = h.db.QueryRow(ctx, `SELECT count(DISTINCT u.id) FROM users u JOIN user_roles r ON r.user_id = u.id
 		WHERE u.active AND r.role = 'REPRESENTATIVE' AND r.brand IN ($1, 'all')`, brandSlug).Scan(&reps)
 	notices := map[string]map[string]map[string]int{}
-	rows, _ = h.db.Query(ctx, `SELECT substr(link, length('/Painel/Opportunities/') + 1), kind, user_id::text, count(*)
-		FROM notifications WHERE link = ANY($1) GROUP BY 1, 2, 3`, links(ids))
+	lastNotice := map[string]time.Time{}
+	rows, _ = h.db.Query(ctx, `SELECT substr(link, length('/Painel/Opportunities/') + 1), notice_key, kind, user_id::text, created_at
+		FROM notifications WHERE link = ANY($1)`, links(ids))
 	for rows.Next() {
-		var id, kind, user string
-		var n int
-		if rows.Scan(&id, &kind, &user, &n) != nil {
+		var id, key, kind, user string
+		var at time.Time
+		if rows.Scan(&id, &key, &kind, &user, &at) != nil {
 			continue
 		}
+		cycle := ""
+		if parts := strings.Split(key, "/"); len(parts) > 1 {
+			cycle = parts[1]
+		}
+		k := kind + "/" + cycle
 		if notices[id] == nil {
 			notices[id] = map[string]map[string]int{}
 		}
-		if notices[id][kind] == nil {
-			notices[id][kind] = map[string]int{}
+		if notices[id][k] == nil {
+			notices[id][k] = map[string]int{}
 		}
-		notices[id][kind][user] += n
+		notices[id][k][user]++
+		if at.After(lastNotice[id]) {
+			lastNotice[id] = at
+		}
 	}
 	rows.Close()
+	rep.Counts["notifications stored"] = 0
+	for _, ns := range notices {
+		for _, us := range ns {
+			for _, n := range us {
+				rep.Counts["notifications stored"] += int64(n)
+			}
+		}
+	}
 
 	// Outbox and deliveries.
 	type outRow struct {
@@ -296,7 +370,7 @@ func (h *harness) check(ctx context.Context, ops []*op, users map[string]string)
 	for _, r := range outbox {
 		o := byID[opportunityOfKey(r.key)]
 		id := r.key
-		if r.status != mailer.StatusSent {
+		if r.status != mailer.StatusSent && !(o != nil && o.story == storyCancel) {
 			rep.add(chkOutbox, o, id, "outbox %s: %s after %d attempts, last error %q", r.key, r.status, r.attempts, r.lastErr)
 		}
 		mid := mailer.MessageID(r.key, mailFrom)
@@ -317,28 +391,46 @@ func (h *harness) check(ctx context.Context, ops []*op, users map[string]string)
 		var key, user, kind, link string
 		if rows.Scan(&key, &user, &kind, &link) == nil {
 			o := byID[strings.TrimPrefix(link, "/Painel/Opportunities/")]
+			if o != nil && o.story == storyCancel {
+				continue // abandoned with the cancelled opportunity
+			}
 			rep.add(chkNotEmailed, o, key, "notification %s (%s) to user %s: no e-mail recorded as sent", key, kind, user)
 		}
 	}
 	rows.Close()
 
+	// Calls sent again with their keys.
+	for _, c := range calls {
+		c.mu.Lock()
+		rep.Counts["calls sent again with their key"] += int64(c.repeats)
+		for _, a := range c.repeatsAnswers {
+			rep.add(chkRepeatAnswer, c.o, "", "%s", a)
+		}
+		c.mu.Unlock()
+	}
+	rep.Counts["calls answered 2xx"] = int64(len(calls))
+
 	for _, o := range ops {
 		wid := workflows.OpportunityWorkflowID(o.id)
+		want := o.expected()
+		rep.Counts["stories "+string(o.story)]++
 		if !o.createdOK() {
 			rep.add(chkNotRegistered, o, "", "after %d tries: %s", o.createTry, o.created)
 		}
-		if o.createdOK() && !o.approvedOK() || len(o.answers) > 0 {
-			rep.add(chkWrongAnswer, o, "", "%d approval requests (%d decisions after CRM refusals); last answer %s; unexpected: %s",
-				o.approveTry, o.decisions, o.approved, strings.Join(o.answers, "; "))
-		}
-		// API, as the representative sees it.
-		a := h.portal.call(ctx, http.MethodGet, "/api/opportunity/id/"+o.id, h.repToken, "", nil)
-		if st := apiStatus(a); st != string(opportunity.Approved) {
-			rep.add(chkNotApprovedAPI, o, "", "GET answered %s", a)
+		if o.createdOK() && !o.done || len(o.answers) > 0 {
+			rep.add(chkWrongAnswer, o, "", "%s: %d requests (%d decisions after CRM refusals); unexpected: %s",
+				o.story, o.approveTry, o.decisions, strings.Join(o.answers, "; "))
 		}
 		rm, inRM := readModel[o.id]
-		if rm.status != string(opportunity.Approved) {
-			rep.add(chkNotApprovedRM, o, "", "read model status %q", rm.status)
+		// API, as the representative sees it (a cancelled one is hidden).
+		if o.story != storyCancel {
+			a := h.portal.call(ctx, http.MethodGet, "/api/opportunity/id/"+o.id, h.repToken, "", nil)
+			if st := apiStatus(a); !slices.Contains(want.statuses, opportunity.Status(st)) || st != rm.status {
+				rep.add(chkNotApprovedAPI, o, "", "%s: GET answered %s, read model %q, want %v", o.story, a, rm.status, want.statuses)
+			}
+		}
+		if !slices.Contains(want.statuses, opportunity.Status(rm.status)) || rm.deleted != (o.story == storyCancel) {
+			rep.add(chkNotApprovedRM, o, "", "%s: read model status %q, deleted %v, want %v", o.story, rm.status, rm.deleted, want.statuses)
 		}
 		// Workflow.
 		d, err := h.describe(ctx, o.id)
@@ -346,10 +438,13 @@ func (h *harness) check(ctx context.Context, ops []*op, users map[string]string)
 		case err != nil:
 			rep.add(chkWorkflowEnded, o, "", "describe %s: %v", wid, err)
 		default:
-			if s := d.WorkflowExecutionInfo.GetStatus(); s != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
-				rep.add(chkWorkflowEnded, o, "", "%s is %s", wid, s)
+			if s := d.WorkflowExecutionInfo.GetStatus(); s != want.run {
+				rep.add(chkWorkflowEnded, o, "", "%s: %s is %s, want %s", o.story, wid, s, want.run)
 			}
 			for _, pa := range d.PendingActivities {
+				if !quietClosed(d) {
+					break
+				}
 				last := ""
 				if f := pa.GetLastFailure(); f != nil { // encoded: read through the codec
 					last = testenv.FailureConverter().FailureToError(f).Error()
@@ -362,37 +457,39 @@ func (h *harness) check(ctx context.Context, ops []*op, users map[string]string)
 			}
 		}
 		var st workflows.OpportunityState
-		// A query waits for a worker's workflow task; one routed to the sticky
-		// queue of a worker that was killed waits out its timeout first. Ask
-		// again before calling the workflow unanswering.
-		for try := 0; try < 3; try++ {
-			qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			var v converter.EncodedValue
-			v, err = h.tc.QueryWorkflow(qctx, wid, "", workflows.QueryState)
-			if err == nil {
-				err = v.Get(&st)
+		if o.story != storyCancel {
+			// A query waits for a worker's workflow task; one routed to the sticky
+			// queue of a worker that was killed waits out its timeout first. Ask
+			// again before calling the workflow unanswering.
+			for try := 0; try < 3; try++ {
+				qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+				var v converter.EncodedValue
+				v, err = h.tc.QueryWorkflow(qctx, wid, "", workflows.QueryState)
+				if err == nil {
+					err = v.Get(&st)
+				}
+				cancel()
+				if err == nil {
+					break
+				}
 			}
-			cancel()
-			if err == nil {
-				break
+			if err != nil || !slices.Contains(want.statuses, st.Status) || string(st.Status) != rm.status {
+				rep.add(chkNotApprovedWF, o, "", "%s: state query: status %q (read model %q), err %v", o.story, st.Status, rm.status, err)
 			}
-		}
-		if err != nil || st.Status != opportunity.Approved {
-			rep.add(chkNotApprovedWF, o, "", "state query: status %q, err %v", st.Status, err)
 		}
 		// CRM.
 		c := crmRecs[o.id]
 		switch {
-		case c.n == 0:
-			rep.add(chkNoCRM, o, "", "no record with this external id")
-		case c.n > 1:
-			rep.add(chkDupCRM, o, "", "%d records, stages %v", c.n, c.stages)
+		case c.n < want.crm:
+			rep.add(chkNoCRM, o, "", "%s: no record with this external id", o.story)
+		case c.n > want.crm:
+			rep.add(chkDupCRM, o, "", "%s: %d records, stages %v, want %d", o.story, c.n, c.stages, want.crm)
 		}
-		if c.n >= 1 && c.stages[len(c.stages)-1] != approvedStage {
+		if want.approved && c.n >= 1 && c.stages[len(c.stages)-1] != approvedStage {
 			rep.add(chkNoCRM, o, "", "stages %v, want %s", c.stages, approvedStage)
 		}
 		// The approval's values, the same everywhere.
-		if inRM && rm.status == string(opportunity.Approved) && st.Status == opportunity.Approved && c.n == 1 {
+		if want.approved && inRM && rm.status == string(st.Status) && c.n == 1 {
 			var diffs []string
 			if rm.name != o.name || st.Name != o.name || c.names[0] != o.name {
 				diffs = append(diffs, fmt.Sprintf("name: asked %q, read model %q, workflow %q, CRM %q", o.name, rm.name, st.Name, c.names[0]))
@@ -417,22 +514,41 @@ func (h *harness) check(ctx context.Context, ops []*op, users map[string]string)
 		// History.
 		hh := histories[o.id]
 		if hh == nil {
-			hh = &hist{}
+			hh = &hist{transitions: map[string]int{}}
 		}
-		if hh.creates != 1 || hh.approvals == 0 {
-			rep.add(chkNoHistory, o, "", "%d creation rows, %d approval rows", hh.creates, hh.approvals)
+		var missing, extraRows []string
+		for status, n := range want.transitions {
+			if hh.transitions[status] < n {
+				missing = append(missing, fmt.Sprintf("%s %d of %d", status, hh.transitions[status], n))
+			}
 		}
-		if hh.approvals > 1 {
-			rep.add(chkDupHistory, o, "", "%d approval rows", hh.approvals)
+		for status, n := range hh.transitions {
+			if n > want.transitions[status] {
+				extraRows = append(extraRows, fmt.Sprintf("%s %d, want %d", status, n, want.transitions[status]))
+			}
 		}
-		if hh.after > 0 {
-			rep.add(chkDupDecision, o, "", "%d rows after the approval: %v", hh.after, hh.afterKeys)
+		if hh.creates != 1 || len(missing) > 0 || len(hh.other) < want.other {
+			rep.add(chkNoHistory, o, "", "%s: %d creation rows; status rows missing: %v; %d other rows, want %d", o.story, hh.creates, missing, len(hh.other), want.other)
 		}
-		// Notifications: the registration to every representative, the approval to the seller.
+		if len(extraRows) > 0 {
+			rep.add(chkDupHistory, o, "", "%s: status rows %v", o.story, extraRows)
+		}
+		if len(hh.other) > want.other {
+			rep.add(chkDupDecision, o, "", "%s: %d rows that change no status, want %d: %v", o.story, len(hh.other), want.other, hh.other)
+		}
+		// Notifications: the registration to every representative, the decision to the seller.
 		ns := notices[o.id]
-		if len(ns["approved"]) != 1 || ns["approved"][users[o.seller]] == 0 || len(ns["registered"]) != reps {
-			rep.add(chkNoNotice, o, "", "approved notices %v (seller %s), registered notices to %d of %d representatives",
-				ns["approved"], users[o.seller], len(ns["registered"]), reps)
+		regs := ns["registered/0"]
+		dec := 0
+		for k, us := range ns {
+			if strings.HasPrefix(k, want.notice+"/") {
+				dec += us[users[o.seller]]
+			}
+		}
+		// A cancel may come before the registration's notices: they are not
+		// owed, but none may be stored after the cancel was recorded.
+		if (len(regs) != reps && o.story != storyCancel) || (want.notice != "" && dec == 0) {
+			rep.add(chkNoNotice, o, "", "%s: registered notices to %d of %d representatives; %q notices to the seller: %d", o.story, len(regs), reps, want.notice, dec)
 		}
 		for kind, us := range ns {
 			for user, n := range us {
@@ -441,11 +557,19 @@ func (h *harness) check(ctx context.Context, ops []*op, users map[string]string)
 				}
 			}
 		}
+		// o.cancelled is when the client saw the row deleted (committed): a
+		// notification stored by a transaction that began later came after it.
+		if o.story == storyCancel && !o.cancelled.IsZero() && lastNotice[o.id].After(o.cancelled) {
+			rep.add(chkNoticeCancelled, o, "", "the cancel seen recorded at %s (history %s), a notification stored at %s", o.cancelled.UTC().Format("15:04:05.000"),
+				hh.deletedAt.UTC().Format("15:04:05.000"), lastNotice[o.id].UTC().Format("15:04:05.000"))
+		}
 	}
 	h.attachLogs(rep)
 	rep.Counts["worker kills (SIGKILL)"] = h.workerKills.Load()
 	rep.Counts["api kills (SIGKILL)"] = h.apiKills.Load()
 	rep.Counts["CRM down (s)"] = int64(h.crmDown / time.Second)
+	rep.Counts["SMTP server down (s)"] = int64(h.mailDown / time.Second)
+	rep.Counts["temporal and postgres faults"] = int64(len(h.infra))
 	rep.Counts["requests"] = h.stats.requests.Load()
 	rep.Counts["network errors (retried, same key)"] = h.stats.netErrors.Load()
 	rep.Counts["answers 5xx other than 502 CRM and 504 (retried, same key)"] = h.stats.status5xx.Load()
@@ -562,7 +686,7 @@ func (h *harness) report(rep *chaosReport, ops []*op) int {
 	}
 	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "\nCHAOS\tround 1\tround 2\ttotal")
-	fmt.Fprintf(w, "opportunities the clients registered and approved\t%d\t%d\t%d\n", r1, r2, r1+r2)
+	fmt.Fprintf(w, "stories (opportunities registered, then approved, refused, edited, renewed or cancelled)\t%d\t%d\t%d\n", r1, r2, r1+r2)
 	last := ""
 	for _, c := range allChecks {
 		if c.Category != last {

@@ -156,27 +156,59 @@ func backoff(n int, a answer) time.Duration {
 	return min(d, 3*time.Second)
 }
 
-// op is one opportunity of a round: registered by a seller, approved by the representative.
+// story is what the clients do with one opportunity after registering it.
+type story string
+
+const (
+	storyApprove      story = "approve"       // the representative approves it
+	storyRefuse       story = "refuse"        // the representative refuses it (a reason)
+	storyEdit         story = "edit"          // the representative edits it, then approves it
+	storyRenewApprove story = "renew-approve" // approved; the seller asks for a renewal; approved again (a new run)
+	storyRenewRefuse  story = "renew-refuse"  // approved; the seller asks for a renewal; refused
+	storyCancel       story = "cancel"        // an operator cancels its workflow (temporal workflow cancel)
+)
+
+// stories is the mix, one opportunity of a round after the other.
+var stories = []story{storyApprove, storyRenewApprove, storyRefuse, storyEdit, storyRenewRefuse, storyApprove, storyCancel, storyRenewApprove}
+
+// op is one opportunity of a round: registered by a seller, then its story.
 type op struct {
 	round, n   int
+	story      story
 	key        string // Idempotency-Key of the registration
 	id         string // the opportunity id the API derives from the key
 	seller     string // seller's e-mail
 	name       string // the name the approval gives it
 	created    answer // final answer of the registration
 	createTry  int
-	approved   answer // final answer of the (last) approval
-	approveTry int
-	decisions  int      // approvals sent with a new key after a CRM refusal
-	answers    []string // every approval answer but the expected one, for the report
+	approveTry int      // requests of the story's decisions
+	decisions  int      // decisions sent with a new key after a CRM refusal
+	answers    []string // every answer of a step but the expected one, for the report
+	calls      []*call  // the calls answered 2xx, sent again with their key later
+	cancelled  time.Time
+	done       bool // every step answered as expected
 	start, end time.Time
 }
 
 func (o *op) createdOK() bool {
 	return o.created.status == http.StatusOK && o.created.message() == msgCreated
 }
-func (o *op) approvedOK() bool {
-	return o.approved.status == http.StatusOK && o.approved.message() == msgApproved
+
+// approvedOK: the story ran to its end (inject.go picks approved ones).
+func (o *op) approvedOK() bool { return o.done && (o.story == storyApprove || o.story == storyEdit) }
+
+// call is one answered call, kept to be sent again with its key.
+type call struct {
+	o              *op
+	who            string
+	method, path   string
+	key            string
+	body           any
+	status         int
+	message        string
+	repeats        int
+	repeatsAnswers []string // repeats answered otherwise
+	mu             sync.Mutex
 }
 
 // validCNPJ is a valid, distinct customer CNPJ for opportunity n of a run
@@ -199,62 +231,169 @@ type driver struct {
 	tokens   map[string]string // e-mail → access token
 	rep      string            // representative's e-mail
 	opTime   time.Duration     // how long a client keeps trying one request
-	crmPause time.Duration     // wait before approving again after a CRM refusal
+	crmPause time.Duration     // wait before deciding again after a CRM refusal
 	think    time.Duration     // mean pause of a client before each registration
 	seed     uint64            // seeds each client's pauses
 	run      int64
-	progress atomic.Int64 // approvals answered (any final answer)
+	progress atomic.Int64 // stories ended (any final answer)
+	// cancel asks Temporal to cancel an opportunity's workflow (an operator's
+	// temporal workflow cancel), until it is accepted; deleted waits until the
+	// read model shows the cancel (the row marked deleted).
+	cancel  func(ctx context.Context, id string) error
+	deleted func(ctx context.Context, id string) error
+
+	callsMu sync.Mutex
+	calls   []*call // every call answered 2xx, in answer order
+}
+
+// send sends a call until it gets a final answer, retrying with the same key;
+// a 2xx answer is kept to be sent again later.
+func (d *driver) send(ctx context.Context, o *op, count *int, who, method, path, key string, body any) answer {
+	deadline := time.Now().Add(d.opTime)
+	tries := 0
+	for {
+		tries++
+		*count++
+		a := d.p.call(ctx, method, path, d.tokens[who], key, body)
+		if !retryable(a) || time.Now().After(deadline) || ctx.Err() != nil {
+			if a.err == nil && a.status/100 == 2 {
+				c := &call{o: o, who: who, method: method, path: path, key: key, body: body, status: a.status, message: a.message()}
+				d.callsMu.Lock()
+				o.calls = append(o.calls, c)
+				d.calls = append(d.calls, c)
+				d.callsMu.Unlock()
+			}
+			return a
+		}
+		sleep(ctx, backoff(tries, a))
+	}
 }
 
 // register posts the registration until it gets a final answer.
 func (d *driver) register(ctx context.Context, o *op) {
 	body := registration(o, validCNPJ(d.run, o.round*10000+o.n))
+	o.created = d.send(ctx, o, &o.createTry, o.seller, http.MethodPost, "/api/opportunity/create", o.key, body)
+}
+
+// decide sends one decision until its expected answer. Retries carry its
+// Idempotency-Key; after the CRM's definitive refusal (502
+// CRM_COMMUNICATION_ERROR) the person decides again a little later, a new
+// decision with a new key, as a person clicking again would.
+func (d *driver) decide(ctx context.Context, o *op, who, method, path, step string, body any, want string) bool {
 	deadline := time.Now().Add(d.opTime)
-	for {
-		o.createTry++
-		a := d.p.call(ctx, http.MethodPost, "/api/opportunity/create", d.tokens[o.seller], o.key, body)
-		o.created = a
-		if !retryable(a) || time.Now().After(deadline) || ctx.Err() != nil {
-			return
+	key := o.key + "/" + step
+	for n := 1; ; n++ {
+		a := d.send(ctx, o, &o.approveTry, who, method, path, key, body)
+		if a.status == http.StatusOK && a.message() == want {
+			return true
 		}
-		sleep(ctx, backoff(o.createTry, a))
+		if a.status == http.StatusBadGateway && a.code() == codeCRM && time.Now().Before(deadline) && ctx.Err() == nil {
+			d.p.stats.crmRefusals.Add(1)
+			o.decisions++
+			key = fmt.Sprintf("%s/%s-%d", o.key, step, n+1)
+			sleep(ctx, d.crmPause)
+			continue
+		}
+		o.answers = append(o.answers, fmt.Sprintf("%s (key %s): %s", step, key, a))
+		return false
 	}
 }
 
-// approve sends the representative's approval until it gets a final answer.
-// Retries of one decision carry its Idempotency-Key; after the CRM's
-// definitive refusal (502 CRM_COMMUNICATION_ERROR) the representative decides
-// again a little later, a new decision with a new key, as a person clicking
-// Aprovar again would.
-func (d *driver) approve(ctx context.Context, o *op) {
-	defer d.progress.Add(1)
-	body := map[string]any{"status": "approved", "name": o.name, "probabilityClosing": approvalProbability}
+// waitStatus reads the opportunity as its seller until it shows status (the
+// renewal window opens a few seconds after an approval, by its timer).
+func (d *driver) waitStatus(ctx context.Context, o *op, status opportunity.Status) bool {
 	deadline := time.Now().Add(d.opTime)
-	key := o.key + "/approve"
-	tries := 0
-	for {
-		o.approveTry++
-		tries++
-		a := d.p.call(ctx, http.MethodPatch, "/api/opportunity/"+o.id, d.tokens[d.rep], key, body)
-		o.approved = a
-		if a.status == http.StatusOK && a.message() == msgApproved {
-			return
+	var last answer
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		last = d.p.call(ctx, http.MethodGet, "/api/opportunity/id/"+o.id, d.tokens[o.seller], "", nil)
+		if apiStatus(last) == string(status) {
+			return true
 		}
-		expired := time.Now().After(deadline) || ctx.Err() != nil
-		switch {
-		case retryable(a) && !expired:
-			sleep(ctx, backoff(tries, a))
-		case a.status == http.StatusBadGateway && a.code() == codeCRM && !expired:
-			d.p.stats.crmRefusals.Add(1)
-			o.decisions++
-			key = fmt.Sprintf("%s/approve-%d", o.key, o.decisions+1)
-			tries = 0
-			sleep(ctx, d.crmPause)
-		default:
-			o.answers = append(o.answers, fmt.Sprintf("try %d (key %s): %s", o.approveTry, key, a))
-			return
+		sleep(ctx, 500*time.Millisecond)
+	}
+	o.answers = append(o.answers, fmt.Sprintf("waiting for %s: %s", status, last))
+	return false
+}
+
+// Answers of the stories' steps (api.Msg…).
+const (
+	msgDisapproved      = "Oportunidade reprovada com sucesso"
+	msgUpdated          = "Oportunidade atualizada com sucesso"
+	msgRenewalRequested = "Renovação solicitada com sucesso"
+	msgRenewalApproved  = "Renovação aprovada com sucesso"
+	msgRenewalRefused   = "Renovação reprovada com sucesso"
+)
+
+// play runs the story of a registered opportunity.
+func (d *driver) play(ctx context.Context, o *op) {
+	path := "/api/opportunity/" + o.id
+	approve := map[string]any{"status": "approved", "name": o.name, "probabilityClosing": approvalProbability}
+	renewal := map[string]any{"reason": "Cliente retomou o projeto", "probabilityClosing": approvalProbability, "projectStillInScope": "Sim",
+		"lastVisitDate": time.Now().AddDate(0, 0, -3).Format(time.DateOnly)}
+	renovation := "/api/opportunity/renovation/" + o.id
+	ok := true
+	step := func(who, method, path, name string, body any, want string) {
+		if ok {
+			ok = d.decide(ctx, o, who, method, path, name, body, want)
 		}
 	}
+	switch o.story {
+	case storyApprove:
+		step(d.rep, http.MethodPatch, path, "approve", approve, msgApproved)
+	case storyRefuse:
+		step(d.rep, http.MethodPatch, path, "refuse", map[string]any{"status": "disapproved", "reason": "Cliente desistiu"}, msgDisapproved)
+	case storyEdit:
+		step(d.rep, http.MethodPatch, path, "edit", map[string]any{"name": o.name + " (rascunho)", "probabilityClosing": 75}, msgUpdated)
+		step(d.rep, http.MethodPatch, path, "approve", approve, msgApproved)
+	case storyRenewApprove, storyRenewRefuse:
+		step(d.rep, http.MethodPatch, path, "approve", approve, msgApproved)
+		ok = ok && d.waitStatus(ctx, o, opportunity.Renovation)
+		step(o.seller, http.MethodPatch, renovation+"/request", "renewal", renewal, msgRenewalRequested)
+		if o.story == storyRenewApprove {
+			step(d.rep, http.MethodPatch, renovation, "renewal-approve", map[string]any{"status": "approved"}, msgRenewalApproved)
+		} else {
+			step(d.rep, http.MethodPatch, renovation, "renewal-refuse", map[string]any{"status": "disapproved", "reason": "Sem orçamento"}, msgRenewalRefused)
+		}
+	case storyCancel:
+		if err := d.cancel(ctx, o.id); err != nil {
+			o.answers = append(o.answers, "operator cancel: "+err.Error())
+			ok = false
+		} else if err := d.deleted(ctx, o.id); err != nil {
+			o.answers = append(o.answers, "operator cancel not recorded: "+err.Error())
+			ok = false
+		} else {
+			o.cancelled = time.Now()
+		}
+	}
+	o.done = ok
+}
+
+// repeat sends an answered call again with its key: the answer must be the
+// first one's, and nothing may change (the checks count every row after).
+func (d *driver) repeat(ctx context.Context, c *call) {
+	deadline := time.Now().Add(d.opTime)
+	for tries := 1; ; tries++ {
+		a := d.p.call(ctx, c.method, c.path, d.tokens[c.who], c.key, c.body)
+		if retryable(a) && time.Now().Before(deadline) && ctx.Err() == nil {
+			sleep(ctx, backoff(tries, a))
+			continue
+		}
+		c.mu.Lock()
+		c.repeats++
+		if a.status != c.status || a.message() != c.message {
+			c.repeatsAnswers = append(c.repeatsAnswers, fmt.Sprintf("%s %s (key %s), first %d %q, repeated at %s: %s",
+				c.method, c.path, c.key, c.status, c.message, time.Now().UTC().Format("15:04:05.000"), a))
+		}
+		c.mu.Unlock()
+		return
+	}
+}
+
+// answered is a copy of the calls answered 2xx so far.
+func (d *driver) answered() []*call {
+	d.callsMu.Lock()
+	defer d.callsMu.Unlock()
+	return append([]*call(nil), d.calls...)
 }
 
 func sleep(ctx context.Context, d time.Duration) {
@@ -264,8 +403,8 @@ func sleep(ctx context.Context, d time.Duration) {
 	}
 }
 
-// runClients has clients goroutines register and approve ops, each client one
-// opportunity at a time.
+// runClients has clients goroutines register ops and play their stories,
+// each client one opportunity at a time.
 func (d *driver) runClients(ctx context.Context, ops []*op, clients int) {
 	queue := make(chan *op)
 	var wg sync.WaitGroup
@@ -281,10 +420,9 @@ func (d *driver) runClients(ctx context.Context, ops []*op, clients int) {
 				o.start = time.Now()
 				d.register(ctx, o)
 				if o.createdOK() {
-					d.approve(ctx, o)
-				} else {
-					d.progress.Add(1)
+					d.play(ctx, o)
 				}
+				d.progress.Add(1)
 				o.end = time.Now()
 			}
 		}()

@@ -18,18 +18,18 @@ type planted struct {
 }
 
 // inject plants, after the run settled, one fault of each kind the checks
-// look for, each on its own approved opportunity of round 1, so that a run
-// with -inject proves every check reports what it should (and exits 0 only
-// then). It needs at least 10 opportunities in round 1.
+// look for, each on its own approved opportunity, so that a run with
+// -inject proves every check reports what it should (and exits 0 only
+// then). It needs at least 10 approved ones (stories approve and edit).
 func (h *harness) inject(ctx context.Context, ops []*op) ([]planted, error) {
 	var r1 []*op
 	for _, o := range ops {
-		if o.round == 1 && o.approvedOK() {
+		if o.approvedOK() {
 			r1 = append(r1, o)
 		}
 	}
 	if len(r1) < 10 {
-		return nil, fmt.Errorf("-inject needs 10 approved opportunities in round 1, got %d", len(r1))
+		return nil, fmt.Errorf("-inject needs 10 approved opportunities (stories approve and edit), got %d: give -opportunities 14 or more", len(r1))
 	}
 	var out []planted
 	exec := func(c check, o *op, what, sql string, args ...any) error {

@@ -36,8 +36,10 @@ import (
 	"oportuna/brand"
 	"oportuna/crm/crmsim"
 	"oportuna/internal/stack"
+	"oportuna/internal/stack/cluster"
 	"oportuna/internal/testenv"
 	"oportuna/seed"
+	"oportuna/workflows"
 )
 
 type options struct {
@@ -59,6 +61,9 @@ type options struct {
 	keep          bool
 	demo          bool
 	inject        bool
+	engine        string
+	mailOutage    time.Duration
+	pgStall       time.Duration
 }
 
 func main() {
@@ -80,6 +85,9 @@ func main() {
 	flag.Uint64Var(&o.seed, "seed", 0, "random seed of the kill schedule (0: from the clock; printed)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the database (its URL is printed)")
 	flag.BoolVar(&o.demo, "demo", false, "seed with `oportuna seed` (demo opportunities of every brand) instead of the accounts only")
+	flag.StringVar(&o.engine, "engine", "dev", "the Temporal server: dev (temporal server start-dev on a state file, killed and restarted in round 1) or cluster (temporal-server's services on PostgreSQL, internal/stack/cluster: history killed, matching killed, frontend restarted in round 1)")
+	flag.DurationVar(&o.mailOutage, "mail-outage", 20*time.Second, "how long the SMTP server is down in round 2")
+	flag.DurationVar(&o.pgStall, "pg-stall", 0, "after the PostgreSQL restart, stop its processes (SIGSTOP) this long: a database that hangs")
 	flag.BoolVar(&o.inject, "inject", false, "after the settle, plant one fault of each kind the checks look for and exit 0 only if every one is reported (tests the checks)")
 	flag.Parse()
 	set := map[string]bool{}
@@ -106,15 +114,15 @@ func main() {
 		if !set["settle-timeout"] {
 			o.settle = time.Minute
 		}
+		if !set["mail-outage"] {
+			o.mailOutage = 8 * time.Second
+		}
 		if !set["op-timeout"] {
 			o.opTime = 75 * time.Second
 		}
 	}
 	if o.seed == 0 {
 		o.seed = uint64(time.Now().UnixNano())
-	}
-	if o.databaseURL == "" {
-		o.databaseURL = stack.AdminURLFromEnv(os.Getenv)
 	}
 	if o.dir == "" {
 		o.dir = filepath.Join(".data", "chaos", time.Now().UTC().Format("20060102-150405"))
@@ -150,7 +158,10 @@ type harness struct {
 	events []event
 
 	workerKills, apiKills atomic.Int64
-	crmDown               time.Duration
+	crmDown, mailDown     time.Duration
+	pg                    *cluster.Postgres // the run's own (nil with -database-url)
+	st                    *stack.Stack
+	infra                 []string // the Temporal and PostgreSQL faults done
 }
 
 // event is a moment of the run: At is the time since the start, Time the clock.
@@ -178,14 +189,42 @@ func run(ctx context.Context, o options) (int, error) {
 	slog.Info("chaos", "opportunities_per_round", o.opportunities, "clients", o.clients, "kill", fmt.Sprintf("%s–%s", o.killMin, o.killMax),
 		"worker_kills_per_round", o.workerKills, "crm_outage", o.crmOutage, "seed", o.seed, "dir", o.dir)
 
-	// A fresh database, migrated by the binary, and a Temporal dev server.
-	st, err := stack.Start(ctx, stack.Options{Bin: o.bin, TemporalCLI: o.temporalCLI, AdminURL: o.databaseURL, Dir: o.dir, Prefix: "oportuna_chaos"})
+	// A PostgreSQL server of the run's own (restarted in round 1), unless
+	// -database-url names one; a fresh database, migrated by the binary; a
+	// Temporal dev server on a state file, or a cluster on that PostgreSQL.
+	if err := os.MkdirAll(o.dir, 0o755); err != nil {
+		return 0, err
+	}
+	admin := o.databaseURL
+	if admin == "" {
+		pgDir, err := filepath.Abs(filepath.Join(o.dir, "postgres"))
+		if err != nil {
+			return 0, err
+		}
+		// fsync=off: a restart -m immediate kills the processes, not the
+		// machine; the WAL written at each commit survives in the page cache.
+		if h.pg, err = cluster.StartPostgres(ctx, pgDir, []string{"fsync=off", "full_page_writes=off"}); err != nil {
+			return 0, err
+		}
+		defer func() {
+			_ = h.pg.Resume()
+			_ = h.pg.Stop("fast")
+			if !o.keep {
+				_ = os.RemoveAll(filepath.Join(pgDir, "data"))
+			}
+		}()
+		admin = h.pg.URL
+		h.event("postgres of the run's own at port %d", h.pg.Port)
+	}
+	st, err := stack.Start(ctx, stack.Options{Bin: o.bin, TemporalCLI: o.temporalCLI, AdminURL: admin, Dir: o.dir, Prefix: "oportuna_chaos",
+		Engine: o.engine, TemporalDB: temporalDB(o)})
 	if err != nil {
 		return 0, err
 	}
 	defer st.Close(o.keep)
-	d, temporal, base := st.DB, st.Temporal, st.Env
-	h.event("temporal dev server at %s", temporal.Addr)
+	h.st = st
+	d, base := st.DB, st.Env
+	h.event("temporal (%s) at %s", o.engine, st.TemporalAddr)
 	if h.db, err = pgxpool.New(ctx, d.URL); err != nil {
 		return 0, err
 	}
@@ -228,7 +267,10 @@ func run(ctx context.Context, o options) (int, error) {
 	_, _ = rand.Read(secret)
 	env := append(base, "JWT_SECRET="+hex.EncodeToString(secret), "LOG_LEVEL=INFO",
 		"CRM_URL="+h.crm.url(), "CRM_SIM=off", "SALESFORCE_CLIENT_ID="+cfg.ClientID, "SALESFORCE_CLIENT_SECRET="+cfg.ClientSecret,
-		"SMTP_HOST="+h.smtp.Host, fmt.Sprintf("SMTP_PORT=%d", h.smtp.Port), "SMTP_TLS=none", "SMTP_FROM="+mailFrom, "MAILBOX=off")
+		"SMTP_HOST="+h.smtp.Host, fmt.Sprintf("SMTP_PORT=%d", h.smtp.Port), "SMTP_TLS=none", "SMTP_FROM="+mailFrom, "MAILBOX=off",
+		// An approval's renewal window opens renewalOpens after it (the
+		// renewal stories wait for it); nothing expires during a run.
+		"OPPORTUNITY_VALIDITY="+validity.String(), "OPPORTUNITY_RENEWAL_WINDOW="+(validity-renewalOpens).String())
 	env = env[:len(env):len(env)]
 	h.worker = stack.NewProc("worker", o.bin, "worker", o.dir, env, false)
 	h.api = stack.NewProc("api", o.bin, "api", o.dir, env, true)
@@ -242,7 +284,7 @@ func run(ctx context.Context, o options) (int, error) {
 	}
 	defer h.api.Stop(30 * time.Second)
 	h.event("api at %s and worker running", h.api.Base())
-	if h.tc, err = client.Dial(client.Options{HostPort: temporal.Addr, Namespace: "default", Logger: stack.QuietTemporalLogger(),
+	if h.tc, err = client.Dial(client.Options{HostPort: st.TemporalAddr, Namespace: st.Namespace, Logger: stack.QuietTemporalLogger(),
 		DataConverter: testenv.DataConverter(), FailureConverter: testenv.FailureConverter()}); err != nil {
 		return 0, err
 	}
@@ -253,7 +295,7 @@ func run(ctx context.Context, o options) (int, error) {
 		return 0, err
 	}
 	drv := &driver{p: h.portal, tokens: map[string]string{}, rep: "representante@nordata.demo", opTime: o.opTime,
-		crmPause: 2 * time.Second, think: o.think, seed: o.seed, run: time.Now().Unix() % 100000}
+		crmPause: 2 * time.Second, think: o.think, seed: o.seed, run: time.Now().Unix() % 100000, cancel: h.cancel, deleted: h.deleted}
 	for _, u := range []string{drv.rep, "vendedor1@nordata.demo", "vendedor2@nordata.demo"} {
 		if drv.tokens[u], err = h.portal.login(ctx, u); err != nil {
 			return 0, err
@@ -262,13 +304,17 @@ func run(ctx context.Context, o options) (int, error) {
 
 	h.repToken = drv.tokens[drv.rep]
 
-	// Round 1: worker killed every kill-min..kill-max, the API killed once.
-	r1 := h.round(ctx, drv, users, 1, true, 0)
+	// Round 1: worker killed every kill-min..kill-max, the API killed once,
+	// Temporal (the dev server, or the cluster's services one at a time) and
+	// PostgreSQL restarted.
+	r1 := h.round(ctx, drv, users, 1, true, 0, 0)
 	if ctx.Err() != nil {
 		return 0, ctx.Err()
 	}
-	// Round 2: the same, and the Salesforce stand-in down for crm-outage.
-	r2 := h.round(ctx, drv, users, 2, false, o.crmOutage)
+	// Round 2: the worker killed, the Salesforce stand-in down for
+	// crm-outage, the SMTP server for mail-outage; calls of round 1 are sent
+	// again with their keys meanwhile.
+	r2 := h.round(ctx, drv, users, 2, false, o.crmOutage, o.mailOutage)
 	if ctx.Err() != nil {
 		return 0, ctx.Err()
 	}
@@ -281,6 +327,15 @@ func run(ctx context.Context, o options) (int, error) {
 	} else {
 		h.event("not settled after %s", o.settle)
 	}
+	// Every answered call once more with its key, well after its answer;
+	// then the checks count what changed.
+	calls := drv.answered()
+	h.repeatAll(ctx, drv, calls)
+	h.event("%d answered calls sent again with their keys", len(calls))
+	if again, _ := h.settle(ctx, ops, time.Now()); !again {
+		settled = false
+		h.event("not settled again after the repeated calls")
+	}
 	var faults []planted
 	if o.inject {
 		if faults, err = h.inject(ctx, ops); err != nil {
@@ -288,7 +343,7 @@ func run(ctx context.Context, o options) (int, error) {
 		}
 		h.event("injected %d faults", len(faults))
 	}
-	rep := h.check(ctx, ops, users)
+	rep := h.check(ctx, ops, users, calls)
 	rep.Settled, rep.SettleTime = settled, settleTime
 	rep.Seed = o.seed
 	code := h.report(rep, ops)
@@ -329,7 +384,7 @@ func (h *harness) users(ctx context.Context) (map[string]string, error) {
 // clients while the worker is killed and restarted; killAPI kills the API once
 // a third of the approvals have answered; outage takes the CRM down for that
 // long from the start of the round.
-func (h *harness) round(ctx context.Context, drv *driver, users map[string]string, r int, killAPI bool, outage time.Duration) []*op {
+func (h *harness) round(ctx context.Context, drv *driver, users map[string]string, r int, killAPI bool, outage, mailOutage time.Duration) []*op {
 	n := h.o.opportunities
 	ops := make([]*op, n)
 	for i := range ops {
@@ -338,7 +393,8 @@ func (h *harness) round(ctx context.Context, drv *driver, users map[string]strin
 			seller = "vendedor2@nordata.demo"
 		}
 		key := fmt.Sprintf("chaos-%d-r%d-%03d", drv.run, r, i)
-		ops[i] = &op{round: r, n: i, key: key, seller: seller, id: opportunityID(users[seller], key), name: fmt.Sprintf("Caos %d-%03d", r, i)}
+		ops[i] = &op{round: r, n: i, story: stories[i%len(stories)], key: key, seller: seller, id: opportunityID(users[seller], key),
+			name: fmt.Sprintf("Caos %d-%03d", r, i)}
 	}
 	h.event("round %d: %d opportunities, %d clients", r, n, h.o.clients)
 	drv.progress.Store(0)
@@ -424,9 +480,183 @@ func (h *harness) round(ctx context.Context, drv *driver, users map[string]strin
 			h.event("round %d: Salesforce stand-in up again", r)
 		}()
 	}
+	if mailOutage > 0 {
+		faults.Add(1)
+		go func() {
+			defer faults.Done()
+			h.smtp.Close()
+			h.event("round %d: SMTP server down", r)
+			sleep(ctx, mailOutage)
+			if err := h.smtp.Up(); err != nil {
+				h.event("SMTP server not back: %v", err)
+				return
+			}
+			h.mailDown += mailOutage
+			h.event("round %d: SMTP server up again", r)
+		}()
+	}
+	if r == 1 {
+		// Temporal and PostgreSQL faults, one at a time, spread over the
+		// round by the stories answered.
+		infra := h.infraFaults()
+		faults.Add(1)
+		go func() {
+			defer faults.Done()
+			for i, f := range infra {
+				at := int64(max(n*(i+1)/(len(infra)+1), 1))
+				for drv.progress.Load() < at {
+					select {
+					case <-loadDone:
+					case <-ctx.Done():
+						return
+					case <-time.After(20 * time.Millisecond):
+						continue
+					}
+					break
+				}
+				began := time.Now()
+				if err := f.do(ctx); err != nil {
+					h.event("round %d: %s failed: %v", r, f.name, err)
+					continue
+				}
+				h.infra = append(h.infra, f.name)
+				h.event("round %d: %s (back after %s)", r, f.name, time.Since(began).Round(time.Millisecond))
+			}
+		}()
+	} else {
+		// Calls answered in round 1 sent again with their keys while the
+		// faults of this round go on.
+		faults.Add(1)
+		go func() {
+			defer faults.Done()
+			calls := drv.answered()
+			rng := mrand.New(mrand.NewPCG(h.o.seed, 2))
+			for len(calls) > 0 {
+				select {
+				case <-loadDone:
+					return
+				case <-ctx.Done():
+					return
+				case <-time.After(300 * time.Millisecond):
+				}
+				drv.repeat(ctx, calls[rng.IntN(len(calls))])
+			}
+		}()
+	}
 	drv.runClients(ctx, ops, h.o.clients)
 	close(loadDone)
 	h.event("round %d: clients done", r)
 	faults.Wait()
 	return ops
+}
+
+// Validity of an approval in a run, and when its renewal window opens after it.
+const (
+	validity     = time.Hour
+	renewalOpens = 5 * time.Second
+)
+
+// temporalDB is the dev server's state file (it survives the restart).
+func temporalDB(o options) string {
+	if o.engine == "cluster" {
+		return ""
+	}
+	return filepath.Join(o.dir, "temporal.db")
+}
+
+// infraFault is a fault of round 1 in Temporal or PostgreSQL: done, and
+// recovered from, by do.
+type infraFault struct {
+	name string
+	do   func(context.Context) error
+}
+
+// infraFaults are round 1's: on a dev server, the server killed and started
+// again on its state file; on a cluster, the history service killed
+// (SIGKILL) and started, the matching service killed and started, the
+// frontend restarted (SIGTERM); then PostgreSQL restarted -m immediate (a
+// crash) when the run owns it, and paused -pg-stall after.
+func (h *harness) infraFaults() []infraFault {
+	var out []infraFault
+	if c := h.st.Cluster; c != nil {
+		for _, name := range []string{"history", "matching"} {
+			out = append(out, infraFault{"temporal " + name + " service killed (SIGKILL) and started", func(ctx context.Context) error {
+				if err := c.Kill(name); err != nil {
+					return err
+				}
+				return c.StartService(ctx, name)
+			}})
+		}
+		out = append(out, infraFault{"temporal frontend service restarted (SIGTERM)", func(ctx context.Context) error { return c.Restart(ctx, "frontend") }})
+	} else {
+		out = append(out, infraFault{"temporal dev server killed (SIGKILL) and started on its state file", h.st.Temporal.Restart})
+	}
+	if h.pg != nil {
+		out = append(out, infraFault{"postgres restarted (pg_ctl restart -m immediate)", func(ctx context.Context) error {
+			if err := h.pg.Restart(ctx, "immediate"); err != nil {
+				return err
+			}
+			if h.o.pgStall > 0 {
+				if err := h.pg.Pause(); err != nil {
+					return err
+				}
+				h.event("postgres stalled (SIGSTOP) for %s", h.o.pgStall)
+				time.Sleep(h.o.pgStall)
+				return h.pg.Resume()
+			}
+			return nil
+		}})
+	}
+	return out
+}
+
+// cancel is an operator's temporal workflow cancel of the opportunity's
+// workflow, asked until Temporal accepts it.
+func (h *harness) cancel(ctx context.Context, id string) error {
+	deadline := time.Now().Add(h.o.opTime)
+	for {
+		cctx, stop := context.WithTimeout(ctx, 10*time.Second)
+		err := h.tc.CancelWorkflow(cctx, workflows.OpportunityWorkflowID(id), "")
+		stop()
+		if err == nil || time.Now().After(deadline) || ctx.Err() != nil {
+			return err
+		}
+		sleep(ctx, time.Second)
+	}
+}
+
+// deleted waits until the read model shows the opportunity deleted.
+func (h *harness) deleted(ctx context.Context, id string) error {
+	deadline := time.Now().Add(h.o.opTime)
+	for {
+		var del bool
+		err := h.db.QueryRow(ctx, `SELECT is_deleted FROM opportunities WHERE id = $1`, id).Scan(&del)
+		if err == nil && del {
+			return nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("not deleted after %s (%v)", h.o.opTime, err)
+		}
+		sleep(ctx, 200*time.Millisecond)
+	}
+}
+
+// repeatAll sends every call again with its key, o.clients at a time.
+func (h *harness) repeatAll(ctx context.Context, drv *driver, calls []*call) {
+	queue := make(chan *call)
+	var wg sync.WaitGroup
+	for range h.o.clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range queue {
+				drv.repeat(ctx, c)
+			}
+		}()
+	}
+	for _, c := range calls {
+		queue <- c
+	}
+	close(queue)
+	wg.Wait()
 }

@@ -6,6 +6,7 @@ import (
 	"log"
 	"net"
 	"net/mail"
+	"strconv"
 	"sync"
 	"time"
 
@@ -16,7 +17,7 @@ import (
 type SMTPSink struct {
 	Host string
 	Port int
-	srv  *smtp.Server
+	srv  *smtp.Server // nil while down
 	mu   sync.Mutex
 	byID map[string]int
 	at   map[string][]time.Time
@@ -30,19 +31,55 @@ func StartSMTP() (*SMTPSink, error) {
 		return nil, err
 	}
 	s := &SMTPSink{Host: "127.0.0.1", Port: ln.Addr().(*net.TCPAddr).Port, byID: map[string]int{}, at: map[string][]time.Time{}}
-	s.srv = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &sinkSession{s: s}, nil }))
-	s.srv.Domain = "localhost"
-	s.srv.AllowInsecureAuth = true
-	s.srv.ReadTimeout, s.srv.WriteTimeout = time.Minute, time.Minute
-	s.srv.MaxMessageBytes = 4 << 20
-	// A worker killed mid-conversation resets its connection: expected here.
-	s.srv.ErrorLog = log.New(io.Discard, "", 0)
-	go func() { _ = s.srv.Serve(ln) }()
+	s.serve(ln)
 	return s, nil
 }
 
-// Close stops listening.
-func (s *SMTPSink) Close() { _ = s.srv.Close() }
+func (s *SMTPSink) serve(ln net.Listener) {
+	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &sinkSession{s: s}, nil }))
+	srv.Domain = "localhost"
+	srv.AllowInsecureAuth = true
+	srv.ReadTimeout, srv.WriteTimeout = time.Minute, time.Minute
+	srv.MaxMessageBytes = 4 << 20
+	// A worker killed mid-conversation resets its connection: expected here.
+	srv.ErrorLog = log.New(io.Discard, "", 0)
+	s.mu.Lock()
+	s.srv = srv
+	s.mu.Unlock()
+	go func() { _ = srv.Serve(ln) }()
+}
+
+// Close stops listening and cuts the open connections (a mail server that
+// went down: connections refused until Up).
+func (s *SMTPSink) Close() {
+	s.mu.Lock()
+	srv := s.srv
+	s.srv = nil
+	s.mu.Unlock()
+	if srv != nil {
+		_ = srv.Close()
+	}
+}
+
+// Up listens again on the same port after Close.
+func (s *SMTPSink) Up() error {
+	s.mu.Lock()
+	up := s.srv != nil
+	s.mu.Unlock()
+	if up {
+		return nil
+	}
+	var ln net.Listener
+	var err error
+	for i := 0; i < 50; i++ { // the port may linger for a moment after the close
+		if ln, err = net.Listen("tcp", net.JoinHostPort(s.Host, strconv.Itoa(s.Port))); err == nil {
+			s.serve(ln)
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return err
+}
 
 // Deliveries counts the e-mails received with the Message-ID id (no brackets).
 func (s *SMTPSink) Deliveries(id string) int {

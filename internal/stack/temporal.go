@@ -18,6 +18,9 @@ import (
 // tuned flags the tests use (testenv.TunedDevServerFlags).
 type Temporal struct {
 	Addr string
+	cli  string
+	args []string
+	log  string
 	cmd  *exec.Cmd
 	done chan struct{}
 }
@@ -32,24 +35,35 @@ func StartTemporal(ctx context.Context, cli, logPath, dbFile string) (*Temporal,
 	if dbFile != "" {
 		args = append(args, "--db-filename", dbFile)
 	}
-	logf, err := os.Create(logPath)
-	if err != nil {
+	t := &Temporal{Addr: fmt.Sprintf("127.0.0.1:%d", port), cli: cli, args: args, log: logPath}
+	if err := t.start(ctx); err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(cli, args...)
+	return t, nil
+}
+
+// start runs the server with t's arguments (a restart appends to the log)
+// and waits until a client can connect.
+func (t *Temporal) start(ctx context.Context) error {
+	logf, err := os.OpenFile(t.log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(t.cli, t.args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		logf.Close()
-		return nil, fmt.Errorf("start %s: %w", cli, err)
+		return fmt.Errorf("start %s: %w", t.cli, err)
 	}
-	t := &Temporal{Addr: fmt.Sprintf("127.0.0.1:%d", port), cmd: cmd, done: make(chan struct{})}
-	go func() { _ = cmd.Wait(); logf.Close(); close(t.done) }()
+	done := make(chan struct{})
+	t.cmd, t.done = cmd, done
+	go func() { _ = cmd.Wait(); logf.Close(); close(done) }()
 	deadline := time.Now().Add(90 * time.Second)
 	for {
 		select {
-		case <-t.done:
-			return nil, fmt.Errorf("temporal dev server exited early (log: %s)", logPath)
+		case <-done:
+			return fmt.Errorf("temporal dev server exited early (log: %s)", t.log)
 		default:
 		}
 		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
@@ -57,14 +71,23 @@ func StartTemporal(ctx context.Context, cli, logPath, dbFile string) (*Temporal,
 		cancel()
 		if err == nil {
 			c.Close()
-			return t, nil
+			return nil
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			t.Stop()
-			return nil, fmt.Errorf("temporal dev server not ready at %s: %w", t.Addr, err)
+			return fmt.Errorf("temporal dev server not ready at %s: %w", t.Addr, err)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// Restart kills the dev server (SIGKILL to its group: a crash) and starts it
+// again on the same ports and state file, waiting until it serves. A server
+// kept in memory comes back empty: give StartTemporal a state file.
+func (t *Temporal) Restart(ctx context.Context) error {
+	_ = syscall.Kill(-t.cmd.Process.Pid, syscall.SIGKILL)
+	<-t.done
+	return t.start(ctx)
 }
 
 // Stop interrupts the dev server (SIGKILL to its group after 10 s).
