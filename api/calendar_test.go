@@ -12,6 +12,7 @@ import (
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/internal/calendar"
+	"oportuna/internal/dev/mailbox"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/seed"
@@ -40,7 +41,7 @@ func newClockStack(t *testing.T, now time.Time) *stack {
 	}
 	s := &Server{Brands: brands, DB: db,
 		Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
-			RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}},
+			RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: mailbox.ResetLog{}},
 		Web: fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}},
 		Now: func() time.Time { return now }}
 	h, err := s.Handler()

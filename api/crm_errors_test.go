@@ -16,7 +16,8 @@ import (
 	"oportuna/brand"
 	"oportuna/cnpj"
 	"oportuna/crm"
-	"oportuna/crm/crmsim"
+	"oportuna/internal/dev/crmsim"
+	"oportuna/internal/dev/mailbox"
 	"oportuna/internal/testenv"
 	"oportuna/seed"
 	"oportuna/worker"
@@ -57,7 +58,7 @@ func newStackWith(t *testing.T, d activities.Durations) (*stack, *crmsim.Sim) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	acts := &activities.Activities{DB: db, Brands: brands, CRM: sf, Mailer: activities.LogMailer{}, Durations: d}
+	acts := &activities.Activities{DB: db, Brands: brands, CRM: sf, Mailer: mailbox.Log{}, Durations: d}
 	wctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { _ = worker.Run(wctx, tc, "default", acts); close(done) }()
@@ -66,7 +67,7 @@ func newStackWith(t *testing.T, d activities.Durations) (*stack, *crmsim.Sim) {
 		// An API process of its own on the same database, Temporal and worker.
 		s := &Server{Brands: brands, DB: db, Temporal: tc, CRM: acts.CRM,
 			Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
-				RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}},
+				RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: mailbox.ResetLog{}},
 			Web: fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}}}
 		h, err := s.Handler()
 		if err != nil {

@@ -19,8 +19,9 @@ import (
 	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/brand"
-	"oportuna/crm"
 	"oportuna/internal/clientaddr"
+	"oportuna/internal/dev/localcrm"
+	"oportuna/internal/dev/mailbox"
 	"oportuna/internal/testenv"
 	"oportuna/mailer"
 	"oportuna/seed"
@@ -60,7 +61,7 @@ func newPartnerStack(t *testing.T, opts ...func(*Server)) *partnerStack {
 		t.Fatal(err)
 	}
 	m := &mailer.Mailer{DB: db, Brands: brands, Config: cfg}
-	acts := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{DB: db}, Mailer: m,
+	acts := &activities.Activities{DB: db, Brands: brands, CRM: localcrm.CRM{DB: db}, Mailer: m,
 		Durations: activities.Durations{Validity: 2160 * time.Hour, RenewalWindow: 360 * time.Hour, ApprovalSLA: 48 * time.Hour, ExpiredRetention: time.Hour}}
 	if _, err := worker.EnsureSearchAttributes(ctx, tc, "default"); err != nil {
 		t.Fatal(err)
@@ -75,7 +76,7 @@ func newPartnerStack(t *testing.T, opts ...func(*Server)) *partnerStack {
 	ps := &partnerStack{tc: tc, now: time.Now()}
 	s := &Server{Brands: brands, DB: db, Temporal: tc, CRM: acts.CRM,
 		Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
-			RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}},
+			RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: mailbox.ResetLog{}},
 		Web: fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}},
 		Partners: PartnerDeps{
 			Mail:   &workflows.MailDispatcher{Client: tc, Mailer: m},

@@ -14,6 +14,7 @@ import (
 
 	"oportuna/auth"
 	"oportuna/brand"
+	"oportuna/internal/dev/mailbox"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/seed"
@@ -33,7 +34,7 @@ func newSearchStack(t *testing.T) *stack {
 	}
 	s := &Server{Brands: brands, DB: db,
 		Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
-			RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}},
+			RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: mailbox.ResetLog{}},
 		Web: fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}}}
 	h, err := s.Handler()
 	if err != nil {

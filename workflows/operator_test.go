@@ -16,7 +16,8 @@ import (
 	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/brand"
-	"oportuna/crm"
+	"oportuna/internal/dev/localcrm"
+	"oportuna/internal/dev/mailbox"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/seed"
@@ -36,7 +37,7 @@ func TestOperatorsFindAnOverdueApprovalWithTheRunbooksFilter(t *testing.T) {
 	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
 		t.Fatal(err)
 	}
-	acts := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{DB: db}, Mailer: activities.LogMailer{},
+	acts := &activities.Activities{DB: db, Brands: brands, CRM: localcrm.CRM{DB: db}, Mailer: mailbox.Log{},
 		Durations: activities.Durations{Validity: time.Hour, RenewalWindow: 10 * time.Minute, ApprovalSLA: 2 * time.Second, ExpiredRetention: time.Hour}}
 	wctx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)

@@ -10,6 +10,7 @@ import (
 
 	"oportuna/activities"
 	"oportuna/crm"
+	"oportuna/internal/dev/localcrm"
 	"oportuna/opportunity"
 	"oportuna/workflows"
 )
@@ -129,7 +130,7 @@ func TestRecordEditsAsTheAPISendsThem(t *testing.T) {
 // approval, with the CRM accepting, goes through.
 func TestRecordCRMRefusalOnApproval(t *testing.T) {
 	s := newStack(t, activities.Durations{Validity: time.Hour, RenewalWindow: time.Minute, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
-	refusing := &flakyCRM{Local: crm.Local{DB: s.db}, fail: true}
+	refusing := &flakyCRM{CRM: localcrm.CRM{DB: s.db}, fail: true}
 	s.acts.CRM = refusing // before the first activity runs
 	_, rep := people(t, s)
 	id := opportunity.NewID()

@@ -27,8 +27,9 @@ import (
 	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/brand"
-	"oportuna/crm"
 	"oportuna/internal/calendar"
+	"oportuna/internal/dev/localcrm"
+	"oportuna/internal/dev/mailbox"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/resale"
@@ -259,7 +260,7 @@ func newSuggestingStack(t *testing.T, d activities.Durations) *stack {
 		t.Fatal(err)
 	}
 	s.seller = actor(t, s.db, "vendedor1@yep.demo", auth.Seller)
-	s.acts = &activities.Activities{DB: s.db, Brands: s.brand, CRM: crm.Local{DB: s.db}, Mailer: activities.LogMailer{}, Durations: d}
+	s.acts = &activities.Activities{DB: s.db, Brands: s.brand, CRM: localcrm.CRM{DB: s.db}, Mailer: mailbox.Log{}, Durations: d}
 	wctx, stop := context.WithCancel(s.ctx)
 	done := make(chan error, 1)
 	go func() { done <- worker.Run(wctx, s.c, "default", s.acts) }()

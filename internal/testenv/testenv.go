@@ -12,9 +12,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"net"
 	"os"
 	"testing"
+
+	"oportuna/internal/dev/devenv"
 )
 
 var cleanups []func()
@@ -29,14 +30,7 @@ func Main(m *testing.M) {
 }
 
 // FreePort asks the kernel for a free TCP port on the loopback interface.
-func FreePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
+func FreePort() (int, error) { return devenv.FreePort() }
 
 func randomName(prefix string) string {
 	b := make([]byte, 6)
@@ -49,6 +43,17 @@ func Context(t testing.TB) context.Context {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// NeedsServices skips t under go test -short: make check runs the unit tests
+// that need no service (go test -short); make test runs every test. Every
+// helper of this package that starts or reaches PostgreSQL, Temporal or
+// Postfix calls it; a test that starts such a service itself calls it too.
+func NeedsServices(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("needs PostgreSQL, Temporal or Postfix: -short (make check) runs only the tests that need no service")
+	}
 }
 
 func fatalf(t testing.TB, format string, args ...any) {
