@@ -203,20 +203,22 @@ test: vet web-test go-test fuzz e2e chaos-short
 # that need PostgreSQL, Temporal, Postfix or web/dist skip themselves under
 # -short, internal/testenv.NeedsServices) and the web half (typecheck, lint,
 # vitest) run side by side; make test runs everything.
-check: $(STATICCHECK) web/node_modules/.installed
-	@log=$$(mktemp); \
-	( cd web && $(NPM) run --silent typecheck && $(NPM) run --silent lint && $(NPM) test --silent ) >"$$log" 2>&1 & web=$$!; \
-	go_ok=0; ( \
-		bad=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
-		if [ -n "$$bad" ]; then echo "gofmt -l: not formatted:"; echo "$$bad"; exit 1; fi; \
-		$(GO) vet ./... && $(GO) vet $(DEV_TAGS) ./cmd/oportuna && \
-		$(STATICCHECK) ./... && $(STATICCHECK) $(DEV_TAGS) ./cmd/oportuna && \
-		$(GO) test $(DEV_TAGS) -short ./... \
-	) || go_ok=$$?; \
-	web_ok=0; wait $$web || web_ok=$$?; \
-	if [ $$web_ok -ne 0 ]; then cat "$$log"; fi; rm -f "$$log"; \
-	if [ $$go_ok -ne 0 ] || [ $$web_ok -ne 0 ]; then echo "make check: FAILED (go $$go_ok, web $$web_ok)"; exit 1; fi; \
-	echo "make check: all green"
+.PHONY: check-go check-web
+check:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target check-go check-web
+	@echo "make check: all green"
+
+check-go: $(STATICCHECK)
+	@bad=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
+	if [ -n "$$bad" ]; then echo "gofmt -l: not formatted:"; echo "$$bad"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) vet $(DEV_TAGS) ./cmd/oportuna
+	$(STATICCHECK) ./...
+	$(STATICCHECK) $(DEV_TAGS) ./cmd/oportuna
+	$(GO) test $(DEV_TAGS) -short ./...
+
+check-web: web/node_modules/.installed
+	cd web && $(NPM) run --silent typecheck && $(NPM) run --silent lint && $(NPM) test --silent
 
 ## SQL (store/) ---------------------------------------------------------------
 
