@@ -3,9 +3,10 @@
 #   docker build -t oportuna:$(cat VERSION) .
 # Stage 1 builds the web app, stage 2 the Go binary with the web app embedded
 # (web/embed.go), stage 3 is the runtime: distroless, non-root, the binary only.
-# The binary is built with -tags nostandin: the Salesforce stand-in (crm/crmsim)
-# is left out of production (docs/integrations-crm.md); a demo image that runs
-# it (CRM_SIM=on) builds with --build-arg GO_TAGS= .
+# The binary is the default build, the production build: the stand-ins
+# (internal/dev/: the Salesforce and CNPJ lookup stand-ins) are left out
+# (docs/integrations-crm.md); a demo image that runs them (CRM_SIM=on) builds
+# with --build-arg GO_TAGS=dev.
 
 FROM node:20.20-bookworm-slim AS web
 WORKDIR /src/web
@@ -22,7 +23,7 @@ RUN --mount=type=cache,target=/go/pkg/mod go mod download
 COPY . .
 RUN rm -rf web/dist
 COPY --from=web /src/web/dist ./web/dist
-ARG GO_TAGS=nostandin
+ARG GO_TAGS=
 RUN --mount=type=cache,target=/go/pkg/mod --mount=type=cache,target=/root/.cache/go-build \
     CGO_ENABLED=0 GOFLAGS=-buildvcs=false go build -trimpath -tags "$GO_TAGS" -ldflags="-s -w" -o /out/oportuna ./cmd/oportuna
 

@@ -8,7 +8,12 @@ GO      ?= go
 # The Go toolchain of every build and test: go1.26.10 carries the standard
 # library's security fixes that `make audit` reports for the machine's go1.26.8
 # (docs/security-authz.md). The go command fetches it from the module proxy once.
+# go.mod names the same (toolchain go1.26.10), so a plain `go test` uses it too.
 export GOTOOLCHAIN := go1.26.10
+# The default build is the production build (the Dockerfile's); -tags dev adds
+# the stand-ins (internal/dev/: Salesforce, CNPJ lookup) that make run, the
+# tests, chaos, the load test and make cluster use.
+DEV_TAGS := -tags dev
 NPM     ?= npm
 GOBIN_DIR := $(or $(shell $(GO) env GOBIN),$(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin)
 TEMPORAL  := $(GOBIN_DIR)/temporal
@@ -33,12 +38,13 @@ STATICCHECK_VERSION := v0.8.2
 GO_SOURCES := $(shell find . -name '*.go' -not -path './web/node_modules/*') go.mod go.sum VERSION brand/brands.json $(wildcard migrations/*.sql)
 WEB_SOURCES := $(shell find web/src web/public web/build web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run test build web tools deps pg-start pg-stop vet go-test fuzz web-test e2e chaos chaos-short chaos-cluster restore-drill loadtest bench bench-web clean cluster cluster-tools
+.PHONY: help run test check build web tools deps pg-start pg-stop vet go-test fuzz web-test e2e chaos chaos-short chaos-cluster restore-drill loadtest bench bench-web clean cluster cluster-tools
 
 help:
+	@echo "make check  the fast loop (< 3 min, no service): gofmt, go vet, staticcheck, the Go unit tests (go test -short), web typecheck, lint and unit tests"
 	@echo "make run    start PostgreSQL, Temporal, the API and the worker with demo data (http://localhost:8080)"
 	@echo "make test   every test: go vet, go test, fuzzing (briefly), web unit tests, typecheck, web build, browser tests"
-	@echo "make build  bin/oportuna with the web app embedded"
+	@echo "make build  bin/oportuna with the web app embedded, a development build (-tags dev: the stand-ins)"
 	@echo "make bench  Go benchmarks"
 	@echo "make bench-web  the login page's first load, a 10,000-row list, and Lighthouse 12 on every public page, in Chromium"
 	@echo "make chaos  a mixed workload while the worker, the API, Temporal and PostgreSQL are killed and the CRM and mail are down; check nothing is lost, duplicated or stuck"
@@ -102,8 +108,11 @@ web/dist/index.html: web/node_modules/.installed $(WEB_SOURCES)
 
 web: web/dist/index.html
 
+# A development build (-tags dev): make run, the browser tests, chaos, the load
+# test and make cluster run it with the stand-ins. The production binary is the
+# default build (the Dockerfile's); cmd/oportuna/build_test.go checks both.
 bin/oportuna: web/dist/index.html $(GO_SOURCES)
-	CGO_ENABLED=0 $(GO) build -trimpath -o $@ ./cmd/oportuna
+	CGO_ENABLED=0 $(GO) build -trimpath $(DEV_TAGS) -o $@ ./cmd/oportuna
 
 build: bin/oportuna
 
@@ -127,9 +136,13 @@ cluster: build cluster-tools
 # The tests use DATABASE_URL when set, else the project cluster in .data/postgres.
 TEST_DB_URL = $${DATABASE_URL:-$$(PGDB=postgres scripts/pg.sh url)}
 
-vet: web/dist/index.html $(STATICCHECK)
+# Both builds: the default (production) one and -tags dev (cmd/oportuna's
+# stand-ins). Neither needs web/dist (web/embed.go).
+vet: $(STATICCHECK)
 	$(GO) vet ./...
+	$(GO) vet $(DEV_TAGS) ./cmd/oportuna
 	$(STATICCHECK) ./...
+	$(STATICCHECK) $(DEV_TAGS) ./cmd/oportuna
 
 # The Go tests run in UTC+14, 17 hours ahead of Brasília: a "today" taken from the
 # machine's zone instead of Brasília's calendar (internal/calendar) fails them.
@@ -137,7 +150,7 @@ vet: web/dist/index.html $(STATICCHECK)
 # server: a cluster of its own for each test binary (internal/testenv).
 go-test: web/dist/index.html $(TEMPORAL) cluster-tools /usr/sbin/postfix pg-start
 	TZ=Pacific/Kiritimati OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" TEMPORAL_ENGINE="$(TEMPORAL_ENGINE)" $(CLUSTER_ENV) \
-		$(GO) test -count=1 -timeout $(if $(filter cluster,$(TEMPORAL_ENGINE)),30m,15m) ./...
+		$(GO) test $(DEV_TAGS) -count=1 -timeout $(if $(filter cluster,$(TEMPORAL_ENGINE)),30m,15m) ./...
 
 # Each fuzz target runs briefly (FUZZTIME, default 20000 inputs) from its seed corpus.
 FUZZ_TARGETS := ./cnpj:FuzzValid ./cnpj:FuzzNormalize ./cnpj:FuzzCheckDigits \
@@ -173,18 +186,18 @@ brand-logos: web/node_modules/.installed /usr/bin/chromium
 # the CRM and the SMTP server down for a while.
 # CHAOS_FLAGS adds flags, e.g. CHAOS_FLAGS='-opportunities 300 -seed 42'.
 chaos: build $(TEMPORAL)
-	$(GO) run ./cmd/chaos -bin bin/oportuna -temporal "$(TEMPORAL)" $${CHAOS_FLAGS:-}
+	$(GO) run $(DEV_TAGS) ./cmd/chaos -bin bin/oportuna -temporal "$(TEMPORAL)" $${CHAOS_FLAGS:-}
 
 # The short round of make test: 10 stories a round, 3 worker kills a round, a 12 s CRM outage, an 8 s mail outage.
 chaos-short: build $(TEMPORAL)
-	$(GO) run ./cmd/chaos -short -bin bin/oportuna -temporal "$(TEMPORAL)" $${CHAOS_FLAGS:-}
+	$(GO) run $(DEV_TAGS) ./cmd/chaos -short -bin bin/oportuna -temporal "$(TEMPORAL)" $${CHAOS_FLAGS:-}
 
 # The same run on the production-shaped Temporal (internal/stack/cluster): its
 # history service killed, its matching service killed, its frontend restarted,
 # one at a time, and PostgreSQL (the run's own, Temporal's and the portal's)
 # restarted and stalled 20 s.
 chaos-cluster: build cluster-tools
-	$(CLUSTER_ENV) $(GO) run ./cmd/chaos -engine cluster -pg-stall 20s -opportunities 40 -bin bin/oportuna -temporal "$(TEMPORAL)" $${CHAOS_FLAGS:-}
+	$(CLUSTER_ENV) $(GO) run $(DEV_TAGS) ./cmd/chaos -engine cluster -pg-stall 20s -opportunities 40 -bin bin/oportuna -temporal "$(TEMPORAL)" $${CHAOS_FLAGS:-}
 
 # The restore rehearsal (docs/operations.md, "Backups"): on a cluster with
 # opportunities in flight, pg_dump of the portal's and Temporal's databases,
@@ -192,7 +205,7 @@ chaos-cluster: build cluster-tools
 # started again; the workflows resume (a decision, an expiry timer, the read
 # model). Prints the restore time. RESTORE_FLAGS adds flags.
 restore-drill: build cluster-tools
-	$(CLUSTER_ENV) $(GO) run ./cmd/restoredrill -bin bin/oportuna -temporal "$(TEMPORAL)" $${RESTORE_FLAGS:-}
+	$(CLUSTER_ENV) $(GO) run $(DEV_TAGS) ./cmd/restoredrill -bin bin/oportuna -temporal "$(TEMPORAL)" $${RESTORE_FLAGS:-}
 
 # The load test (docs/operations.md, "Load test"): registrations, approvals and
 # reads through the API of a fresh stack (separate api, worker and Salesforce
@@ -201,10 +214,32 @@ restore-drill: build cluster-tools
 # LOADTEST_FLAGS adds flags, e.g. LOADTEST_FLAGS='-n 500 -clients 8,32,64' or
 # LOADTEST_FLAGS=-compare-replicas (then 2 api + 2 worker processes as well).
 loadtest: build $(TEMPORAL) $(if $(filter cluster,$(TEMPORAL_ENGINE)),cluster-tools) pg-start
-	OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" $(CLUSTER_ENV) $(GO) run ./cmd/loadtest -bin bin/oportuna -temporal "$(TEMPORAL)" -engine "$(TEMPORAL_ENGINE)" $${LOADTEST_FLAGS:-}
+	OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" $(CLUSTER_ENV) $(GO) run $(DEV_TAGS) ./cmd/loadtest -bin bin/oportuna -temporal "$(TEMPORAL)" -engine "$(TEMPORAL_ENGINE)" $${LOADTEST_FLAGS:-}
 
 test: vet web-test go-test fuzz e2e chaos-short
 	@echo "make test: all green"
+
+# The fast loop (README.md): what needs no service and no web build, on a fresh
+# clone too. The Go half (gofmt, vet, staticcheck, go test -short: the tests
+# that need PostgreSQL, Temporal, Postfix or web/dist skip themselves under
+# -short, internal/testenv.NeedsServices) and the web half (typecheck, lint,
+# vitest) run side by side; make test runs everything.
+.PHONY: check-go check-web
+check:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target check-go check-web
+	@echo "make check: all green"
+
+check-go: $(STATICCHECK)
+	@bad=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
+	if [ -n "$$bad" ]; then echo "gofmt -l: not formatted:"; echo "$$bad"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) vet $(DEV_TAGS) ./cmd/oportuna
+	$(STATICCHECK) ./...
+	$(STATICCHECK) $(DEV_TAGS) ./cmd/oportuna
+	$(GO) test $(DEV_TAGS) -short ./...
+
+check-web: web/node_modules/.installed
+	cd web && $(NPM) run --silent typecheck && $(NPM) run --silent lint && $(NPM) test --silent
 
 ## SQL (store/) ---------------------------------------------------------------
 
@@ -227,7 +262,7 @@ test: sqlc-check
 # OPORTUNA_BENCH_ROWS opportunities, 1,000,000 by default.
 bench: web/dist/index.html pg-start
 	OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" OPORTUNA_BENCH_ROWS="$${OPORTUNA_BENCH_ROWS:-1000000}" \
-		$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
+		$(GO) test $(DEV_TAGS) -run '^$$' -bench . -benchmem -timeout 60m ./...
 
 # Known vulnerabilities (docs/security-authz.md): govulncheck ./... (vuln.go.dev, else the
 # golang.org/x/vulndb snapshot VULNDB_VERSION through the Go module proxy) and npm audit

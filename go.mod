@@ -2,6 +2,8 @@ module oportuna
 
 go 1.26.8
 
+toolchain go1.26.10
+
 require (
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6
 	github.com/emersion/go-smtp v0.25.1

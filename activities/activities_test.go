@@ -13,7 +13,7 @@ import (
 	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/brand"
-	"oportuna/crm"
+	"oportuna/internal/dev/localcrm"
 	"oportuna/internal/testenv"
 	"oportuna/mailer"
 	"oportuna/opportunity"
@@ -44,7 +44,7 @@ func setup(t *testing.T) (*activities.Activities, *mailbox, opportunity.Actor) {
 		t.Fatal(err)
 	}
 	mb := &mailbox{}
-	a := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{DB: db}, Mailer: mb}
+	a := &activities.Activities{DB: db, Brands: brands, CRM: localcrm.CRM{DB: db}, Mailer: mb}
 	var seller opportunity.Actor
 	if err := db.QueryRow(ctx, `SELECT id::text, name, resale_id::text FROM users WHERE email = 'vendedor1@yep.demo'`).Scan(&seller.UserID, &seller.Name, &seller.ResaleID); err != nil {
 		t.Fatal(err)

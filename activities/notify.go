@@ -21,24 +21,12 @@ import (
 )
 
 // Mailer delivers e-mails, once per message key, and knows the address of each
-// brand's portal for their links: *mailer.Mailer (outbox + SMTP), or LogMailer.
+// brand's portal for their links: *mailer.Mailer (outbox + SMTP); tests use
+// internal/dev/mailbox.Log.
 type Mailer interface {
 	Send(ctx context.Context, m mailer.Message) error
 	Portal(b *brand.Brand) string
 }
-
-// LogMailer writes e-mails to the log instead of sending them (tools and tests
-// that do not look at e-mails).
-type LogMailer struct{}
-
-// Send logs the message.
-func (LogMailer) Send(ctx context.Context, m mailer.Message) error {
-	slog.InfoContext(ctx, "e-mail", "key", m.Key, "brand", m.Brand, "to", m.To, "subject", m.Subject)
-	return nil
-}
-
-// Portal is the default portal address (mailer.DefaultPortalURL).
-func (LogMailer) Portal(b *brand.Brand) string { return mailer.Config{}.Portal(b) }
 
 // ErrTypeMailInvalid is an e-mail that can never be sent (bad address, unknown
 // key): retrying it is pointless.

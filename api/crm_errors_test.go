@@ -13,7 +13,8 @@ import (
 	"oportuna/activities"
 	"oportuna/cnpj"
 	"oportuna/crm"
-	"oportuna/crm/crmsim"
+	"oportuna/internal/dev/crmsim"
+	"oportuna/internal/dev/mailbox"
 	"oportuna/internal/testenv"
 	"oportuna/worker"
 	"oportuna/workflows"
@@ -49,7 +50,7 @@ func newStackWith(t *testing.T, d activities.Durations) (*stack, *crmsim.Sim) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	acts := &activities.Activities{DB: db, Brands: brands, CRM: sf, Mailer: activities.LogMailer{}, Durations: d}
+	acts := &activities.Activities{DB: db, Brands: brands, CRM: sf, Mailer: mailbox.Log{}, Durations: d}
 	wctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { _ = worker.Run(wctx, tc, "default", acts); close(done) }()

@@ -17,6 +17,7 @@ import (
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/internal/calendar"
+	"oportuna/internal/dev/mailbox"
 	"oportuna/internal/testenv"
 	"oportuna/seed"
 )
@@ -50,7 +51,7 @@ func seeded(t *testing.T, ctx context.Context, brandsJSON string) (*pgxpool.Pool
 // testAuth is the sign-in service of the stacks' servers.
 func testAuth(db *pgxpool.Pool, brands *brand.Registry) *auth.Service {
 	return &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
-		RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}}
+		RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: mailbox.ResetLog{}}
 }
 
 // testWeb is the web app of the stacks' servers.

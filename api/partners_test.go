@@ -16,8 +16,8 @@ import (
 
 	"oportuna/activities"
 	"oportuna/auth"
-	"oportuna/crm"
 	"oportuna/internal/clientaddr"
+	"oportuna/internal/dev/localcrm"
 	"oportuna/internal/testenv"
 	"oportuna/mailer"
 	"oportuna/worker"
@@ -49,7 +49,7 @@ func newPartnerStack(t *testing.T, opts ...func(*Server)) *partnerStack {
 		t.Fatal(err)
 	}
 	m := &mailer.Mailer{DB: db, Brands: brands, Config: cfg}
-	acts := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{DB: db}, Mailer: m,
+	acts := &activities.Activities{DB: db, Brands: brands, CRM: localcrm.CRM{DB: db}, Mailer: m,
 		Durations: activities.Durations{Validity: 2160 * time.Hour, RenewalWindow: 360 * time.Hour, ApprovalSLA: 48 * time.Hour, ExpiredRetention: time.Hour}}
 	if _, err := worker.EnsureSearchAttributes(ctx, tc, "default"); err != nil {
 		t.Fatal(err)

@@ -37,15 +37,6 @@ type ResetMailer interface {
 	SendPasswordReset(ctx context.Context, b *brand.Brand, to, name, link string) error
 }
 
-// LogMailer writes the reset link to the log; it stands in until the mailer is wired.
-type LogMailer struct{}
-
-// SendPasswordReset logs the link.
-func (LogMailer) SendPasswordReset(ctx context.Context, b *brand.Brand, to, name, link string) error {
-	slog.InfoContext(ctx, "password reset link", "brand", b.Slug, "to", to, "link", link)
-	return nil
-}
-
 // Service authenticates users against PostgreSQL.
 type Service struct {
 	DB         *pgxpool.Pool

@@ -15,7 +15,7 @@ import (
 
 	"oportuna/auth"
 	"oportuna/cnpj"
-	"oportuna/cnpj/cnpjsim"
+	"oportuna/internal/dev/cnpjsim"
 	"oportuna/internal/testenv"
 )
 

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"oportuna/cnpj"
-	"oportuna/cnpj/cnpjsim"
 	"oportuna/geo"
+	"oportuna/internal/dev/cnpjsim"
 	"oportuna/internal/testenv"
 )
 

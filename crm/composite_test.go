@@ -10,7 +10,7 @@ import (
 
 	"oportuna/cnpj"
 	"oportuna/crm"
-	"oportuna/crm/crmsim"
+	"oportuna/internal/dev/crmsim"
 	"oportuna/opportunity"
 )
 

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"oportuna/crm"
-	"oportuna/crm/crmsim"
+	"oportuna/internal/dev/crmsim"
 )
 
 // Contract tests: each behaviour of Salesforce's REST API the client relies

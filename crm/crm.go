@@ -4,8 +4,8 @@
 // the seller picker lists the CRM's users of the brand.
 //
 // Salesforce is the client of the real service (docs/integrations-crm.md);
-// crm/crmsim is the local stand-in that speaks the same protocol. Local is a
-// CRM without a server (sellers from the portal's users) for tests that need no HTTP.
+// internal/dev/crmsim is the local stand-in that speaks the same protocol;
+// internal/dev/localcrm a CRM without a server for tests that need no HTTP.
 package crm
 
 import (
@@ -15,10 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"oportuna/opportunity"
-	"oportuna/store"
 )
 
 // Errors the workflow and the API act on. The client's errors wrap one of
@@ -158,89 +155,3 @@ type Pacer interface {
 // one unique value overlap; on the upsert by our external id it is retried
 // (the other write is still running inside the org, see UpsertOpportunity).
 const CodeDuplicateValue = "DUPLICATE_VALUE"
-
-// Local is a CRM without a server, for unit tests: it accepts every upsert and
-// answers a stable record id derived from ours; its sellers are the portal's
-// active sellers of the brand. Development and integration tests use
-// Salesforce against crm/crmsim instead.
-type Local struct {
-	DB *pgxpool.Pool
-}
-
-// Sellers lists the brand's active SELLER users with their company.
-func (l Local) Sellers(ctx context.Context, brand string) ([]Seller, error) {
-	if l.DB == nil {
-		return nil, ErrUnavailable
-	}
-	rows, err := store.New(l.DB).BrandSellers(ctx, brand)
-	if err != nil {
-		return nil, err
-	}
-	sellers := make([]Seller, len(rows))
-	for i, r := range rows {
-		sellers[i] = Seller{Name: r.Name, UserID: r.ID, Company: r.Resale}
-	}
-	return sellers, nil
-}
-
-// UpsertOpportunity returns "LOCAL-" and the first 12 hexadecimal digits of the id.
-func (Local) UpsertOpportunity(_ context.Context, o Opportunity) (string, error) {
-	return localID(o.ID), nil
-}
-
-func localID(id string) string {
-	id = strings.ToUpper(strings.ReplaceAll(id, "-", ""))
-	if len(id) > 12 {
-		id = id[:12]
-	}
-	return "LOCAL-" + id
-}
-
-// GetOpportunity answers from the portal's read model, since Local keeps
-// nothing: an opportunity whose register is its local id is held, with the
-// read model's status (the default stage map's stage), name and probability.
-func (l Local) GetOpportunity(ctx context.Context, id string) (Record, error) {
-	recs, err := l.GetOpportunities(ctx, []string{id})
-	if err != nil {
-		return Record{}, err
-	}
-	r, ok := recs[id]
-	if !ok {
-		return Record{}, fmt.Errorf("%w: %s", ErrNotFound, id)
-	}
-	return r, nil
-}
-
-// GetOpportunities is GetOpportunity for many ids.
-func (l Local) GetOpportunities(ctx context.Context, ids []string) (map[string]Record, error) {
-	if l.DB == nil {
-		return nil, ErrUnavailable
-	}
-	// Only UUIDs can be ids (anything else is simply not held); the lookup
-	// then uses the primary key's index.
-	asked := map[string]string{} // canonical (lower-case) → as asked
-	valid := make([]string, 0, len(ids))
-	for _, id := range ids {
-		if opportunity.ValidID(id) {
-			asked[strings.ToLower(id)] = id
-			valid = append(valid, id)
-		}
-	}
-	out := map[string]Record{}
-	if len(valid) == 0 {
-		return out, nil
-	}
-	rows, err := store.New(l.DB).HeldInCRM(ctx, valid)
-	for _, r := range rows {
-		if r.Register != localID(r.ID) {
-			continue
-		}
-		status := opportunity.Status(r.Status)
-		stage := DefaultStages()[status]
-		key := asked[r.ID]
-		out[key] = Record{CRMID: r.Register, ID: key, Name: r.Name, Stage: stage, Probability: r.ProbabilityClosing, Matches: 1,
-			Closed:   status == opportunity.Expired || status == opportunity.Disapproved,
-			Statuses: StatusesOf(DefaultStages(), stage)}
-	}
-	return out, err
-}

@@ -14,7 +14,7 @@ import (
 	"oportuna/brand"
 	"oportuna/cnpj"
 	"oportuna/crm"
-	"oportuna/crm/crmsim"
+	"oportuna/internal/dev/crmsim"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 )

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"oportuna/crm"
-	"oportuna/crm/crmsim"
+	"oportuna/internal/dev/crmsim"
 	"oportuna/opportunity"
 )
 

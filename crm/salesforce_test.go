@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"oportuna/crm"
-	"oportuna/crm/crmsim"
+	"oportuna/internal/dev/crmsim"
 	"oportuna/opportunity"
 )
 

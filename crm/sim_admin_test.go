@@ -17,7 +17,7 @@ import (
 
 	"oportuna/cnpj"
 	"oportuna/crm"
-	"oportuna/crm/crmsim"
+	"oportuna/internal/dev/crmsim"
 )
 
 // admin calls the stand-in's admin API and decodes the answer.

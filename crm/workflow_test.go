@@ -14,8 +14,9 @@ import (
 	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/crm"
-	"oportuna/crm/crmsim"
 	"oportuna/internal/calendar"
+	"oportuna/internal/dev/crmsim"
+	"oportuna/internal/dev/mailbox"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/seed"
@@ -39,7 +40,7 @@ func newPortalEnv(t *testing.T) *portalEnv {
 	if _, err := seed.Run(e.ctx, e.db, brands, "Oportuna@2026"); err != nil {
 		t.Fatal(err)
 	}
-	p := &portalEnv{simEnv: e, acts: &activities.Activities{DB: e.db, Brands: brands, CRM: e.client(), Mailer: activities.LogMailer{},
+	p := &portalEnv{simEnv: e, acts: &activities.Activities{DB: e.db, Brands: brands, CRM: e.client(), Mailer: mailbox.Log{},
 		Durations: activities.Durations{Validity: 2160 * time.Hour, RenewalWindow: 360 * time.Hour, ApprovalSLA: 48 * time.Hour, ExpiredRetention: time.Hour}}}
 	p.seller = p.actor("vendedor1@yep.demo", auth.Seller)
 	p.rep = p.actor("representante@yep.demo", auth.Representative)

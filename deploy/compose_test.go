@@ -320,10 +320,11 @@ func appVariables(dir string) (map[string][]string, error) {
 				rel == filepath.Join("cmd", "chaos"), rel == filepath.Join("cmd", "loadtest"), rel == filepath.Join("cmd", "restoredrill"),
 				rel == filepath.Join("internal", "stack"),
 				strings.HasPrefix(d.Name(), "."), d.Name() == "node_modules", d.Name() == "testdata",
-				// Stand-ins of the integrations (crm/crmsim, cnpj/cnpjsim): `oportuna dev`,
-				// `oportuna seed` and the tests run them; a deployment only as an explicit
-				// demo (CRM_SIM=on), with their defaults.
-				strings.HasSuffix(d.Name(), "sim"):
+				// The stand-ins of the integrations (internal/dev/crmsim, cnpjsim) and the
+				// other dev helpers: only in a development build (-tags dev: `oportuna dev`,
+				// the tests), a deployment runs them only as an explicit demo (CRM_SIM=on),
+				// with their defaults.
+				rel == filepath.Join("internal", "dev"):
 				if rel != "." {
 					return filepath.SkipDir
 				}

@@ -103,8 +103,8 @@ func dockerfileProblems(dockerfile, goMod, packageJSON string) []string {
 		if nodeStage != nil && !regexp.MustCompile(`COPY --from=`+regexp.QuoteMeta(nodeStage.name)+`\s+\S*dist\s+\S*web/dist`).MatchString(body) {
 			bad("Dockerfile: the Go stage does not copy the web build (--from=%s …dist …web/dist)", nodeStage.name)
 		}
-		if tags := dockerfileBuildTags(goStage.lines); !tags["nostandin"] {
-			bad("Dockerfile: the Go stage does not build with -tags nostandin (the Salesforce stand-in stays out of production; tags %v)", tags)
+		if tags := dockerfileBuildTags(goStage.lines); tags["dev"] {
+			bad("Dockerfile: the Go stage builds with -tags dev (the stand-ins stay out of production: the default build; tags %v)", tags)
 		}
 		m := regexp.MustCompile(`(?m)^go (\d+\.\d+(?:\.\d+)?)`).FindStringSubmatch(goMod)
 		tag := strings.SplitN(strings.TrimPrefix(goStage.image, "golang:"), "-", 2)[0]
@@ -249,8 +249,8 @@ func TestDockerfileCheckerCatchesMistakes(t *testing.T) {
 		{"cgo on", strings.Replace(df, "CGO_ENABLED=0", "CGO_ENABLED=1", 1), goMod, pkg, "CGO_ENABLED=0"},
 		{"web app not copied", strings.Replace(df, "COPY --from=web /src/web/dist ./web/dist", "", 1), goMod, pkg, "does not copy the web build"},
 		{"another entrypoint", strings.Replace(df, `ENTRYPOINT ["/oportuna"]`, `ENTRYPOINT ["/app"]`, 1), goMod, pkg, "ENTRYPOINT"},
-		{"stand-in built in", strings.Replace(df, "ARG GO_TAGS=nostandin", "ARG GO_TAGS=", 1), goMod, pkg, "-tags nostandin"},
-		{"no build tags", strings.Replace(df, ` -tags "$GO_TAGS"`, "", 1), goMod, pkg, "-tags nostandin"},
+		{"stand-in built in", strings.Replace(df, "ARG GO_TAGS=\n", "ARG GO_TAGS=dev\n", 1), goMod, pkg, "-tags dev"},
+		{"dev tag in the build", strings.Replace(df, ` -tags "$GO_TAGS"`, ` -tags "netgo,dev"`, 1), goMod, pkg, "-tags dev"},
 		{"sources in the runtime", strings.Replace(df, "USER nonroot:nonroot", "COPY . /src\nUSER nonroot:nonroot", 1), goMod, pkg, "copy the binary only"},
 	}
 	for _, c := range cases {

@@ -18,12 +18,14 @@ import (
 
 func TestMain(m *testing.M) { testenv.Main(m) }
 
-// buildOportuna builds ./cmd/oportuna as the Dockerfile does (static,
-// -trimpath; the web app must be built: web/dist) into the test's temp dir.
+// buildOportuna builds ./cmd/oportuna static and -trimpath as the Dockerfile
+// does, but as a development build (-tags dev: the stand-ins, CRM_SIM=on), into
+// the test's temp dir; the web app must be built (web/dist).
 func buildOportuna(t *testing.T) string {
 	t.Helper()
+	testenv.NeedsServices(t) // the binary runs against PostgreSQL and Temporal
 	bin := filepath.Join(t.TempDir(), "oportuna")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, "./cmd/oportuna")
+	build := exec.Command("go", "build", "-trimpath", "-tags", "dev", "-o", bin, "./cmd/oportuna")
 	build.Dir = root
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {

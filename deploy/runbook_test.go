@@ -173,6 +173,7 @@ type runbookStack struct {
 
 func startRunbookStack(t *testing.T) *runbookStack {
 	t.Helper()
+	testenv.NeedsServices(t)
 	ctx := testenv.Context(t)
 	admin := devstack.AdminURLFromEnv(os.Getenv)
 	if admin == "" {

@@ -12,7 +12,7 @@ import (
 )
 
 // The stand-ins a production build leaves out.
-var standInPkgs = []string{"oportuna/crm/crmsim", "oportuna/cnpj/cnpjsim"}
+var standInPkgs = []string{"oportuna/internal/dev/crmsim", "oportuna/internal/dev/cnpjsim"}
 
 // dockerfileTags are the build tags the Dockerfile's Go stage builds with.
 func dockerfileTags(t *testing.T) string {
@@ -35,8 +35,9 @@ func dockerfileTags(t *testing.T) string {
 }
 
 // TestTheProductionBuildLeavesTheStandInOut: built with the Dockerfile's
-// tags, ./cmd/oportuna depends on neither stand-in (crm/crmsim, cnpj/cnpjsim);
-// a development build depends on both.
+// tags (none: the default build), ./cmd/oportuna depends on nothing under
+// internal/dev/ (the stand-ins internal/dev/crmsim and cnpjsim among them); a
+// development build (-tags dev) depends on both stand-ins.
 func TestTheProductionBuildLeavesTheStandInOut(t *testing.T) {
 	deps := func(tags string) string {
 		t.Helper()
@@ -49,16 +50,13 @@ func TestTheProductionBuildLeavesTheStandInOut(t *testing.T) {
 		return string(out)
 	}
 	tags := dockerfileTags(t)
-	if tags == "" {
-		t.Fatal("the Dockerfile builds without tags")
+	prod, dev := deps(tags), deps("dev")
+	if strings.Contains(prod, "oportuna/internal/dev/") {
+		t.Errorf("the production build (-tags %q) contains a package of internal/dev/:\n%s", tags, prod)
 	}
-	prod, dev := deps(tags), deps("")
 	for _, pkg := range standInPkgs {
-		if strings.Contains(prod, pkg+"\n") {
-			t.Errorf("the production build (-tags %s) contains %s", tags, pkg)
-		}
 		if !strings.Contains(dev, pkg+"\n") {
-			t.Errorf("the development build lacks %s (make run, the demo)", pkg)
+			t.Errorf("the development build (-tags dev) lacks %s (make run, the demo)", pkg)
 		}
 	}
 }
@@ -67,6 +65,7 @@ func TestTheProductionBuildLeavesTheStandInOut(t *testing.T) {
 // (`oportuna crm-sim`, CRM_SIM=on, `dev` without CRM_URL), the production
 // build says it has none and exits 1.
 func TestTheProductionBinaryRefusesTheStandIn(t *testing.T) {
+	testenv.NeedsServices(t) // it builds the binary and gives it a database
 	bin := filepath.Join(t.TempDir(), "oportuna")
 	build := exec.Command("go", "build", "-trimpath", "-tags", dockerfileTags(t), "-o", bin, "./cmd/oportuna")
 	build.Dir = root

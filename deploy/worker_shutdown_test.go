@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"oportuna/crm/crmsim"
 	"oportuna/internal/calendar"
+	"oportuna/internal/dev/crmsim"
 	teststack "oportuna/internal/stack"
 	"oportuna/internal/testenv"
 	"oportuna/worker"

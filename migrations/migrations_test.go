@@ -35,7 +35,7 @@ func TestApplyIsIdempotentAndRecordsEveryFile(t *testing.T) {
 }
 
 // TestMigrationsLeaveTheStandInSchemaAlone: the product's migrations create no
-// schema of the Salesforce stand-in (crm/crmsim creates its own when it
+// schema of the Salesforce stand-in (internal/dev/crmsim creates its own when it
 // starts), and 0004, which once did, is still recorded as applied.
 func TestMigrationsLeaveTheStandInSchemaAlone(t *testing.T) {
 	db := testenv.DB(t) // migrated from the template, as a fresh database

@@ -22,7 +22,8 @@ import (
 	"oportuna/brand"
 	"oportuna/cnpj"
 	"oportuna/crm"
-	"oportuna/crm/crmsim"
+	"oportuna/internal/dev/crmsim"
+	"oportuna/internal/dev/mailbox"
 	"oportuna/internal/metrics"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
@@ -77,7 +78,7 @@ func newEnv(t *testing.T, durations ...activities.Durations) *env {
 		d = durations[0]
 	}
 	e := &env{t: t, ctx: ctx, db: db, sim: sim, tc: testenv.TemporalClient(t),
-		acts: &activities.Activities{DB: db, Brands: brands, CRM: sf, Mailer: activities.LogMailer{}, Durations: d}}
+		acts: &activities.Activities{DB: db, Brands: brands, CRM: sf, Mailer: mailbox.Log{}, Durations: d}}
 	e.seller = e.actor("vendedor1@yep.demo", auth.Seller)
 	e.rep = e.actor("representante@yep.demo", auth.Representative)
 	wctx, cancel := context.WithCancel(ctx)

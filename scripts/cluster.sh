@@ -33,6 +33,6 @@ if [ -z "${JWT_SECRET:-}" ]; then
   export JWT_SECRET=$(cat "$DATA/jwt_secret")
 fi
 
-go build -o "$DATA/cluster/oportuna-cluster" ./internal/stack/cmd/cluster
+go build -tags dev -o "$DATA/cluster/oportuna-cluster" ./internal/stack/cmd/cluster
 # shellcheck disable=SC2086 # CLUSTER_FLAGS are words
 "$DATA/cluster/oportuna-cluster" -bin bin/oportuna -dir "$DATA/cluster" -admin-url "$admin_url" -database-url "$DATABASE_URL" ${CLUSTER_FLAGS:-}

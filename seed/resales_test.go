@@ -7,6 +7,7 @@ import (
 	"oportuna/activities"
 	"oportuna/brand"
 	"oportuna/cnpj"
+	"oportuna/internal/dev/mailbox"
 	"oportuna/internal/testenv"
 	"oportuna/seed"
 	"oportuna/worker"
@@ -24,7 +25,7 @@ func TestSeedSignsUpCompaniesInAnalysisThroughTheirWorkflow(t *testing.T) {
 	if _, err := worker.EnsureSearchAttributes(ctx, tc, "default"); err != nil {
 		t.Fatal(err)
 	}
-	acts := &activities.Activities{DB: db, Brands: brands, Mailer: activities.LogMailer{},
+	acts := &activities.Activities{DB: db, Brands: brands, Mailer: mailbox.Log{},
 		Durations: activities.Durations{ApprovalSLA: 48 * time.Hour}}
 	// The workflow queue's worker and its CRM and mail queues' (the notices).
 	for _, w := range worker.New(tc, workflows.TaskQueue, acts, worker.Settings{}, nil) {

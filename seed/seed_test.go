@@ -13,9 +13,10 @@ import (
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/cnpj"
-	"oportuna/crm"
 	"oportuna/geo"
 	"oportuna/internal/calendar"
+	"oportuna/internal/dev/localcrm"
+	"oportuna/internal/dev/mailbox"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/seed"
@@ -107,7 +108,7 @@ func TestDemoOpportunitiesLiveTheirPlanWithTheProgrammesDurations(t *testing.T) 
 	wctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	durations := activities.Durations{Validity: 2160 * time.Hour, RenewalWindow: 360 * time.Hour, ApprovalSLA: 48 * time.Hour, ExpiredRetention: 4320 * time.Hour}
-	acts := &activities.Activities{DB: db, Brands: brands, CRM: crm.Local{DB: db}, Mailer: activities.LogMailer{}, Durations: durations}
+	acts := &activities.Activities{DB: db, Brands: brands, CRM: localcrm.CRM{DB: db}, Mailer: mailbox.Log{}, Durations: durations}
 	go func() { done <- worker.Run(wctx, c, "default", acts) }()
 	defer func() { cancel(); <-done }()
 

@@ -16,6 +16,8 @@ import (
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/crm"
+	"oportuna/internal/dev/localcrm"
+	"oportuna/internal/dev/mailbox"
 	"oportuna/internal/testenv"
 	"oportuna/mailer"
 	"oportuna/mailer/mailtest"
@@ -45,7 +47,7 @@ func newStack(t *testing.T, d activities.Durations, mail activities.Mailer) *sta
 
 func newStackOn(t *testing.T, db *pgxpool.Pool, d activities.Durations, mail activities.Mailer) *stack {
 	t.Helper()
-	return newStackWith(t, db, d, mail, crm.Local{DB: db})
+	return newStackWith(t, db, d, mail, localcrm.CRM{DB: db})
 }
 
 // newStackWith is newStackOn with the worker's CRM.
@@ -72,7 +74,7 @@ func startStack(t *testing.T, tc client.Client, db *pgxpool.Pool, d activities.D
 	s.brand = seedYep(t, s.ctx, s.db)
 	s.seller = actor(t, s.db, "vendedor1@yep.demo", auth.Seller)
 	if mail == nil {
-		mail = activities.LogMailer{}
+		mail = mailbox.Log{}
 	}
 	s.acts = &activities.Activities{DB: s.db, Brands: s.brand, CRM: c, Mailer: mail, Durations: d}
 	wctx, stop := context.WithCancel(s.ctx)

@@ -15,6 +15,8 @@ import (
 	"oportuna/auth"
 	"oportuna/crm"
 	"oportuna/internal/calendar"
+	"oportuna/internal/dev/localcrm"
+	"oportuna/internal/dev/mailbox"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/seed"
@@ -26,7 +28,7 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 
 // flakyCRM is the local CRM that can be told to refuse the customer.
 type flakyCRM struct {
-	crm.Local
+	localcrm.CRM
 	fail bool
 }
 
@@ -34,7 +36,7 @@ func (f *flakyCRM) UpsertOpportunity(ctx context.Context, o crm.Opportunity) (st
 	if f.fail {
 		return "", crm.ErrCustomerNotFound
 	}
-	return f.Local.UpsertOpportunity(ctx, o)
+	return f.CRM.UpsertOpportunity(ctx, o)
 }
 
 func actor(t *testing.T, db *pgxpool.Pool, email string, roles ...auth.Role) opportunity.Actor {
@@ -76,8 +78,8 @@ func TestOpportunityLifecycleSurvivesAWorkerRestart(t *testing.T) {
 	if _, err := worker.EnsureSearchAttributes(ctx, c, "default"); err != nil {
 		t.Fatal(err)
 	}
-	crmStub := &flakyCRM{Local: crm.Local{DB: db}, fail: true}
-	acts := &activities.Activities{DB: db, Brands: brands, CRM: crmStub, Mailer: activities.LogMailer{},
+	crmStub := &flakyCRM{CRM: localcrm.CRM{DB: db}, fail: true}
+	acts := &activities.Activities{DB: db, Brands: brands, CRM: crmStub, Mailer: mailbox.Log{},
 		Durations: activities.Durations{Validity: 6 * time.Second, RenewalWindow: 3 * time.Second, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}}
 	startWorker := func() (stop func()) {
 		wctx, cancel := context.WithCancel(ctx)

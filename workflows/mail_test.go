@@ -15,7 +15,7 @@ import (
 
 	"oportuna/activities"
 	"oportuna/brand"
-	"oportuna/crm"
+	"oportuna/internal/dev/localcrm"
 	"oportuna/internal/testenv"
 	"oportuna/mailer"
 	"oportuna/mailer/mailtest"
@@ -55,7 +55,7 @@ func (e *mailEnv) startWorker(m *mailer.Mailer) (stop func()) {
 	w.RegisterWorkflow(workflows.SendEmail)
 	// SendMail runs on the workflow queue's mail queue.
 	mw := sdkworker.New(e.c, e.queue+workflows.MailQueueSuffix, sdkworker.Options{WorkerStopTimeout: time.Second})
-	mw.RegisterActivity(&activities.Activities{DB: e.db, Brands: m.Brands, CRM: crm.Local{DB: e.db}, Mailer: m})
+	mw.RegisterActivity(&activities.Activities{DB: e.db, Brands: m.Brands, CRM: localcrm.CRM{DB: e.db}, Mailer: m})
 	for _, w := range []sdkworker.Worker{w, mw} {
 		if err := w.Start(); err != nil {
 			e.t.Fatal(err)
@@ -254,7 +254,7 @@ func TestNotifyEmailsEachRecipientOnceThroughTheOutbox(t *testing.T) {
 	if _, err := seed.Run(ctx, e.db, m.Brands, "Oportuna@2026"); err != nil {
 		t.Fatal(err)
 	}
-	a := &activities.Activities{DB: e.db, Brands: m.Brands, CRM: crm.Local{DB: e.db}, Mailer: m,
+	a := &activities.Activities{DB: e.db, Brands: m.Brands, CRM: localcrm.CRM{DB: e.db}, Mailer: m,
 		Durations: activities.Durations{ExpiredRetention: 24 * time.Hour}}
 	seller := actor(t, e.db, "vendedor1@yep.demo")
 	id := "5b0c8f1e-0000-4000-8000-000000000009"

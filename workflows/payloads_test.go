@@ -21,6 +21,7 @@ import (
 
 	"oportuna/cnpj"
 	"oportuna/crm"
+	"oportuna/internal/dev/localcrm"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/resale"
@@ -95,7 +96,7 @@ func assertNoneInClear(t *testing.T, c client.Client, what, wfID string, secrets
 // refuses the opportunity with Salesforce's client's error (crm/upsert.go), whose
 // text quotes the customer's CNPJ.
 type missingCustomerCRM struct {
-	crm.Local
+	localcrm.CRM
 	missing string
 }
 
@@ -103,14 +104,14 @@ func (m missingCustomerCRM) UpsertOpportunity(ctx context.Context, o crm.Opportu
 	if o.CustomerDoc == m.missing {
 		return "", fmt.Errorf("%w: no Account with CNPJ__c %s", crm.ErrCustomerNotFound, cnpj.Format(o.CustomerDoc))
 	}
-	return m.Local.UpsertOpportunity(ctx, o)
+	return m.CRM.UpsertOpportunity(ctx, o)
 }
 
 func TestRawHistoryHoldsNoCustomerData(t *testing.T) {
 	const unknownCustomer = "44555666999952" // no Account in the CRM
 	db := testenv.DB(t)
 	s := newStackWith(t, db, hourly, nil,
-		missingCustomerCRM{Local: crm.Local{DB: db}, missing: unknownCustomer})
+		missingCustomerCRM{CRM: localcrm.CRM{DB: db}, missing: unknownCustomer})
 	seller, rep := people(t, s)
 	plain := testenv.PlainTemporalClient(t)
 

@@ -10,6 +10,7 @@ import (
 
 	"oportuna/activities"
 	"oportuna/crm"
+	"oportuna/internal/dev/localcrm"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/workflows"
@@ -104,7 +105,7 @@ func TestRecordEditsAsTheAPISendsThem(t *testing.T) {
 // approval, with the CRM accepting, goes through.
 func TestRecordCRMRefusalOnApproval(t *testing.T) {
 	s := newStack(t, hourly, nil)
-	refusing := &flakyCRM{Local: crm.Local{DB: s.db}, fail: true}
+	refusing := &flakyCRM{CRM: localcrm.CRM{DB: s.db}, fail: true}
 	s.acts.CRM = refusing // before the first activity runs
 	_, rep := people(t, s)
 	id, wfID, run := s.registered(t)

@@ -8,6 +8,7 @@ import (
 
 	"oportuna/activities"
 	"oportuna/crm"
+	"oportuna/internal/dev/localcrm"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/workflows"
@@ -56,7 +57,7 @@ func TestRecordExpiryInAnalysis(t *testing.T) {
 // ends the run as continued-as-new for the next validity.
 func TestRecordCRMRefusalOnRenewalApproval(t *testing.T) {
 	s := newStack(t, activities.Durations{Validity: 8 * time.Second, RenewalWindow: 6 * time.Second, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
-	refusing := &flakyCRM{Local: crm.Local{DB: s.db}}
+	refusing := &flakyCRM{CRM: localcrm.CRM{DB: s.db}}
 	s.acts.CRM = refusing // before the first activity runs
 	seller, rep := people(t, s)
 	id, wfID, run := approvedIntoRenovation(t, s)

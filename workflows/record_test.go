@@ -26,8 +26,8 @@ import (
 
 	"oportuna/activities"
 	"oportuna/auth"
-	"oportuna/crm"
 	"oportuna/internal/calendar"
+	"oportuna/internal/dev/localcrm"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 	"oportuna/resale"
@@ -288,7 +288,7 @@ func newSuggestingStack(t *testing.T, d activities.Durations) *stack {
 	c := testenv.TemporalClientWith(t, "--dynamic-config-value",
 		fmt.Sprintf("limit.historyCount.suggestContinueAsNew=%d", suggestContinueAsNewAt))
 	db := testenv.DB(t)
-	return startStack(t, c, db, d, nil, crm.Local{DB: db})
+	return startStack(t, c, db, d, nil, localcrm.CRM{DB: db})
 }
 
 // TestRecordOpportunityContinuesAsNewWhenTheServerSuggestsIt: an opportunity

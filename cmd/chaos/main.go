@@ -34,7 +34,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"oportuna/brand"
-	"oportuna/crm/crmsim"
+	"oportuna/internal/dev/crmsim"
 	"oportuna/internal/stack"
 	"oportuna/internal/stack/cluster"
 	"oportuna/internal/testenv"

@@ -6,7 +6,7 @@
 //	oportuna migrate   apply database migrations
 //	oportuna seed      create the demo data (idempotent)
 //	oportuna adopt ID  start a run adopting a stored opportunity (the runbook's way back)
-//	oportuna crm-sim   the Salesforce stand-in on its own (not in a -tags nostandin build)
+//	oportuna crm-sim   the Salesforce stand-in on its own (development builds only: -tags dev)
 //	oportuna codec-server   decrypts payloads for the Temporal UI (CODEC_ADDR)
 //	oportuna brands    list the brand slugs
 //	oportuna version   print the version
@@ -196,7 +196,7 @@ func seedDemo(ctx context.Context, cfg config.Config) error {
 		return err
 	}
 	// Seeding never e-mails the demo addresses: its notices are only logged.
-	acts := newActivities(db, brands, cfg, crmClient, activities.LogMailer{})
+	acts := newActivities(db, brands, cfg, crmClient, seedMailer{})
 	go func() { done <- worker.Run(wctx, tc, cfg.TemporalNamespace, acts) }()
 	n, err := seed.Opportunities(ctx, acts, tc, brands)
 	var signUps int
@@ -211,6 +211,17 @@ func seedDemo(ctx context.Context, cfg config.Config) error {
 	return err
 }
 
+// seedMailer is the mailer of `oportuna seed`: it writes each e-mail of the
+// demo data to the log instead of sending it.
+type seedMailer struct{}
+
+func (seedMailer) Send(ctx context.Context, m mailer.Message) error {
+	slog.InfoContext(ctx, "e-mail", "key", m.Key, "brand", m.Brand, "to", m.To, "subject", m.Subject)
+	return nil
+}
+
+func (seedMailer) Portal(b *brand.Brand) string { return mailer.Config{}.Portal(b) }
+
 func newActivities(db *pgxpool.Pool, brands *brand.Registry, cfg config.Config, crmClient crm.Client, mail activities.Mailer) *activities.Activities {
 	return &activities.Activities{DB: db, Brands: brands, CRM: crmClient, Mailer: mail,
 		Durations: activities.Durations{Validity: cfg.OpportunityValidity, RenewalWindow: cfg.OpportunityRenewalWindow,
@@ -219,7 +230,7 @@ func newActivities(db *pgxpool.Pool, brands *brand.Registry, cfg config.Config, 
 
 // newCRM builds the Salesforce client from CRM_URL and SALESFORCE_*. Without
 // CRM_URL it starts the local stand-in (crmsim, records in its own crm_sim
-// schema; not in a binary built with -tags nostandin, the production image's)
+// schema; only in a development build, -tags dev: not in the production one)
 // for the life of ctx when CRM_SIM=on or, CRM_SIM unset, when standIn (`dev`
 // and `seed`). Otherwise it refuses: an api or worker whose CRM_URL was
 // forgotten must not start syncing opportunities to a fake CRM. Its requests
@@ -309,6 +320,13 @@ func dialTemporal(ctx context.Context, cfg config.Config, mh client.MetricsHandl
 // the worker stops polling and lets running activities finish
 // (worker.StopTimeout), then the stand-ins and the metrics listener stop.
 func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker bool) error {
+	var dist fs.FS // the web app the API serves: refused at once when the binary lacks it
+	if withAPI {
+		var err error
+		if dist, err = web.App(); err != nil {
+			return err
+		}
+	}
 	tp, err := startTracing(ctx, withAPI, withWorker)
 	if err != nil {
 		return err
@@ -416,10 +434,6 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 		})
 	}
 	if withAPI {
-		dist, err := fs.Sub(web.Dist, "dist")
-		if err != nil {
-			return err
-		}
 		slugs := make([]string, 0, len(brands.All()))
 		for _, b := range brands.All() {
 			slugs = append(slugs, b.Slug)

@@ -1,11 +1,12 @@
-//go:build !nostandin
+//go:build dev
 
 package main
 
-// The stand-ins of the Salesforce org (crm/crmsim) and of the CNPJ lookup
-// (cnpj/cnpjsim) in development builds: `make build`, `make run`, `go run`, the
-// tests and the demo mode. The production image builds with -tags nostandin
-// (standin_off.go), leaving both out.
+// The stand-ins of the Salesforce org (internal/dev/crmsim) and of the CNPJ
+// lookup (internal/dev/cnpjsim) in development builds, -tags dev: `make build`,
+// `make run`, the tests, chaos, the load test and the demo mode. The default
+// build is the production build (standin_off.go, the Dockerfile's): both are
+// left out.
 
 import (
 	"context"
@@ -17,10 +18,10 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"oportuna/brand"
-	"oportuna/cnpj/cnpjsim"
 	"oportuna/config"
 	"oportuna/crm"
-	"oportuna/crm/crmsim"
+	"oportuna/internal/dev/cnpjsim"
+	"oportuna/internal/dev/crmsim"
 )
 
 // startStandIn starts the stand-in in-process for the life of ctx (it creates

@@ -1,3 +1,7 @@
+//go:build dev
+
+// The in-process stand-in (CRM_SIM=on) exists in a development build only:
+// make go-test builds the tests with -tags dev.
 package main
 
 import (

@@ -138,6 +138,7 @@ func pgBin(t *testing.T, name string) string {
 }
 
 func newCluster(t *testing.T) *cluster {
+	testenv.NeedsServices(t)
 	dir, err := os.MkdirTemp("", "oportuna-health-pg-")
 	if err != nil {
 		t.Fatal(err)
@@ -242,6 +243,7 @@ type devServer struct {
 
 func (s *devServer) start() {
 	s.t.Helper()
+	testenv.NeedsServices(s.t)
 	bin, err := testenv.TemporalCLI()
 	if err != nil {
 		s.t.Fatal(err)

@@ -20,15 +20,15 @@ import (
 	"github.com/jackc/pgx/v5"
 	tlog "go.temporal.io/sdk/log"
 
+	"oportuna/internal/dev/devenv"
 	"oportuna/internal/stack/cluster"
-	"oportuna/internal/testenv"
 	"oportuna/workflows"
 )
 
 // Options say where the stack's parts come from.
 type Options struct {
 	Bin         string // the oportuna binary (make build)
-	TemporalCLI string // the temporal CLI; empty: testenv.TemporalCLI
+	TemporalCLI string // the temporal CLI; empty: devenv.TemporalCLI
 	AdminURL    string // a PostgreSQL server where a database may be created
 	Dir         string // where the logs go (created)
 	Prefix      string // of the database's name, e.g. oportuna_chaos
@@ -71,7 +71,7 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 	}
 	cli := o.TemporalCLI
 	if cli == "" {
-		if cli, err = testenv.TemporalCLI(); err != nil {
+		if cli, err = devenv.TemporalCLI(); err != nil {
 			return nil, err
 		}
 	}
@@ -104,7 +104,7 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 		return nil, fmt.Errorf("engine %q: want dev or cluster", o.Engine)
 	}
 	s.Env = append(os.Environ(), "DATABASE_URL="+s.DB.URL, "TEMPORAL_ADDRESS="+s.TemporalAddr, "TEMPORAL_NAMESPACE="+s.Namespace,
-		"PAYLOAD_KEYS="+testenv.PayloadKeys)
+		"PAYLOAD_KEYS="+devenv.PayloadKeys)
 	s.Env = s.Env[:len(s.Env):len(s.Env)] // appending to it copies
 	if out, err := RunBin(ctx, o.Bin, "migrate", s.Env); err != nil {
 		return nil, fmt.Errorf("oportuna migrate: %w\n%s", err, out)
@@ -142,7 +142,7 @@ func SearchAttributes() map[string]string {
 
 // FreePort asks the kernel for a free loopback port.
 func FreePort() int {
-	p, err := testenv.FreePort()
+	p, err := devenv.FreePort()
 	if err != nil {
 		panic(err)
 	}

@@ -11,11 +11,11 @@ import (
 
 	"go.temporal.io/sdk/client"
 
-	"oportuna/internal/testenv"
+	"oportuna/internal/dev/devenv"
 )
 
 // Temporal is `temporal server start-dev` (in memory) on free ports, with the
-// tuned flags the tests use (testenv.TunedDevServerFlags).
+// tuned flags the tests use (devenv.TunedDevServerFlags).
 type Temporal struct {
 	Addr string
 	cli  string
@@ -31,7 +31,7 @@ func StartTemporal(ctx context.Context, cli, logPath, dbFile string) (*Temporal,
 	port, httpPort, metricsPort := FreePort(), FreePort(), FreePort()
 	args := append([]string{"server", "start-dev", "--headless", "--ip", "127.0.0.1",
 		"--port", strconv.Itoa(port), "--http-port", strconv.Itoa(httpPort), "--metrics-port", strconv.Itoa(metricsPort),
-		"--log-level", "warn"}, testenv.TunedDevServerFlags...)
+		"--log-level", "warn"}, devenv.TunedDevServerFlags...)
 	if dbFile != "" {
 		args = append(args, "--db-filename", dbFile)
 	}

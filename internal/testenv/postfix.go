@@ -20,6 +20,7 @@ var (
 // to install it.
 func Postfix(t testing.TB) *postfix.Server {
 	t.Helper()
+	NeedsServices(t)
 	pfOnce.Do(func() {
 		pf, pfErr = postfix.Start()
 		if pfErr == nil {

@@ -59,6 +59,7 @@ func DB(t testing.TB) *pgxpool.Pool {
 // the migrated template database exists once it returns.
 func DatabaseURL(t testing.TB) string {
 	t.Helper()
+	NeedsServices(t)
 	pgOnce.Do(func() { pgAdminURL, pgErr = setupPostgres() })
 	if pgErr != nil {
 		fatalf(t, "postgres: %v", pgErr)

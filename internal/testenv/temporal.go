@@ -18,6 +18,7 @@ import (
 	"go.temporal.io/sdk/interceptor"
 	tlog "go.temporal.io/sdk/log"
 
+	"oportuna/internal/dev/devenv"
 	"oportuna/internal/payloadcodec"
 	"oportuna/internal/stack/cluster"
 )
@@ -25,7 +26,7 @@ import (
 // PayloadKeys is the payload key of the tests (PAYLOAD_KEYS syntax): the
 // clients of TemporalClient encrypt with it, and tests that start bin/oportuna
 // give it to the process. A test key, known to all: never a deployment's.
-const PayloadKeys = "test-1:b3BvcnR1bmEtdGVzdC1rZXktbm90LWEtc2VjcmV0ISE="
+const PayloadKeys = devenv.PayloadKeys
 
 // PayloadCodec is the codec of the tests' clients (PayloadKeys, plaintext refused).
 func PayloadCodec() *payloadcodec.Codec { return mustCodec(payloadcodec.Options{}) }
@@ -63,50 +64,11 @@ var (
 )
 
 // TunedDevServerFlags are the dev-server settings measured to cut update latency
-// from ~100 ms to ~15 ms (shared/notes/measured.md); the Makefile uses the same.
-var TunedDevServerFlags = []string{
-	"--sqlite-pragma", "journal_mode=wal",
-	"--sqlite-pragma", "synchronous=normal",
-	"--dynamic-config-value", "history.transferProcessorMaxPollRPS=1000",
-	"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
-	"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1",
-}
+// from ~100 ms to ~15 ms; the Makefile uses the same.
+var TunedDevServerFlags = devenv.TunedDevServerFlags
 
-// TemporalCLI finds the temporal binary.
-func TemporalCLI() (string, error) {
-	if p := os.Getenv("TEMPORAL_CLI"); p != "" {
-		return p, nil
-	}
-	if p, err := exec.LookPath("temporal"); err == nil {
-		return p, nil
-	}
-	var dirs []string
-	if gobin := os.Getenv("GOBIN"); gobin != "" {
-		dirs = append(dirs, gobin)
-	}
-	if out, err := exec.Command("go", "env", "GOPATH").Output(); err == nil {
-		for _, p := range filepath.SplitList(string(trimNL(out))) {
-			dirs = append(dirs, filepath.Join(p, "bin"))
-		}
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		dirs = append(dirs, filepath.Join(home, "go", "bin"))
-	}
-	for _, d := range dirs {
-		p := filepath.Join(d, "temporal")
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("temporal CLI not found: run 'make tools' (go install github.com/temporalio/cli/cmd/temporal@v1.5.1) or set TEMPORAL_CLI")
-}
-
-func trimNL(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
-		b = b[:len(b)-1]
-	}
-	return b
-}
+// TemporalCLI finds the temporal binary (devenv.TemporalCLI).
+func TemporalCLI() (string, error) { return devenv.TemporalCLI() }
 
 // TemporalAddress starts (once per test binary) the Temporal server of the
 // tests on free ports and returns its frontend address: a dev server with an
@@ -123,6 +85,7 @@ func TemporalAddress(t testing.TB) string {
 
 func temporalAddress(t testing.TB) string {
 	t.Helper()
+	NeedsServices(t)
 	tOnce.Do(func() { tAddress, tErr = startEngine() })
 	if tErr != nil {
 		fatalf(t, "temporal: %v", tErr)
@@ -173,6 +136,7 @@ var (
 // those values (only --dynamic-config-value flags have an equivalent there).
 func TemporalClientWith(t testing.TB, flags ...string) client.Client {
 	t.Helper()
+	NeedsServices(t)
 	key := strings.Join(flags, "\x00")
 	tMu.Lock()
 	addr, ok := tOthers[key]

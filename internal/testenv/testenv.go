@@ -12,10 +12,11 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"net"
 	"os"
 	"testing"
 	"time"
+
+	"oportuna/internal/dev/devenv"
 )
 
 var cleanups []func()
@@ -30,14 +31,7 @@ func Main(m *testing.M) {
 }
 
 // FreePort asks the kernel for a free TCP port on the loopback interface.
-func FreePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
+func FreePort() (int, error) { return devenv.FreePort() }
 
 func randomName(prefix string) string {
 	b := make([]byte, 6)
@@ -60,6 +54,17 @@ func WaitFor(t testing.TB, within time.Duration, what string, ok func() bool) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%s: not after %v", what, within)
 		}
+	}
+}
+
+// NeedsServices skips t under go test -short: make check runs the unit tests
+// that need no service (go test -short); make test runs every test. Every
+// helper of this package that starts or reaches PostgreSQL, Temporal or
+// Postfix calls it; a test that starts such a service itself calls it too.
+func NeedsServices(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("needs PostgreSQL, Temporal or Postfix: -short (make check) runs only the tests that need no service")
 	}
 }
 

@@ -27,7 +27,8 @@ import (
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/crm"
-	"oportuna/crm/crmsim"
+	"oportuna/internal/dev/crmsim"
+	"oportuna/internal/dev/mailbox"
 	"oportuna/internal/stack"
 	"oportuna/internal/testenv"
 	"oportuna/internal/tracing"
@@ -100,7 +101,7 @@ func newTracedStack(t *testing.T) *tracedStack {
 		t.Fatal(err)
 	}
 	t.Cleanup(tc.Close)
-	acts := &activities.Activities{DB: db, Brands: brands, CRM: sf, Mailer: activities.LogMailer{},
+	acts := &activities.Activities{DB: db, Brands: brands, CRM: sf, Mailer: mailbox.Log{},
 		Durations: activities.Durations{Validity: 2160 * time.Hour, RenewalWindow: 360 * time.Hour, ApprovalSLA: 48 * time.Hour, ExpiredRetention: time.Hour}}
 	wctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -108,7 +109,7 @@ func newTracedStack(t *testing.T) *tracedStack {
 	t.Cleanup(func() { cancel(); <-done })
 	s := &api.Server{Brands: brands, DB: db, Temporal: tc, CRM: acts.CRM, Tracing: tp,
 		Auth: &auth.Service{DB: db, Brands: brands, Signer: &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour},
-			RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: auth.LogMailer{}},
+			RefreshTTL: time.Hour, ResetTTL: time.Hour, Mailer: mailbox.ResetLog{}},
 		Web: fstest.MapFS{"index.html": {Data: []byte(`<html><head><title>x</title></head></html>`)}}}
 	h, err := s.Handler()
 	if err != nil {

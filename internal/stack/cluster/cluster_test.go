@@ -25,6 +25,9 @@ import (
 // server process, as in Restart("immediate"), loses nothing without it).
 func startTestCluster(t *testing.T, o Options) *Cluster {
 	t.Helper()
+	if testing.Short() { // as testenv.NeedsServices, which imports this package
+		t.Skip("needs PostgreSQL and temporal-server: -short (make check) runs only the tests that need no service")
+	}
 	// Not t.TempDir(): its folders are closed to the postgres user, who runs
 	// the server when the tests run as root.
 	dir, err := os.MkdirTemp("", "oportuna-cluster-test-")

@@ -5,8 +5,8 @@
 // the same JSON shapes, error arrays and Sforce-Limit-Info header, counts the
 // requests it answers (Stats), and keeps its records in PostgreSQL, in its own
 // schema crm_sim that it creates itself (Seed), so a person can see what was
-// synced. It is built only into development binaries (cmd/oportuna's build
-// tag nostandin leaves it out of production). An admin API under /__sim/ (and the Sim's methods) makes it fail on
+// synced. It is built only into development binaries (-tags dev; the default
+// build of cmd/oportuna, the production one, leaves it out). An admin API under /__sim/ (and the Sim's methods) makes it fail on
 // demand: outage, rate limit, lost responses, slowness, missing or duplicated
 // customer, locked or closed opportunity, revoked sessions.
 //

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"oportuna/brand"
-	"oportuna/crm/crmsim"
+	"oportuna/internal/dev/crmsim"
 	"oportuna/internal/testenv"
 )
 

@@ -1,14 +1,18 @@
-package crm_test
+package localcrm_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
-	"oportuna/crm"
+	"oportuna/internal/dev/localcrm"
 	"oportuna/internal/testenv"
+	"oportuna/store"
 )
 
-// TestLocalReadsByTheUUIDIndex: Local looks the read model up by primary key
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+// TestLocalReadsByTheUUIDIndex: CRM looks the read model up by primary key
 // (the plan uses opportunities_pkey, not a scan of every row cast to text),
 // answers ids given in any case, and takes ids that are not UUIDs as not held
 // rather than failing the query.
@@ -24,7 +28,7 @@ func TestLocalReadsByTheUUIDIndex(t *testing.T) {
 		VALUES ($1, 'yep', 'approved', 'Projeto', '11222333000181', $2, now(), 'LOCAL-0F5B7A52ABCD', 50)`, id, user); err != nil {
 		t.Fatal(err)
 	}
-	l := crm.Local{DB: db}
+	l := localcrm.CRM{DB: db}
 	upper := strings.ToUpper(id)
 	got, err := l.GetOpportunities(ctx, []string{"not-a-uuid", "", "0f5b7a52-abcd-4000-8000-00000000000z", upper, "0f5b7a52-abcd-4000-8000-00000000000b"})
 	if err != nil {
@@ -48,7 +52,7 @@ func TestLocalReadsByTheUUIDIndex(t *testing.T) {
 	if _, err := conn.Exec(ctx, `SET enable_seqscan = off`); err != nil {
 		t.Fatal(err)
 	}
-	rows, _ := conn.Query(ctx, "EXPLAIN "+crm.LocalLookupSQL, []string{id})
+	rows, _ := conn.Query(ctx, "EXPLAIN "+lookupSQL, []string{id})
 	var plan []string
 	for rows.Next() {
 		var line string
@@ -64,3 +68,9 @@ func TestLocalReadsByTheUUIDIndex(t *testing.T) {
 		t.Errorf("the lookup does not use the primary key:\n%s", p)
 	}
 }
+
+// lookupSQL is CRM.GetOpportunities' query, for its plan.
+var lookupSQL, _ = store.Statement(func(q *store.Queries) error {
+	_, err := q.HeldInCRM(context.Background(), nil)
+	return err
+})

@@ -1,4 +1,4 @@
--- The Salesforce stand-in's own schema (crm/crmsim), created by the stand-in
+-- The Salesforce stand-in's own schema (internal/dev/crmsim), created by the stand-in
 -- itself when it starts (Sim.Seed, under an advisory lock so concurrent starts
 -- are safe), never by the product's migrations: a production database never
 -- gets it. Every statement is idempotent; a database that applied the old
