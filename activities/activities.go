@@ -224,10 +224,11 @@ func (a *Activities) apply(ctx context.Context, ev opportunity.Event, out *Appli
 			return err
 		}
 		if ev.ValidUntil != nil {
-			if err := a.DB.QueryRow(ctx, `SELECT approve_date, valid_until FROM opportunities WHERE id = $1`, ev.OpportunityID).
-				Scan(&out.ApprovedAt, &out.ValidUntil); err != nil {
+			rec, err := store.New(a.DB).RecordedValidity(ctx, ev.OpportunityID)
+			if err != nil {
 				return fmt.Errorf("apply %s: read the recorded validity: %w", ev.Key, err)
 			}
+			out.ApprovedAt, out.ValidUntil = rec.ApproveDate, rec.ValidUntil
 		}
 	case res.KeyUsed:
 		// The call's Idempotency-Key names a decision already recorded (its

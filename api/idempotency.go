@@ -143,9 +143,8 @@ func (s *Server) answerRepeatAfterFailure(w http.ResponseWriter, r *http.Request
 // id/cycle/seq) later than the workflow's state; an error when the workflow
 // cannot be queried.
 func (s *Server) workflowBehind(ctx context.Context, id string) (bool, error) {
-	var key string
-	if err := s.DB.QueryRow(ctx, `SELECT event_key FROM history WHERE type = 'opportunity' AND type_id = $1
-		AND event_key ~ '/[0-9]+/[0-9]+$' ORDER BY id DESC LIMIT 1`, id).Scan(&key); err != nil {
+	key, err := store.New(s.DB).LatestWorkflowEventKey(ctx, id)
+	if err != nil {
 		return false, nil // no event recorded by a workflow: nothing it could have missed
 	}
 	parts := strings.Split(key, "/")

@@ -29,3 +29,10 @@ SELECT count(*)::int FROM history WHERE type_id = @type_id AND brand = @brand;
 SELECT id, type_id, type, user_id, username, action_type, modifications, created_at
 FROM history WHERE type_id = @type_id AND brand = @brand
 ORDER BY created_at DESC, id DESC LIMIT @max_rows::int OFFSET @skip::int;
+
+-- name: LatestWorkflowEventKey :one
+-- LatestWorkflowEventKey reads the key (id/cycle/seq) of the newest event a
+-- workflow recorded for an opportunity.
+SELECT event_key::text FROM history
+WHERE type = 'opportunity' AND type_id = @type_id AND event_key ~ '/[0-9]+/[0-9]+$'
+ORDER BY id DESC LIMIT 1;

@@ -166,3 +166,18 @@ func (q *Queries) InsertHistory(ctx context.Context, arg InsertHistoryParams) (i
 	err := row.Scan(&id)
 	return id, err
 }
+
+const latestWorkflowEventKey = `-- name: LatestWorkflowEventKey :one
+SELECT event_key::text FROM history
+WHERE type = 'opportunity' AND type_id = $1 AND event_key ~ '/[0-9]+/[0-9]+$'
+ORDER BY id DESC LIMIT 1
+`
+
+// LatestWorkflowEventKey reads the key (id/cycle/seq) of the newest event a
+// workflow recorded for an opportunity.
+func (q *Queries) LatestWorkflowEventKey(ctx context.Context, typeID string) (string, error) {
+	row := q.db.QueryRow(ctx, latestWorkflowEventKey, typeID)
+	var event_key string
+	err := row.Scan(&event_key)
+	return event_key, err
+}

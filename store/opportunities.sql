@@ -159,3 +159,7 @@ FROM opportunities
 WHERE status = ANY(@statuses::text[]) AND id > @after::uuid AND (status <> 'expired' OR updated_at > @expired_since)
     AND NOT is_deleted
 ORDER BY id LIMIT @max_rows::int;
+
+-- name: RecordedValidity :one
+-- RecordedValidity reads an opportunity's recorded approval time and validity.
+SELECT approve_date, valid_until FROM opportunities WHERE id = @id;

@@ -612,6 +612,23 @@ func (q *Queries) ReconcilePage(ctx context.Context, arg ReconcilePageParams) ([
 	return items, nil
 }
 
+const recordedValidity = `-- name: RecordedValidity :one
+SELECT approve_date, valid_until FROM opportunities WHERE id = $1
+`
+
+type RecordedValidityRow struct {
+	ApproveDate *time.Time `db:"approve_date"`
+	ValidUntil  *time.Time `db:"valid_until"`
+}
+
+// RecordedValidity reads an opportunity's recorded approval time and validity.
+func (q *Queries) RecordedValidity(ctx context.Context, id string) (RecordedValidityRow, error) {
+	row := q.db.QueryRow(ctx, recordedValidity, id)
+	var i RecordedValidityRow
+	err := row.Scan(&i.ApproveDate, &i.ValidUntil)
+	return i, err
+}
+
 const registerOpportunity = `-- name: RegisterOpportunity :one
 WITH ins AS (
     INSERT INTO opportunities (id, brand, status, name, cnpj, contact, phone, email, network,
