@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -288,6 +290,48 @@ func TestReportFiguresAreTheHandComputedOnes(t *testing.T) {
 	if e := rep.ExpiringSoon[1]; e.ID != st.ids["O1"] || e.DaysLeft != 15 || e.Estimated != "1000.00" || e.CorporateName != "Cliente O1" {
 		t.Errorf("second to expire: %+v; want O1 in 15 days", e)
 	}
+
+	// The web's test renders this answer (web/src/features/reports/testdata):
+	// recorded with OPORTUNA_UPDATE_FIXTURES=1, checked key by key otherwise.
+	_, body := st.login(renata, "nordata").call("GET", "/api/reports?from=2026-11-01&to=2026-11-30", nil)
+	if os.Getenv("OPORTUNA_UPDATE_FIXTURES") == "1" {
+		out, _ := json.MarshalIndent(body, "", "  ")
+		if err := os.WriteFile(reportFixture, append(out, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw, err := os.ReadFile(reportFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recorded map[string]any
+	if err := json.Unmarshal(raw, &recorded); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := keyPaths("", body), keyPaths("", recorded); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the answer's keys %v differ from the web fixture's %v: run with OPORTUNA_UPDATE_FIXTURES=1", got, want)
+	}
+}
+
+// reportFixture is the report the web's test renders.
+const reportFixture = "../web/src/features/reports/testdata/report.json"
+
+// keyPaths lists the paths of every key of a JSON value (an array's by its first element), sorted.
+func keyPaths(prefix string, v any) []string {
+	var out []string
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range keysOf(x) {
+			out = append(out, prefix+"."+k)
+			out = append(out, keyPaths(prefix+"."+k, x[k])...)
+		}
+	case []any:
+		if len(x) > 0 {
+			out = keyPaths(prefix+"[]", x[0])
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // TestReportPeriodIsBrasiliasCalendarDays: October and November together put
