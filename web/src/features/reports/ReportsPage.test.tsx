@@ -32,8 +32,8 @@ describe('Relatórios', () => {
     ]);
     expect(screen.getByTestId('figure-p50-value')).toHaveTextContent('36,5 h');
     expect(screen.getByTestId('figure-p50')).toHaveTextContent('p90: 76,8 h');
-    expect(screen.getByTestId('figure-sla-value')).toHaveTextContent('80%');
-    expect(screen.getByTestId('figure-sla')).toHaveTextContent('Decididas em até 48 h (SLA)');
+    expect(screen.getByTestId('figure-sla-value')).toHaveTextContent('40%');
+    expect(screen.getByTestId('figure-sla')).toHaveTextContent('Decididas em até 24 h (SLA)');
     expect(screen.getByTestId('figure-pipeline-value')).toHaveTextContent('R$ 4.000,00');
     expect(screen.getByTestId('report-from')).toHaveValue(shortDay(p.from));
   });
@@ -108,7 +108,7 @@ describe('Relatórios', () => {
     storeSession({ roles: ['REPRESENTATIVE'] });
     const calls = mockFetch((call) =>
       call.url.startsWith('/api/reports/export')
-        ? new Response(new Blob(['xlsx']), {
+        ? new Response('PK', {
             status: 200,
             headers: { 'Content-Disposition': 'attachment; filename="Relatorios-2026-09-01-a-2026-11-30.xlsx"' },
           })
