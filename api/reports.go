@@ -203,9 +203,18 @@ func monthLabel(t time.Time) string {
 	return monthLabels[t.Month()-1] + "/" + t.Format("2006")
 }
 
-// buildReport reads the figures of the brand's period.
+// buildReport reads the figures of the brand's period, in one snapshot.
 func (s *Server) buildReport(ctx context.Context, brand string, p reportPeriod) (*report, error) {
-	q := store.New(s.DB)
+	var out *report
+	err := store.ReportTx(ctx, s.DB, func(q *store.Queries) error {
+		var err error
+		out, err = s.readReport(ctx, q, brand, p)
+		return err
+	})
+	return out, err
+}
+
+func (s *Server) readReport(ctx context.Context, q *store.Queries, brand string, p reportPeriod) (*report, error) {
 	out := &report{ExpiringDays: expiringDays, ByRepresentative: []repFigures{}, ByResale: []resaleFigures{},
 		ExpiringSoon: []expiringRow{}}
 	out.Period.From, out.Period.To = p.From.Format(time.DateOnly), p.To.Format(time.DateOnly)

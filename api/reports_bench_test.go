@@ -2,6 +2,8 @@ package api
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -117,15 +119,28 @@ func BenchmarkReportQueries(b *testing.B) {
 		for name, call := range reportStatements(benchPeriod(days)) {
 			b.Run(name+"-"+map[int]string{90: "90d", 366: "366d"}[days], func(b *testing.B) {
 				sql, args := store.Statement(call)
-				rows, _ := pool.Query(context.Background(), "EXPLAIN (ANALYZE, BUFFERS) "+sql, args...)
-				plan, err := pgx.CollectRows(rows, pgx.RowTo[string])
+				var plan []string
+				err := pgx.BeginFunc(context.Background(), pool, func(tx pgx.Tx) error {
+					for _, s := range store.ReportSettings {
+						if _, err := tx.Exec(context.Background(), s); err != nil {
+							return err
+						}
+					}
+					rows, _ := tx.Query(context.Background(), "EXPLAIN (ANALYZE, BUFFERS) "+sql, args...)
+					var err error
+					plan, err = pgx.CollectRows(rows, pgx.RowTo[string])
+					return err
+				})
 				if err != nil {
 					b.Fatal(err)
 				}
-				b.Logf("plan:\n%s", strings.Join(plan, "\n"))
-				q := store.New(pool)
+				// The whole plan in a file (a benchmark's log keeps ten lines).
+				file := filepath.Join(os.TempDir(), "oportuna-report-plans", b.Name()+".txt")
+				_ = os.MkdirAll(filepath.Dir(file), 0o755)
+				_ = os.WriteFile(file, []byte(strings.Join(plan, "\n")+"\n"), 0o644)
+				b.Logf("plan (%s):\n%s", file, strings.Join(plan, "\n"))
 				for b.Loop() {
-					if err := call(q); err != nil {
+					if err := store.ReportTx(context.Background(), pool, call); err != nil {
 						b.Fatal(err)
 					}
 				}
