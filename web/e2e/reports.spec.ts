@@ -51,7 +51,7 @@ for (const slug of BRANDS) {
 
       // Each chart is an image with its figures in words.
       for (const chart of ['chart-months', 'chart-resales', 'chart-states']) {
-        const img = page.getByTestId(chart).getByRole('img');
+        const img = page.getByTestId(chart).locator(':scope > svg[role="img"]');
         await expect(img).toBeVisible();
         expect(await img.getAttribute('aria-label')).toMatch(/: .+/);
         const box = await page.getByTestId(chart).boundingBox();

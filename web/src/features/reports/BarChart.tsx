@@ -69,7 +69,7 @@ export function BarChart({ data, title, format, horizontal = false, max, color =
   const labelChars = width < 420 ? 12 : 22;
   const margin = horizontal
     ? { top: 8, right: 16, bottom: 28, left: Math.min(8 + labelChars * 6.5, width * 0.42) }
-    : { top: 12, right: 12, bottom: 40, left: 56 };
+    : { top: 12, right: 12, bottom: 40, left: 76 };
   const innerWidth = Math.max(60, width - margin.left - margin.right);
   const innerHeight = Math.max(40, height - margin.top - margin.bottom);
   const top = Math.max(max ?? 0, ...data.map((d) => Math.max(d.value, d.mark ?? 0)), 0) || 1;

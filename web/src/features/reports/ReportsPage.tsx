@@ -151,7 +151,7 @@ function ReportBody({ report }: { report: Report }) {
           </>
         }
         table={
-          <HTMLTable compact striped className="report-table" data-testid="table-months">
+          <HTMLTable compact className="report-table" data-testid="table-months">
             <thead>
               <tr>
                 <th scope="col">Mês</th>
@@ -179,7 +179,7 @@ function ReportBody({ report }: { report: Report }) {
         title="Taxa de aprovação por revenda"
         chart={<BarChart data={resellers} title="Taxa de aprovação por revenda" horizontal max={1} format={(v) => percentText(v)} color="#238551" testId="chart-resales" />}
         table={
-          <HTMLTable compact striped className="report-table" data-testid="table-resales">
+          <HTMLTable compact className="report-table report-stack" data-testid="table-resales">
             <thead>
               <tr>
                 <th scope="col">Revenda</th>
@@ -198,12 +198,12 @@ function ReportBody({ report }: { report: Report }) {
                         {r.name}
                         <small className="report-sub">{formatCNPJ(r.cnpj)}</small>
                       </th>
-                      <td className="num">{r.registered.toLocaleString('pt-BR')}</td>
-                      <td className="num">
+                      <td className="num" data-label="Registradas">{r.registered.toLocaleString('pt-BR')}</td>
+                      <td className="num" data-label="Aprovadas">
                         {r.approved.toLocaleString('pt-BR')} / {r.decided.toLocaleString('pt-BR')}
                       </td>
-                      <td className="num">{percentText(r.approvalRate)}</td>
-                      <td className="num">{formatBRL(r.pipeline)}</td>
+                      <td className="num" data-label="Taxa">{percentText(r.approvalRate)}</td>
+                      <td className="num" data-label="Pipeline">{formatBRL(r.pipeline)}</td>
                     </tr>
                   ))}
             </tbody>
@@ -216,7 +216,7 @@ function ReportBody({ report }: { report: Report }) {
         title="Pipeline por UF"
         chart={<BarChart data={states} title="Pipeline por UF (valor estimado das abertas)" format={compactBRL} color="#c87619" testId="chart-states" />}
         table={
-          <HTMLTable compact striped className="report-table" data-testid="table-states">
+          <HTMLTable compact className="report-table" data-testid="table-states">
             <thead>
               <tr>
                 <th scope="col">UF</th>
@@ -241,7 +241,7 @@ function ReportBody({ report }: { report: Report }) {
 
       <div className="report-tables">
         <TableCard id="report-representatives" title="Decisões por representante">
-          <HTMLTable compact striped className="report-table" data-testid="table-representatives">
+          <HTMLTable compact className="report-table" data-testid="table-representatives">
             <thead>
               <tr>
                 <th scope="col">Representante</th>
@@ -266,7 +266,7 @@ function ReportBody({ report }: { report: Report }) {
         </TableCard>
 
         <TableCard id="report-status" title="Pipeline por status">
-          <HTMLTable compact striped className="report-table" data-testid="table-status">
+          <HTMLTable compact className="report-table" data-testid="table-status">
             <thead>
               <tr>
                 <th scope="col">Status</th>
@@ -289,7 +289,7 @@ function ReportBody({ report }: { report: Report }) {
         </TableCard>
 
         <TableCard id="report-products" title="Pipeline por produto">
-          <HTMLTable compact striped className="report-table" data-testid="table-products">
+          <HTMLTable compact className="report-table" data-testid="table-products">
             <thead>
               <tr>
                 <th scope="col">Produto</th>
@@ -316,7 +316,7 @@ function ReportBody({ report }: { report: Report }) {
       </div>
 
       <TableCard id="report-expiring" title={`Vencendo nos próximos ${report.expiringDays} dias`}>
-        <HTMLTable compact striped className="report-table" data-testid="table-expiring">
+        <HTMLTable compact className="report-table report-stack" data-testid="table-expiring">
           <thead>
             <tr>
               <th scope="col">Oportunidade</th>
@@ -338,16 +338,16 @@ function ReportBody({ report }: { report: Report }) {
                         {e.state ? ` · ${e.state}` : ''}
                       </small>
                     </th>
-                    <td>{e.resale || '—'}</td>
-                    <td>
+                    <td data-label="Revenda">{e.resale || '—'}</td>
+                    <td data-label="Status">
                       <Tag minimal intent={statusIntent(e.status)} className={statusClass(e.status)}>
                         {statusLabel(e.status)}
                       </Tag>
                     </td>
-                    <td>
+                    <td data-label="Válida até">
                       {formatDate(e.validUntil)} <small className="report-sub">{e.daysLeft === 1 ? 'em 1 dia' : `em ${e.daysLeft} dias`}</small>
                     </td>
-                    <td className="num">{formatBRL(e.estimated)}</td>
+                    <td className="num" data-label="Valor estimado">{formatBRL(e.estimated)}</td>
                   </tr>
                 ))}
           </tbody>
@@ -446,6 +446,7 @@ export function ReportsPage() {
               mask={DATE_MASK}
               value={fromText}
               onValueChange={(v) => {
+                if (v === fromText) return;
                 setFromText(v);
                 setPreset('custom');
               }}
@@ -462,6 +463,7 @@ export function ReportsPage() {
               mask={DATE_MASK}
               value={toText}
               onValueChange={(v) => {
+                if (v === toText) return;
                 setToText(v);
                 setPreset('custom');
               }}
