@@ -289,7 +289,7 @@ function ReportBody({ report }: { report: Report }) {
         </TableCard>
 
         <TableCard id="report-products" title="Pipeline por produto">
-          <HTMLTable compact className="report-table" data-testid="table-products">
+          <HTMLTable compact className="report-table report-stack" data-testid="table-products">
             <thead>
               <tr>
                 <th scope="col">Produto</th>
@@ -306,8 +306,8 @@ function ReportBody({ report }: { report: Report }) {
                         {p.description || p.partNumber}
                         <small className="report-sub">{p.partNumber}</small>
                       </th>
-                      <td className="num">{p.count.toLocaleString('pt-BR')}</td>
-                      <td className="num">{formatBRL(p.value)}</td>
+                      <td className="num" data-label="Abertas">{p.count.toLocaleString('pt-BR')}</td>
+                      <td className="num" data-label="Valor">{formatBRL(p.value)}</td>
                     </tr>
                   ))}
             </tbody>
