@@ -177,6 +177,9 @@ var authzRows = []authzRow{
 	{route: "GET /api/opportunity/getSellersOnSalesforce", path: "/api/opportunity/getSellersOnSalesforce",
 		want: want{401, 200, 403, 200, 200, 200, 200, 200}, brandWide: []actor{otherResale, otherSeller}},
 	{route: "GET /api/dashboard/status", path: "/api/dashboard/status?brand=nordata", want: want{401, 200, 200, 403, 403, 403, 403, 403}},
+	// The reports are the caller's brand's (the company header): another brand's token reads its own.
+	{route: "GET /api/reports", path: "/api/reports?from=2026-01-01&to=2026-12-31", want: want{401, 200, 200, 403, 403, 200, 403, 403}},
+	{route: "GET /api/reports/export", path: "/api/reports/export?from=2026-01-01&to=2026-12-31", want: want{401, 200, 200, 403, 403, 200, 403, 403}},
 
 	// --- history: of an opportunity, a company, a user ---
 	{route: "GET /api/history/getByTypeId", variant: "opportunity", path: "/api/history/getByTypeId?typeId={opp}",

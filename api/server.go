@@ -68,6 +68,8 @@ type Server struct {
 	HSTSMaxAge time.Duration
 	// Tracing starts a span per request (internal/tracing); nil: untraced.
 	Tracing *tracing.Provider
+	// ApprovalSLA is APPROVAL_SLA, the worker's (the reports' withinSla); 0: 48h.
+	ApprovalSLA time.Duration
 
 	index      map[string][]byte // index.html per brand slug, brand injected
 	lgpd       []byte
@@ -130,6 +132,9 @@ func (s *Server) Handler() (http.Handler, error) {
 			r.Get("/opportunity/name", s.handleOpportunityNames)
 			r.With(auth.Require(auth.Resale, auth.Seller, auth.Representative)).Get("/opportunity/getSellersOnSalesforce", s.handleCRMSellers)
 			r.With(auth.Require(auth.Representative, auth.Support)).Get("/dashboard/status", s.handleDashboard)
+			// The reports (api/reports.go; docs/deal-desk.md "Reports").
+			r.With(auth.Require(auth.Representative, auth.Support)).Get("/reports", s.handleReports)
+			r.With(auth.Require(auth.Representative, auth.Support)).Get("/reports/export", s.handleReportsExport)
 			r.Post("/search", s.handleSearch) // within the caller's role and brand (api/search.go); the text in the body, never the URL
 		})
 		r.NotFound(notFound)

@@ -465,6 +465,7 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 			Mailbox:        mailCfg.Mailbox,
 			TrustedProxies: cfg.TrustedProxies,
 			HSTSMaxAge:     cfg.HSTSMaxAge,
+			ApprovalSLA:    cfg.ApprovalSLA,
 			Tracing:        tp,
 		}
 		h, err := srv.Handler()

@@ -42,6 +42,7 @@ const PanelLayout = screen(() => import('./app/PanelLayout'), 'PanelLayout');
 const ContactPage = screen(() => import('./features/contact/ContactPage'), 'ContactPage');
 const RegistrationPage = screen(() => import('./features/registration/RegistrationPage'), 'RegistrationPage');
 const DashboardPage = screen(() => import('./features/dashboard/DashboardPage'), 'DashboardPage');
+const ReportsPage = screen(() => import('./features/reports/ReportsPage'), 'ReportsPage');
 const HistoryPage = screen(() => import('./features/history/HistoryPage'), 'HistoryPage');
 const OpportunityDetailsPage = screen(
   () => import('./features/opportunities/details/OpportunityDetailsPage'),
@@ -83,6 +84,8 @@ function screenFor(route: PanelRoute) {
   switch (route.path) {
     case 'Dashboard':
       return <DashboardPage />;
+    case 'Reports':
+      return <ReportsPage />;
     case 'Opportunities':
       return <OpportunitiesPage />;
     case 'Opportunities/registration':

@@ -1,5 +1,5 @@
 import { Button, Menu, MenuItem } from '@blueprintjs/core';
-import { CogIcon, DashboardIcon, BriefcaseIcon, LogOutIcon, PeopleIcon, ShopIcon } from '@blueprintjs/icons';
+import { CogIcon, DashboardIcon, BriefcaseIcon, ChartIcon, LogOutIcon, PeopleIcon, ShopIcon } from '@blueprintjs/icons';
 import type { ReactElement } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { LOGO_HEIGHT, LOGO_WIDTH, useBrand } from '@/lib/brand';
@@ -8,6 +8,7 @@ import { UserBadge } from './UserBadge';
 
 const ICONS: Record<string, ReactElement> = {
   Dashboard: <DashboardIcon />,
+  Reports: <ChartIcon />,
   Opportunities: <BriefcaseIcon />,
   Resales: <ShopIcon />,
   Users: <PeopleIcon />,

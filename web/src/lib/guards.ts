@@ -15,6 +15,7 @@ export interface PanelRoute {
 // Static paths come before the dynamic ones so that `registration` is not read as an id.
 export const PANEL_ROUTES: readonly PanelRoute[] = [
   { path: 'Dashboard', roles: ['REPRESENTATIVE', 'SUPPORT'], title: 'Dashboard' },
+  { path: 'Reports', roles: ['REPRESENTATIVE', 'SUPPORT'], title: 'Relatórios' },
   { path: 'Resales', roles: ['REPRESENTATIVE', 'SUPPORT'], title: 'Revendas' },
   { path: 'Resales/details', roles: ['REPRESENTATIVE', 'SUPPORT'], title: 'Detalhes da revenda' },
   { path: 'Opportunities', roles: ALL, title: 'Oportunidades' },
@@ -66,6 +67,7 @@ export interface MenuEntry {
 
 export const MENU: readonly MenuEntry[] = [
   { route: 'Dashboard', label: 'Dashboard', roles: ['REPRESENTATIVE', 'SUPPORT'] },
+  { route: 'Reports', label: 'Relatórios', roles: ['REPRESENTATIVE', 'SUPPORT'] },
   { route: 'Opportunities', label: 'Oportunidades', roles: ALL },
   { route: 'Resales', label: 'Revendas', roles: ['REPRESENTATIVE', 'SUPPORT'] },
   { route: 'Users', label: 'Usuários', roles: ['RESALE', 'SUPPORT', 'REPRESENTATIVE'] },
