@@ -90,17 +90,26 @@ type Record struct {
 	LastVisitDate       string     `json:"lastVisitDate"`
 	ProjectStillInScope string     `json:"projectStillInScope"`
 	// The renewal request's other answers (spec §4), for the representative.
-	ProposalSent       string    `json:"proposalSent"`
-	ProductHomologated string    `json:"productHomologated"`
-	NextStep           string    `json:"nextStep"`
-	UserID             string    `json:"userId"`
-	UserName           string    `json:"userName"`
-	UserEmail          string    `json:"userEmail"`
-	ResaleID           string    `json:"resaleId"`
-	Resale             string    `json:"resale"`
-	Conflicts          []string  `json:"conflicts"`
-	IsDeleted          bool      `json:"isDeleted"` // an operator cancelled its workflow
-	CreatedAt          time.Time `json:"createdAt"`
-	Projects           []Project `json:"projects"`
-	Products           []Product `json:"products"`
+	ProposalSent       string   `json:"proposalSent"`
+	ProductHomologated string   `json:"productHomologated"`
+	NextStep           string   `json:"nextStep"`
+	UserID             string   `json:"userId"`
+	UserName           string   `json:"userName"`
+	UserEmail          string   `json:"userEmail"`
+	ResaleID           string   `json:"resaleId"`
+	Resale             string   `json:"resale"`
+	Conflicts          []string `json:"conflicts"`
+	// Representative: the responsible representatives (docs/deal-desk.md, "Routing").
+	Representative []RepresentativeRef `json:"representative"`
+	IsDeleted      bool                `json:"isDeleted"` // an operator cancelled its workflow
+	CreatedAt      time.Time           `json:"createdAt"`
+	Projects       []Project           `json:"projects"`
+	Products       []Product           `json:"products"`
+}
+
+// RepresentativeRef is a responsible representative as the API shows it.
+type RepresentativeRef struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Email string `json:"email"`
 }

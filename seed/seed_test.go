@@ -77,7 +77,7 @@ func TestSeedCreatesEveryBrandsDemoUsersAndIsIdempotent(t *testing.T) {
 		}
 	}
 	for _, b := range brands.All() {
-		for role, want := range map[string]int{"REPRESENTATIVE": 2, "SUPPORT": 2, "RESALE": 1, "SELLER": 2} {
+		for role, want := range map[string]int{"REPRESENTATIVE": 3, "SUPPORT": 2, "RESALE": 1, "SELLER": 2} {
 			if got := count[b.Slug+"/"+role]; got != want {
 				t.Errorf("%s: %d users with %s, want %d", b.Slug, got, role, want)
 			}
