@@ -1,5 +1,5 @@
 import { Button, Menu, MenuItem } from '@blueprintjs/core';
-import { CogIcon, DashboardIcon, BriefcaseIcon, LogOutIcon, PeopleIcon, ShopIcon } from '@blueprintjs/icons';
+import { CogIcon, DashboardIcon, BriefcaseIcon, LogOutIcon, MapIcon, PeopleIcon, ShopIcon } from '@blueprintjs/icons';
 import type { ReactElement } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { LOGO_HEIGHT, LOGO_WIDTH, useBrand } from '@/lib/brand';
@@ -10,6 +10,7 @@ const ICONS: Record<string, ReactElement> = {
   Dashboard: <DashboardIcon />,
   Opportunities: <BriefcaseIcon />,
   Resales: <ShopIcon />,
+  Coverage: <MapIcon />,
   Users: <PeopleIcon />,
   Settings: <CogIcon />,
 };

@@ -14,6 +14,7 @@ const TABLE: Record<string, string[]> = {
   '/Painel/Dashboard': ['REPRESENTATIVE', 'SUPPORT'],
   '/Painel/Resales': ['REPRESENTATIVE', 'SUPPORT'],
   '/Painel/Resales/details': ['REPRESENTATIVE', 'SUPPORT'],
+  '/Painel/Coverage': ['REPRESENTATIVE', 'SUPPORT'],
   '/Painel/Opportunities': ['REPRESENTATIVE', 'SUPPORT', 'SELLER', 'RESALE'],
   '/Painel/Opportunities/registration': ['SELLER', 'RESALE'],
   '/Painel/Opportunities/abc123': ['REPRESENTATIVE', 'SUPPORT', 'SELLER', 'RESALE'],
@@ -86,8 +87,8 @@ describe('landing and menu', () => {
 
   it('shows the menu entries of each role (spec §6)', () => {
     const routes = (roles: string[]) => menuFor(roles).map((e) => e.route);
-    expect(routes(['REPRESENTATIVE'])).toEqual(['Dashboard', 'Opportunities', 'Resales', 'Users', 'Settings']);
-    expect(routes(['SUPPORT'])).toEqual(['Dashboard', 'Opportunities', 'Resales', 'Users', 'Settings']);
+    expect(routes(['REPRESENTATIVE'])).toEqual(['Dashboard', 'Opportunities', 'Resales', 'Coverage', 'Users', 'Settings']);
+    expect(routes(['SUPPORT'])).toEqual(['Dashboard', 'Opportunities', 'Resales', 'Coverage', 'Users', 'Settings']);
     expect(routes(['RESALE'])).toEqual(['Opportunities', 'Users', 'Settings']);
     expect(routes(['SELLER'])).toEqual(['Opportunities', 'Settings']);
   });

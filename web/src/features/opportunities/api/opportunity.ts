@@ -76,6 +76,8 @@ export interface OpportunityRecord {
   resale: string;
   /** Ids of the other open registrations of the same customer (representatives only). */
   conflicts?: string[] | null;
+  /** The responsible representatives (docs/deal-desk.md "Routing"); empty: every representative of the brand. */
+  representative?: { id: string; name: string; email: string }[] | null;
   createdAt: string;
   projects: ProjectRecord[] | null;
   products: ProductRecord[] | null;

@@ -16,6 +16,7 @@ import { OpportunitySections, ReadOnlyField, SectionCard } from '../shared/Oppor
 import '../shared/opportunity.css';
 import { ValidityCue } from '../shared/validity';
 import { RenewalDialog } from './RenewalDialog';
+import { RepresentativesPanel } from './RepresentativesPanel';
 import { useOpportunityDetails, reasonLabel } from './useOpportunityDetails';
 import { FormField } from '@/components/FormField';
 import { EmailText } from '@/components/EmailText';
@@ -75,6 +76,7 @@ export function OpportunityDetailsPage() {
               />
             </div>
           </SectionCard>
+          <RepresentativesPanel record={{ ...record, status }} />
 
           {reasonTitle && record.reason && (
             <Callout

@@ -16,7 +16,8 @@ export type OpportunityColumn =
   | 'register'
   | 'resale'
   | 'seller'
-  | 'distributor';
+  | 'distributor'
+  | 'responsible';
 
 /**
  * The table's columns, in their order. Ações and the name are always shown and
@@ -38,6 +39,7 @@ export const OPPORTUNITY_COLUMNS: readonly ColumnDef<OpportunityColumn>[] = [
   { key: 'resale', label: 'Revenda' },
   { key: 'seller', label: 'Vendedor' },
   { key: 'distributor', label: 'Distribuidor', width: 140 },
+  { key: 'responsible', label: 'Responsável', width: 150 },
 ];
 
 /**
@@ -46,7 +48,7 @@ export const OPPORTUNITY_COLUMNS: readonly ColumnDef<OpportunityColumn>[] = [
  * reseller sees its seller; a seller its own deals' probability.
  */
 export function defaultOpportunityColumns(roles: readonly string[]): OpportunityColumn[] {
-  if (hasAnyRole(roles, ['REPRESENTATIVE', 'SUPPORT'])) return ['status', 'client', 'estimated', 'age', 'resale', 'seller'];
+  if (hasAnyRole(roles, ['REPRESENTATIVE', 'SUPPORT'])) return ['status', 'client', 'estimated', 'age', 'resale', 'responsible'];
   if (roles.includes('RESALE')) return ['status', 'client', 'estimated', 'created', 'age', 'seller'];
   return ['status', 'client', 'estimated', 'probability', 'created', 'age'];
 }
