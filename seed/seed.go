@@ -1,5 +1,5 @@
 // Package seed creates the demo data of `make run`: for every brand a reseller
-// company and six users with the demo password. Running it again changes nothing.
+// company and seven users with the demo password. Running it again changes nothing.
 package seed
 
 import (
