@@ -63,6 +63,9 @@ for (const slug of ['nordata', 'etiquetron'] as const) {
     // 'Minhas' lists it for representante@, with the 'Responsável' column.
     await page.goto(url(slug, '/Painel/Opportunities'));
     await page.getByTestId('filter-mine').click();
+    await page.getByRole('button', { name: 'Colunas' }).click();
+    await page.getByRole('checkbox', { name: 'Responsável' }).click();
+    await page.keyboard.press('Escape');
     const row = page.getByTestId('opportunity-row').filter({ hasText: customer });
     await expect(row).toHaveCount(1);
     await expect(row.getByTestId('row-responsible')).toHaveText('Renata Almeida');

@@ -33,7 +33,12 @@ describe("'Responsável' and 'Minhas'", () => {
     storeSession({ roles: ['REPRESENTATIVE'] });
     const calls = server();
     renderAt('/Painel/Opportunities', <AppRoutes />);
-    const rows = await screen.findAllByTestId('opportunity-row');
+    let rows = await screen.findAllByTestId('opportunity-row');
+    // 'Responsável' is one of the columns 'Colunas' adds (the defaults fit 1366 px).
+    expect(within(rows[0]).queryByTestId('row-responsible')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Colunas' }));
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Responsável' }));
+    rows = screen.getAllByTestId('opportunity-row');
     expect(within(rows[0]).getByTestId('row-responsible')).toHaveTextContent('Rodrigo Prates');
     expect(within(rows[1]).getByTestId('row-responsible')).toHaveTextContent('Todos');
 

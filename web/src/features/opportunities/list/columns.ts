@@ -48,7 +48,7 @@ export const OPPORTUNITY_COLUMNS: readonly ColumnDef<OpportunityColumn>[] = [
  * reseller sees its seller; a seller its own deals' probability.
  */
 export function defaultOpportunityColumns(roles: readonly string[]): OpportunityColumn[] {
-  if (hasAnyRole(roles, ['REPRESENTATIVE', 'SUPPORT'])) return ['status', 'client', 'estimated', 'age', 'resale', 'seller', 'responsible'];
+  if (hasAnyRole(roles, ['REPRESENTATIVE', 'SUPPORT'])) return ['status', 'client', 'estimated', 'age', 'resale', 'seller'];
   if (roles.includes('RESALE')) return ['status', 'client', 'estimated', 'created', 'age', 'seller'];
   return ['status', 'client', 'estimated', 'probability', 'created', 'age'];
 }
