@@ -199,7 +199,7 @@ chaos-short: build $(TEMPORAL)
 chaos-cluster: build cluster-tools
 	$(CLUSTER_ENV) $(GO) run $(DEV_TAGS) ./cmd/chaos -engine cluster -pg-stall 20s -opportunities 40 -bin bin/oportuna -temporal "$(TEMPORAL)" $${CHAOS_FLAGS:-}
 
-# The restore rehearsal (docs/operations.md, "Backups"): on a cluster with
+# The restore rehearsal (docs/operations.md, "Backups and restore"): on a cluster with
 # opportunities in flight, pg_dump of the portal's and Temporal's databases,
 # everything stopped and dropped, pg_restore, the cluster and the portal
 # started again; the workflows resume (a decision, an expiry timer, the read

@@ -102,7 +102,7 @@ func (s *Server) lookupKey(ctx context.Context, k *idemCall) error {
 // the workflow takes the decision it missed, and its write is a retry of the
 // event recorded (the same key, the same changes).
 func (s *Server) answerRepeat(w http.ResponseWriter, r *http.Request, k *idemCall, id string, rec opportunity.Record) bool {
-	if k == nil || !k.found || k.stored.opportunityID != id || k.stored.action != k.rec.Action {
+	if !k.sameCall(id) {
 		return answerStored(w, k, id, rec)
 	}
 	behind, err := s.workflowBehind(r.Context(), id)
@@ -127,7 +127,7 @@ func (s *Server) answerRepeat(w http.ResponseWriter, r *http.Request, k *idemCal
 // write: answering "done" would leave the workflow without the decision
 // until the client repeats it) or cannot be read. It reports whether it answered.
 func (s *Server) answerRepeatAfterFailure(w http.ResponseWriter, r *http.Request, k *idemCall, id string, rec opportunity.Record) bool {
-	if k.stored.opportunityID != id || k.stored.action != k.rec.Action {
+	if !k.sameCall(id) {
 		return answerStored(w, k, id, rec)
 	}
 	if behind, err := s.workflowBehind(r.Context(), id); err != nil || behind {
@@ -139,13 +139,22 @@ func (s *Server) answerRepeatAfterFailure(w http.ResponseWriter, r *http.Request
 	return answerStored(w, k, id, rec)
 }
 
+// sameCall reports whether the key was recorded for this opportunity and
+// action (a repeat of the same call, not a key reused for another).
+func (k *idemCall) sameCall(id string) bool {
+	return k != nil && k.found && k.stored.opportunityID == id && k.stored.action == k.rec.Action
+}
+
 // workflowBehind reports whether the read model holds an event (key
-// id/cycle/seq) later than the workflow's state; an error when the workflow
-// cannot be queried.
+// id/cycle/seq) later than the workflow's state; an error when the read model
+// or the workflow cannot be read.
 func (s *Server) workflowBehind(ctx context.Context, id string) (bool, error) {
 	key, err := store.New(s.DB).LatestWorkflowEventKey(ctx, id)
-	if err != nil {
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
 		return false, nil // no event recorded by a workflow: nothing it could have missed
+	case err != nil:
+		return false, err
 	}
 	parts := strings.Split(key, "/")
 	cycle, err1 := strconv.Atoi(parts[len(parts)-2])

@@ -1,10 +1,14 @@
 package api
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"oportuna/activities"
 	"oportuna/auth"
@@ -216,18 +220,22 @@ func TestIdempotencyKeysArePrunedAfterADay(t *testing.T) {
 // approved and the workflow is still in analysis. The client's repeat, same
 // key, must not be answered from the key alone: the workflow takes the
 // approval it missed, recording it once (its write is a retry of the event).
-func TestADecisionItsWorkflowLostIsTakenWhenRepeated(t *testing.T) {
-	st := newStack(t)
+// loseADecision registers an opportunity and writes what a lost workflow task
+// of an approval under the representative's key "approve-lost" leaves: the
+// read model approved under the key, the workflow still in analysis. It
+// returns the opportunity's id, its name and probability as approved, and a
+// reader of the workflow's state.
+func loseADecision(t *testing.T, st *stack) (id, name string, prob int, state func() workflows.OpportunityState) {
+	t.Helper()
 	ctx := t.Context()
 	seller := st.login("vendedor1@nordata.demo", "nordata")
-	rep := st.login("representante@nordata.demo", "nordata")
 	tc := testenv.TemporalClient(t)
 	code, body := seller.call("POST", "/api/opportunity/create", createBody("11222333000181"), "Idempotency-Key", "reg-lost")
 	if code != 200 {
 		t.Fatalf("create: %d %v", code, body)
 	}
-	id := body["data"].(map[string]any)["id"].(string)
-	state := func() workflows.OpportunityState {
+	id = body["data"].(map[string]any)["id"].(string)
+	state = func() workflows.OpportunityState {
 		t.Helper()
 		v, err := tc.QueryWorkflow(ctx, workflows.OpportunityWorkflowID(id), "", workflows.QueryState)
 		var s workflows.OpportunityState
@@ -246,7 +254,7 @@ func TestADecisionItsWorkflowLostIsTakenWhenRepeated(t *testing.T) {
 		t.Fatal(err)
 	}
 	actor.Roles = []auth.Role{auth.Representative}
-	name, prob := "Projeto Armazém", 50
+	name, prob = "Projeto Armazém", 50
 	now := time.Now()
 	valid := now.Add(2160 * time.Hour)
 	ev := opportunity.Event{Key: fmt.Sprintf("%s/%d/%d", id, before.Cycle, before.Seq+1), OpportunityID: id, Brand: "nordata",
@@ -262,8 +270,15 @@ func TestADecisionItsWorkflowLostIsTakenWhenRepeated(t *testing.T) {
 	if s := state(); s.Status != opportunity.Analysis {
 		t.Fatalf("the workflow is %s before the repeat, want analysis", s.Status)
 	}
+	return id, name, prob, state
+}
 
-	code, body = rep.call("PATCH", "/api/opportunity/"+id, map[string]any{"status": "approved", "name": name, "probabilityClosing": prob},
+func TestADecisionItsWorkflowLostIsTakenWhenRepeated(t *testing.T) {
+	st := newStack(t)
+	rep := st.login("representante@nordata.demo", "nordata")
+	id, name, prob, state := loseADecision(t, st)
+
+	code, body := rep.call("PATCH", "/api/opportunity/"+id, map[string]any{"status": "approved", "name": name, "probabilityClosing": prob},
 		"Idempotency-Key", "approve-lost")
 	if code != 200 || body["message"] != MsgApproved {
 		t.Fatalf("repeated approval: %d %v", code, body)
@@ -273,5 +288,70 @@ func TestADecisionItsWorkflowLostIsTakenWhenRepeated(t *testing.T) {
 	}
 	if _, _, approvals := historyCounts(t, st, id); approvals != 1 {
 		t.Errorf("%d approval rows, want 1", approvals)
+	}
+}
+
+// A decision whose update failed but whose key is recorded (answerRepeatAfterFailure):
+// while the workflow is behind the read model, or the read model cannot be read,
+// the client is asked to try again (503) rather than told the decision was taken;
+// once the workflow has it, the first outcome; a key of another call, 422.
+func TestARepeatAfterAFailedUpdateAnswersOnlyWhatTheWorkflowHas(t *testing.T) {
+	st := newStack(t)
+	rep := st.login("representante@nordata.demo", "nordata")
+	id, name, prob, state := loseADecision(t, st)
+	var actorID string
+	if err := st.db.QueryRow(t.Context(), `SELECT id::text FROM users WHERE email = 'representante@nordata.demo'`).Scan(&actorID); err != nil {
+		t.Fatal(err)
+	}
+	srv := &Server{DB: st.db, Temporal: testenv.TemporalClient(t)}
+	call := func(s *Server, key, oppID string) (int, map[string]any) {
+		t.Helper()
+		k := &idemCall{rec: opportunity.IdempotencyKey{UserID: actorID, Key: opportunity.DerivedID(actorID + "/" + key), Action: actionApprove}}
+		if err := s.lookupKey(t.Context(), k); err != nil || !k.found {
+			t.Fatalf("the key %q is not recorded: %v", key, err)
+		}
+		w := httptest.NewRecorder()
+		if !s.answerRepeatAfterFailure(w, httptest.NewRequest("PATCH", "/api/opportunity/"+oppID, nil), k, oppID, opportunity.Record{ID: oppID}) {
+			t.Fatal("answerRepeatAfterFailure did not answer")
+		}
+		var body map[string]any
+		_ = json.Unmarshal(w.Body.Bytes(), &body)
+		return w.Code, body
+	}
+
+	if code, body := call(srv, "approve-lost", id); code != http.StatusServiceUnavailable {
+		t.Errorf("workflow behind its read model: %d %v, want 503", code, body)
+	}
+	if code, body := call(srv, "approve-lost", "00000000-0000-0000-0000-000000000000"); code != http.StatusUnprocessableEntity {
+		t.Errorf("the key of another opportunity: %d %v, want 422", code, body)
+	}
+
+	// The repeat through the API runs the decision again: the workflow has it now.
+	if code, body := rep.call("PATCH", "/api/opportunity/"+id, map[string]any{"status": "approved", "name": name, "probabilityClosing": prob},
+		"Idempotency-Key", "approve-lost"); code != 200 {
+		t.Fatalf("repeated approval: %d %v", code, body)
+	}
+	if s := state(); s.Status != opportunity.Approved {
+		t.Fatalf("the workflow is %s after the repeat, want approved", s.Status)
+	}
+	if code, body := call(srv, "approve-lost", id); code != http.StatusOK || body["message"] != MsgApproved {
+		t.Errorf("workflow up to date: %d %v, want 200 %q", code, body, MsgApproved)
+	}
+
+	// The read model cannot be read (a closed pool stands for PostgreSQL down):
+	// not "nothing missed", but try again.
+	k := &idemCall{rec: opportunity.IdempotencyKey{UserID: actorID, Key: opportunity.DerivedID(actorID + "/approve-lost"), Action: actionApprove}}
+	if err := srv.lookupKey(t.Context(), k); err != nil {
+		t.Fatal(err)
+	}
+	closed, err := pgxpool.New(t.Context(), st.db.Config().ConnString())
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed.Close()
+	w := httptest.NewRecorder()
+	down := &Server{DB: closed, Temporal: srv.Temporal}
+	if !down.answerRepeatAfterFailure(w, httptest.NewRequest("PATCH", "/api/opportunity/"+id, nil), k, id, opportunity.Record{ID: id}) || w.Code != http.StatusServiceUnavailable {
+		t.Errorf("read model unreadable: %d %s, want 503", w.Code, w.Body)
 	}
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // TestRecordWritePathRegistrationAndApproval: the write path (docs/operations.md,
-// "Where an approval's time goes"): a run stores the registration and a
+// "Task queues"): a run stores the registration and a
 // decision its caller waits for with local activities inside
 // its workflow tasks (no activity task for Register or Apply), writes the
 // approval to the CRM the same way (no activity task for SyncCRM: background

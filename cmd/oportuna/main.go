@@ -211,12 +211,13 @@ func seedDemo(ctx context.Context, cfg config.Config) error {
 	return err
 }
 
-// seedMailer is the mailer of `oportuna seed`: it writes each e-mail of the
-// demo data to the log instead of sending it.
+// seedMailer is the mailer of `oportuna seed`: it notes each e-mail of the
+// demo data in the log (its key and brand: no address, no subject, which can
+// name a customer) instead of sending it.
 type seedMailer struct{}
 
 func (seedMailer) Send(ctx context.Context, m mailer.Message) error {
-	slog.InfoContext(ctx, "e-mail", "key", m.Key, "brand", m.Brand, "to", m.To, "subject", m.Subject)
+	slog.InfoContext(ctx, "demo e-mail not sent", "key", m.Key, "brand", m.Brand)
 	return nil
 }
 
@@ -367,7 +368,7 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 	}
 
 	reg := metrics.New()
-	reg.MustRegister(mailer.Collectors()...) // e-mails given up, attempts retried (docs/operations.md, "Mail")
+	reg.MustRegister(mailer.Collectors()...) // e-mails given up, attempts retried (docs/operations.md, "Metrics")
 	if sf, ok := crmClient.(*crm.Salesforce); ok {
 		reg.MustRegister(metrics.NewSalesforce(sf)) // the org's API usage, from Sforce-Limit-Info
 	}

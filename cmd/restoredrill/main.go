@@ -1,5 +1,5 @@
 // Command restoredrill rehearses a restore from backups (docs/operations.md,
-// "Backups"): on a production-shaped cluster (internal/stack/cluster, on a
+// "Backups and restore"): on a production-shaped cluster (internal/stack/cluster, on a
 // PostgreSQL server of the drill's own) with opportunities in flight — some in
 // analysis, their expiry timers running, some approved, their renewal window
 // timers running — it dumps the portal's database and Temporal's two
