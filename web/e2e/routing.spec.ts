@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { setColumn } from './columns-support';
 import { login, pageApi, randomCnpj, registrationBody, shots, url, watchScreens } from './support';
 
 /**
@@ -64,7 +65,7 @@ for (const slug of ['nordata', 'etiquetron'] as const) {
     await page.goto(url(slug, '/Painel/Opportunities'));
     await page.getByTestId('filter-mine').click();
     await page.getByRole('button', { name: 'Colunas' }).click();
-    await page.getByRole('checkbox', { name: 'Responsável' }).click();
+    await setColumn(page, 'Responsável', true);
     await page.keyboard.press('Escape');
     const row = page.getByTestId('opportunity-row').filter({ hasText: customer });
     await expect(row).toHaveCount(1);
