@@ -87,6 +87,7 @@ func newHarness(t *testing.T) *harness {
 		return activities.Applied{}, nil
 	})
 	h.env.OnActivity(a.Notify, mock.Anything, mock.Anything).Return(appendTo(&h.mu, &h.notices))
+	h.env.OnActivity(a.AssignRepresentatives, mock.Anything, mock.Anything).Return([]string{"rep-1"}, nil)
 	h.env.OnActivity(a.SyncCRM, mock.Anything, mock.Anything).AfterFn(func() time.Duration {
 		h.mu.Lock()
 		defer h.mu.Unlock()
