@@ -87,6 +87,11 @@ type Notice struct {
 	ToRepresentatives bool   `json:"toRepresentatives"`
 	ToOwner           bool   `json:"toOwner"`
 	Detail            string `json:"detail,omitempty"`
+	// Representatives narrows ToRepresentatives to the responsible ones
+	// (empty: every representative of the brand); Escalated says in the
+	// e-mail that a reminder went to every representative.
+	Representatives []string `json:"representatives,omitempty"`
+	Escalated       bool     `json:"escalated,omitempty"`
 }
 
 // Durations of the opportunity lifecycle, configured on the worker.
@@ -206,7 +211,7 @@ func (a *Activities) apply(ctx context.Context, ev opportunity.Event, out *Appli
 	h := opportunity.History{Actor: ev.Actor, Username: ev.System, Changes: ev.Changes}.Row()
 	p := store.ApplyEventParams{EventKey: ev.Key, ID: ev.OpportunityID, Brand: ev.Brand, Status: string(ev.Status),
 		Name: ev.Name, Probability: ev.Probability, Reason: ev.Reason, ApprovedAt: ev.ApprovedAt, ValidUntil: ev.ValidUntil,
-		Register: ev.Register, At: ev.At, Deleted: ev.Deleted,
+		Register: ev.Register, At: ev.At, Deleted: ev.Deleted, RepresentativeIds: ev.Representatives,
 		UserID: h.UserID, Username: h.Username, Modifications: h.Modifications}
 	if r := ev.Renewal; r != nil {
 		p.ProjectStillInScope, p.LastVisitDate, p.RequestedAt = &r.ProjectStillInScope, &r.LastVisitDate, &ev.At

@@ -117,10 +117,11 @@ func TestApplyAndNotifyHappenOncePerKey(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// yep's representatives (representante, multi) and the owner, once each, one e-mail each.
+	// yep's representatives (representante, representante2, multi: a notice with no
+	// responsible ones named goes to all) and the owner, once each, one e-mail each.
 	var notes int
 	_ = a.DB.QueryRow(ctx, `SELECT count(*) FROM notifications WHERE notice_key = $1`, n.Key).Scan(&notes)
-	if notes != 3 || len(mb.sent) != 3 || len(mb.sent[0]) != 1 || len(mb.sent[1]) != 1 || len(mb.sent[2]) != 1 {
+	if notes != 4 || len(mb.sent) != 4 || len(mb.sent[0]) != 1 || len(mb.sent[1]) != 1 || len(mb.sent[2]) != 1 || len(mb.sent[3]) != 1 {
 		t.Errorf("notifications = %d, e-mails = %v", notes, mb.sent)
 	}
 	// The in-app title names the opportunity as it is now (its approved name).

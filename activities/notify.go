@@ -71,6 +71,7 @@ var noticeTitles = map[string]string{
 	"renewal-requested":   "Renovação solicitada",
 	"renewal-approved":    "Renovação aprovada",
 	"renewal-refused":     "Renovação reprovada",
+	"reassigned":          "Oportunidade redistribuída para você",
 }
 
 // noticeRecipient is a user a notice is e-mailed to.
@@ -96,7 +97,7 @@ func (a *Activities) Notify(ctx context.Context, n Notice) error {
 	store.Exec(&batch, func(q *store.Queries) error {
 		return q.NotifyOpportunity(ctx, store.NotifyOpportunityParams{NoticeKey: n.Key, Brand: n.Brand, Kind: n.Kind, Title: title,
 			OpportunityID: n.OpportunityID, Link: "/Painel/Opportunities/" + n.OpportunityID,
-			ToRepresentatives: n.ToRepresentatives, ToOwner: n.ToOwner})
+			ToRepresentatives: n.ToRepresentatives, ToOwner: n.ToOwner, RepresentativeIds: n.Representatives})
 	})
 	store.Rows(&batch, &pending, func(q *store.Queries) ([]noticeRecipient, error) { return q.NoticeRecipientsToEmail(ctx, n.Key) })
 	if err := batch.Send(ctx, a.DB); errors.Is(err, pgx.ErrNoRows) {
@@ -172,7 +173,11 @@ func (a *Activities) noticeMail(t mailer.Templates, n Notice, r opportunity.Reco
 		return t.OpportunityRegistered(mailer.OpportunityRegistered{Opportunity: o})
 	case "approval-reminder":
 		count, _ := strconv.Atoi(n.Detail)
-		return t.SLAReminder(mailer.SLAReminder{Opportunity: o, Since: r.CreatedAt, Reminder: count})
+		return t.SLAReminder(mailer.SLAReminder{Opportunity: o, Since: r.CreatedAt, Reminder: count, Escalated: n.Escalated})
+	case "renewal-reminder":
+		if n.Escalated {
+			return t.Notice(mailer.Notice{Recipient: recipient, Title: title, Detail: mailer.MsgEscalated, Link: o.Link})
+		}
 	case "approved":
 		return t.OpportunityApproved(mailer.OpportunityApproved{Opportunity: o, ValidUntil: validUntil})
 	case "disapproved":

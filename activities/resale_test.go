@@ -185,10 +185,10 @@ func TestNotifyResaleReachesTheBrandRepresentativesOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := rows(t, a, `SELECT count(*) FROM notifications WHERE notice_key = $1 AND emailed_at IS NOT NULL`, n.Key); got != 2 {
-		t.Errorf("notified representatives: %d, want 2 (representante and multi)", got)
+	if got := rows(t, a, `SELECT count(*) FROM notifications WHERE notice_key = $1 AND emailed_at IS NOT NULL`, n.Key); got != 3 {
+		t.Errorf("notified representatives: %d, want 3 (representante, representante2 and multi)", got)
 	}
-	if got := rows(t, a, `SELECT count(*) FROM mail_outbox WHERE key LIKE 'notice/'||$1||'/%'`, n.Key); got != 2 {
+	if got := rows(t, a, `SELECT count(*) FROM mail_outbox WHERE key LIKE 'notice/'||$1||'/%'`, n.Key); got != 3 {
 		t.Errorf("e-mails: %d", got)
 	}
 	if got := rows(t, a, `SELECT count(*) FROM notifications n JOIN users u ON u.id = n.user_id WHERE u.email LIKE '%codexa%'`); got != 0 {

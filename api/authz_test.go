@@ -180,6 +180,16 @@ var authzRows = []authzRow{
 	// The reports are the caller's brand's (the company header): another brand's token reads its own.
 	{route: "GET /api/reports", path: "/api/reports?from=2026-01-01&to=2026-12-31", want: want{401, 200, 200, 403, 403, 200, 403, 403}},
 	{route: "GET /api/reports/export", path: "/api/reports/export?from=2026-01-01&to=2026-12-31", want: want{401, 200, 200, 403, 403, 200, 403, 403}},
+	// Routing: the coverage of the caller's brand (brand B reads its own); an edit naming brand A's
+	// representative is harmless to repeat (200) and, from brand B, names nobody of its brand (400).
+	{route: "GET /api/coverage", path: "/api/coverage", want: want{401, 200, 200, 403, 403, 200, 403, 403},
+		shows: "{resale}", showsTo: []actor{rep, sup}},
+	{route: "GET /api/coverage/history", path: "/api/coverage/history", want: want{401, 200, 200, 403, 403, 200, 403, 403}},
+	{route: "PUT /api/coverage/{userId}", path: "/api/coverage/{repA}", body: `{"states":["SP"],"resaleIds":[]}`,
+		want: want{401, 200, 200, 403, 403, 400, 403, 403}},
+	// A reassignment with no representative: 400 once the caller may reassign.
+	{route: "POST /api/opportunity/{id}/reassign", path: "/api/opportunity/{opp}/reassign", body: `{"representativeIds":[],"reason":"x"}`,
+		want: want{401, 400, 400, 403, 403, 404, 403, 403}},
 
 	// --- history: of an opportunity, a company, a user ---
 	{route: "GET /api/history/getByTypeId", variant: "opportunity", path: "/api/history/getByTypeId?typeId={opp}",
@@ -443,7 +453,7 @@ func (env *authzEnv) setUp() {
 
 	env.vals = map[string]string{"{opp}": opp, "{resale}": resaleA, "{v1}": v1, "{v3}": v3, "{client}": client,
 		"{notification}": strconv.FormatInt(notification, 10), "{notificationTitle}": title, "{mail}": strconv.FormatInt(mail.ID, 10),
-		"{forged}": forged}
+		"{forged}": forged, "{repA}": ps.userID("representante@nordata.demo")}
 	// The other brand sees nothing of brand A; another company nothing of the
 	// owner's; another seller nothing of the owner seller's records.
 	env.secrets[brandB] = []string{opp, client, v1, resaleA, resaleCNPJ}

@@ -48,6 +48,8 @@ type listRow struct {
 	ApproveDate        *time.Time         `json:"approveDate"`
 	ValidUntil         *time.Time         `json:"validUntil"`
 	CreatedAt          time.Time          `json:"createdAt"`
+	// Representative: the responsible representatives, [{id, name, email}].
+	Representative json.RawMessage `json:"representative"`
 }
 
 // listRowOf is a list's row as the API answers it.
@@ -55,7 +57,8 @@ func listRowOf(r store.OpportunityListRow) listRow {
 	return listRow{ID: r.ID, Status: opportunity.Status(r.Status), Name: r.Name, CNPJ: r.Cnpj, FantasyName: r.FantasyName,
 		CorporateName: r.CorporateName, Contact: r.Contact, Email: r.Email, State: r.State, City: r.City,
 		ProbabilityClosing: r.ProbabilityClosing, Estimated: json.Number(r.Estimated), Register: r.Register,
-		Seller: r.Seller, Resale: r.Resale, ApproveDate: r.ApproveDate, ValidUntil: r.ValidUntil, CreatedAt: r.CreatedAt}
+		Seller: r.Seller, Resale: r.Resale, ApproveDate: r.ApproveDate, ValidUntil: r.ValidUntil, CreatedAt: r.CreatedAt,
+		Representative: json.RawMessage(r.Representatives)}
 }
 
 // pageParams reads amount (1..MaxPageSize, default 10) and page (from 1,
@@ -142,6 +145,13 @@ func (s *Server) parseOpportunityQuery(r *http.Request, c *auth.Claims, scope li
 		f.CNPJPrefix = cnpj.Normalize(v)
 	}
 	f.State, f.City = strings.TrimSpace(q.Get("state")), strings.TrimSpace(q.Get("city"))
+	switch q.Get("mine") { // 'Minhas': those the caller answers for (docs/deal-desk.md, "Routing")
+	case "", "false":
+	case "true":
+		f.Representative = c.Subject
+	default:
+		return f, "Parâmetro mine inválido: use true ou false.", nil
+	}
 	if v := q.Get("date"); v != "" {
 		d, ok := opportunity.ParseDate(v)
 		if !ok {

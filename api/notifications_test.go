@@ -33,6 +33,10 @@ func TestADecisionReadsTheRecordsNoticesForEveryone(t *testing.T) {
 	rep := ps.login("representante@nordata.demo", "nordata")
 	multi := ps.login("multi@nordata.demo", "nordata")
 
+	// multi@ covers SP too: the registration (a customer in SP) is both representatives' (docs/deal-desk.md, "Routing").
+	if _, err := ps.db.Exec(t.Context(), `INSERT INTO coverage (brand, user_id, states) SELECT 'nordata', id, '{SP}' FROM users WHERE email = 'multi@nordata.demo'`); err != nil {
+		t.Fatal(err)
+	}
 	id := seller.create("11222333000181", "")
 	link := "/Painel/Opportunities/" + id
 	ps.waitFor("the representatives' notices", `SELECT count(*) = 2 FROM notifications WHERE notice_key LIKE $1 || '/%' AND kind = 'registered'`, id)
@@ -63,7 +67,7 @@ func TestADecisionReadsTheRecordsNoticesForEveryone(t *testing.T) {
 	if code != 201 {
 		t.Fatalf("sign-up: %d %v", code, body)
 	}
-	ps.waitFor("the representatives' notices", `SELECT count(*) = 2 FROM notifications WHERE kind = 'resale-registered' AND read_at IS NULL`)
+	ps.waitFor("the representatives' notices", `SELECT count(*) = 3 FROM notifications WHERE kind = 'resale-registered' AND read_at IS NULL`)
 	var resaleID string
 	if err := ps.db.QueryRow(t.Context(), `SELECT id::text FROM resales WHERE email = 'decidida@revenda.com.br'`).Scan(&resaleID); err != nil {
 		t.Fatal(err)

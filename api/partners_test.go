@@ -277,7 +277,7 @@ func TestNotificationsAreTheCallersOwn(t *testing.T) {
 	if code != 201 {
 		t.Fatalf("sign-up: %d %v", code, body)
 	}
-	ps.waitFor("the representatives' notices", `SELECT count(*) = 2 FROM notifications WHERE kind = 'resale-registered'`)
+	ps.waitFor("the representatives' notices", `SELECT count(*) = 3 FROM notifications WHERE kind = 'resale-registered'`)
 	code, body = rep.call("GET", "/api/notifications", nil)
 	list, _ := body["result"].([]any)
 	if code != 200 || body["unread"] != 1.0 || len(list) != 1 {

@@ -135,6 +135,11 @@ func (s *Server) Handler() (http.Handler, error) {
 			// The reports (api/reports.go; docs/deal-desk.md "Reports").
 			r.With(auth.Require(auth.Representative, auth.Support)).Get("/reports", s.handleReports)
 			r.With(auth.Require(auth.Representative, auth.Support)).Get("/reports/export", s.handleReportsExport)
+			// Routing (api/coverage.go): the brand's coverage and an opportunity's reassignment.
+			r.With(auth.Require(auth.Representative, auth.Support)).Get("/coverage", s.handleCoverage)
+			r.With(auth.Require(auth.Representative, auth.Support)).Get("/coverage/history", s.handleCoverageHistory)
+			r.With(auth.Require(auth.Representative, auth.Support)).Put("/coverage/{userId}", s.handlePutCoverage)
+			r.With(auth.Require(auth.Representative, auth.Support)).Post("/opportunity/{id}/reassign", s.handleReassign)
 			r.Post("/search", s.handleSearch) // within the caller's role and brand (api/search.go); the text in the body, never the URL
 		})
 		r.NotFound(notFound)

@@ -444,7 +444,14 @@ type SLAReminder struct {
 	Resale   bool
 	Since    time.Time // waiting since
 	Reminder int       // 1 for the first reminder
+	// Escalated: the reminder went to every representative of the brand, not
+	// only the responsible ones (docs/deal-desk.md, "Routing").
+	Escalated bool
 }
+
+// MsgEscalated is the sentence of an escalated reminder.
+const MsgEscalated = "Sem decisão dos representantes responsáveis, este lembrete foi enviado a todos os representantes da marca."
+
 
 // SLAReminder renders the overdue-approval reminder.
 func (t Templates) SLAReminder(d SLAReminder) (Content, error) {
@@ -460,6 +467,9 @@ func (t Templates) SLAReminder(d SLAReminder) (Content, error) {
 	ps := []string{p + "."}
 	if d.Reminder > 1 {
 		ps = append(ps, "Este é o "+itoa(d.Reminder)+"º lembrete.")
+	}
+	if d.Escalated {
+		ps = append(ps, MsgEscalated)
 	}
 	return t.render(view{
 		Subject: "Lembrete: " + what + " aguardando análise: " + d.label(), Heading: capitalize(what) + " aguardando análise",

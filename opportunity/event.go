@@ -36,6 +36,8 @@ type Event struct {
 	ValidUntil    *time.Time      `json:"validUntil,omitempty"`
 	Register      *string         `json:"register,omitempty"`
 	Renewal       *RenewalRequest `json:"renewal,omitempty"`
+	// Representatives replaces the responsible representatives (a reassignment; nil: unchanged).
+	Representatives []string `json:"representatives,omitempty"`
 	// Deleted marks the opportunity deleted (an operator cancelled its workflow).
 	Deleted *bool `json:"deleted,omitempty"`
 	// System names who acted when there is no Actor (empty: "Sistema").

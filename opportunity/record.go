@@ -111,4 +111,13 @@ type Record struct {
 	// RegisteredConflicts are the open registrations of the same CNPJ the
 	// registration found (the stored conflicts column; the workflow keeps them).
 	RegisteredConflicts []string `json:"-"`
+	// Representative: the responsible representatives (docs/deal-desk.md, "Routing").
+	Representative []RepresentativeRef `json:"representative"`
+}
+
+// RepresentativeRef is a responsible representative as the API shows it.
+type RepresentativeRef struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Email string `json:"email"`
 }

@@ -23,6 +23,12 @@ func FromStored(r store.LoadOpportunityRow) (Record, error) {
 	if rec.Estimated, err = ParseMoney(r.Estimated); err != nil {
 		return rec, err
 	}
+	rec.Representative = []RepresentativeRef{}
+	if len(r.Representatives) > 0 {
+		if err := json.Unmarshal(r.Representatives, &rec.Representative); err != nil {
+			return rec, err
+		}
+	}
 	if err := json.Unmarshal(r.Projects, &rec.Projects); err != nil {
 		return rec, err
 	}

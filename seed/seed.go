@@ -1,5 +1,5 @@
 // Package seed creates the demo data of `make run`: for every brand a reseller
-// company and six users with the demo password. Running it again changes nothing.
+// company and seven users with the demo password. Running it again changes nothing.
 package seed
 
 import (
@@ -33,6 +33,15 @@ var DemoUsers = []DemoUser{
 	{Local: "vendedor1", Name: "Vanessa Lima", Roles: []auth.Role{auth.Seller}, InResale: true, Phone: "11987650004"},
 	{Local: "vendedor2", Name: "Victor Souza", Roles: []auth.Role{auth.Seller}, InResale: true, Phone: "11987650005"},
 	{Local: "multi", Name: "Mariana Torres", Roles: []auth.Role{auth.Representative, auth.Support}, Phone: "11987650006"},
+	{Local: "representante2", Name: "Rodrigo Prates", Roles: []auth.Role{auth.Representative}, Phone: "11987650007"},
+}
+
+// DemoCoverage is the UFs each demo representative covers (docs/deal-desk.md,
+// "Routing"): representante@ the Southeast and South, representante2@ the
+// other UFs; multi@ covers none.
+var DemoCoverage = map[string][]string{
+	"representante":  {"ES", "MG", "PR", "RJ", "RS", "SC", "SP"},
+	"representante2": {"AC", "AL", "AM", "AP", "BA", "CE", "DF", "GO", "MA", "MS", "MT", "PA", "PB", "PE", "PI", "RN", "RO", "RR", "SE", "TO"},
 }
 
 // Email is a demo user's login at a brand.
@@ -75,6 +84,9 @@ func Run(ctx context.Context, db *pgxpool.Pool, brands *brand.Registry, password
 					return err
 				}
 				if exists {
+					if err := seedCoverage(ctx, q, b.Slug, u.Local); err != nil {
+						return err
+					}
 					continue // already there: leave it as it is
 				}
 				hash, err := auth.HashPassword(password)
@@ -92,9 +104,26 @@ func Run(ctx context.Context, db *pgxpool.Pool, brands *brand.Registry, password
 						return err
 					}
 				}
+				if err := seedCoverage(ctx, q, b.Slug, u.Local); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
 	})
 	return res, err
+}
+
+// seedCoverage gives a demo representative its DemoCoverage at the brand,
+// unless it has a coverage there (one edited on the 'Cobertura' screen stays).
+func seedCoverage(ctx context.Context, q *store.Queries, slug, local string) error {
+	states, ok := DemoCoverage[local]
+	if !ok {
+		return nil
+	}
+	row, err := q.ActorByEmail(ctx, Email(local, slug))
+	if err != nil {
+		return fmt.Errorf("seed: coverage of %s: %w", Email(local, slug), err)
+	}
+	return q.SeedCoverage(ctx, store.SeedCoverageParams{Brand: slug, UserID: row.ID, States: states})
 }

@@ -34,14 +34,23 @@ func TestSeedCreatesEveryBrandsDemoUsersAndIsIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Resales != 11 || res.Users != 66 {
-		t.Fatalf("first run created %+v, want 11 resales and 66 users", res)
+	if res.Resales != 11 || res.Users != 77 {
+		t.Fatalf("first run created %+v, want 11 resales and 77 users", res)
+	}
+	// Routing's demo coverage (docs/deal-desk.md): the Southeast and South, the other 20 UFs, none.
+	for local, want := range map[string]string{"representante": "ES,MG,PR,RJ,RS,SC,SP", "representante2": "AC,AL,AM,AP,BA,CE,DF,GO,MA,MS,MT,PA,PB,PE,PI,RN,RO,RR,SE,TO", "multi": ""} {
+		var got string
+		if err := db.QueryRow(ctx, `SELECT COALESCE((SELECT array_to_string(c.states, ',') FROM coverage c JOIN users u ON u.id = c.user_id
+			WHERE u.email = $1 AND c.brand = 'yep'), '')`, seed.Email(local, "yep")).Scan(&got); err != nil || got != want {
+			t.Errorf("coverage of %s@yep: %q (%v), want %q", local, got, err, want)
+		}
 	}
 	snapshot := func() string {
 		var s string
 		err := db.QueryRow(ctx, `SELECT md5(string_agg(u.id::text || u.email || u.password_hash || u.updated_at::text || coalesce(u.resale_id::text, ''), ',' ORDER BY u.email))
 			|| (SELECT md5(string_agg(id::text || cnpj || updated_at::text, ',' ORDER BY id)) FROM resales)
-			|| (SELECT count(*)::text FROM user_roles) FROM users u`).Scan(&s)
+			|| (SELECT count(*)::text FROM user_roles)
+			|| (SELECT md5(string_agg(user_id::text || brand || states::text || updated_at::text, ',' ORDER BY brand, user_id)) FROM coverage) FROM users u`).Scan(&s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +86,7 @@ func TestSeedCreatesEveryBrandsDemoUsersAndIsIdempotent(t *testing.T) {
 		}
 	}
 	for _, b := range brands.All() {
-		for role, want := range map[string]int{"REPRESENTATIVE": 2, "SUPPORT": 2, "RESALE": 1, "SELLER": 2} {
+		for role, want := range map[string]int{"REPRESENTATIVE": 3, "SUPPORT": 2, "RESALE": 1, "SELLER": 2} {
 			if got := count[b.Slug+"/"+role]; got != want {
 				t.Errorf("%s: %d users with %s, want %d", b.Slug, got, role, want)
 			}

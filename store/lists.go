@@ -91,6 +91,7 @@ type OpportunityFilter struct {
 	CNPJPrefix                                 string    // the CNPJ's start, normalised
 	State, City                                string    // exactly
 	CreatedFrom, CreatedBefore                 time.Time // zero: no bound
+	Representative                             string    // a responsible representative's id ("": any)
 	Sort                                       OpportunitySort
 }
 
@@ -125,6 +126,9 @@ func (f OpportunityFilter) where() *where {
 		w.add("o.city = ?", f.City)
 	}
 	w.period("o.created_at", f.CreatedFrom, f.CreatedBefore)
+	if f.Representative != "" {
+		w.add("o.representative_ids @> ARRAY[?::uuid]", f.Representative)
+	}
 	return w
 }
 
@@ -151,6 +155,7 @@ type OpportunityListRow struct {
 	ValidUntil         *time.Time
 	CreatedAt          time.Time
 	Product            string
+	Representatives    string // JSON: [{id, name, email}] of the responsible representatives
 }
 
 // mainProductColumn reads an opportunity's main product: the description
@@ -161,6 +166,11 @@ const mainProductColumn = `COALESCE((
 		FROM jsonb_array_elements(o.products) WITH ORDINALITY AS e(p, i)
 		WHERE NOT COALESCE((p->>'accessory')::boolean, false) AND NOT COALESCE((p->>'competition')::boolean, false)
 		ORDER BY i LIMIT 1), '')`
+
+// representativesColumn reads an opportunity's responsible representatives as
+// a JSON list of {id, name, email}, by name.
+const representativesColumn = `(SELECT COALESCE(jsonb_agg(jsonb_build_object('id', ru.id, 'name', ru.name, 'email', ru.email)
+		ORDER BY ru.name, ru.id), '[]') FROM users ru WHERE ru.id = ANY(o.representative_ids))::text`
 
 // CountOpportunities counts the opportunities the filter selects.
 func (q *Queries) CountOpportunities(ctx context.Context, f OpportunityFilter) (int, error) {
@@ -181,7 +191,7 @@ func (q *Queries) OpportunityPage(ctx context.Context, f OpportunityFilter, limi
 	page, args := w.limit(limit, offset)
 	rows, err := q.db.Query(ctx, `SELECT o.id, o.status, o.name, o.cnpj, o.fantasy_name, o.corporate_name, o.contact,
 			o.email, o.state, o.city, o.probability_closing, o.estimated::text, o.register, o.seller,
-			COALESCE(s.corporate_name, ''), o.approve_date, o.valid_until, o.created_at, `+product+`
+			COALESCE(s.corporate_name, ''), o.approve_date, o.valid_until, o.created_at, `+product+`, `+representativesColumn+`
 		FROM opportunities o LEFT JOIN resales s ON s.id = o.resale_id
 		WHERE `+w.String()+` ORDER BY `+f.Sort.orderBy()+page, args...)
 	if err != nil {

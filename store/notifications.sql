@@ -1,11 +1,18 @@
 -- name: NotifyOpportunity :exec
 -- NotifyOpportunity stores a notice about an opportunity for its recipients
--- (the brand's active representatives, the active owner), once per notice
--- key and user, titled with the opportunity's current name; nothing when the
--- opportunity does not exist or an operator cancelled it (is_deleted).
-WITH recipients AS (
-    SELECT u.id FROM users u JOIN user_roles r ON r.user_id = u.id
-    WHERE @to_representatives::boolean AND u.active AND r.role = 'REPRESENTATIVE' AND r.brand IN (@brand::text, 'all')
+-- (the brand's active representatives: the given ones, or all of them when
+-- none is given or none of those is still an active representative; the
+-- active owner), once per notice key and user, titled with the opportunity's
+-- current name; nothing when the opportunity does not exist or an operator
+-- cancelled it (is_deleted).
+WITH reps AS (
+    SELECT DISTINCT u.id FROM users u JOIN user_roles r ON r.user_id = u.id
+    WHERE @to_representatives::boolean AND u.active AND r.role = 'REPRESENTATIVE' AND r.brand IN (@brand::text, 'all')),
+assigned AS (SELECT id FROM reps WHERE id = ANY(@representative_ids::uuid[])),
+recipients AS (
+    SELECT id FROM assigned
+    UNION
+    SELECT id FROM reps WHERE NOT EXISTS (SELECT 1 FROM assigned)
     UNION
     SELECT u.id FROM users u JOIN opportunities o ON o.user_id = u.id
     WHERE @to_owner::boolean AND u.active AND o.id = @opportunity_id::uuid

@@ -136,12 +136,17 @@ func (q *Queries) NotifyCompanyUsers(ctx context.Context, arg NotifyCompanyUsers
 }
 
 const notifyOpportunity = `-- name: NotifyOpportunity :exec
-WITH recipients AS (
-    SELECT u.id FROM users u JOIN user_roles r ON r.user_id = u.id
-    WHERE $7::boolean AND u.active AND r.role = 'REPRESENTATIVE' AND r.brand IN ($2::text, 'all')
+WITH reps AS (
+    SELECT DISTINCT u.id FROM users u JOIN user_roles r ON r.user_id = u.id
+    WHERE $7::boolean AND u.active AND r.role = 'REPRESENTATIVE' AND r.brand IN ($2::text, 'all')),
+assigned AS (SELECT id FROM reps WHERE id = ANY($8::uuid[])),
+recipients AS (
+    SELECT id FROM assigned
+    UNION
+    SELECT id FROM reps WHERE NOT EXISTS (SELECT 1 FROM assigned)
     UNION
     SELECT u.id FROM users u JOIN opportunities o ON o.user_id = u.id
-    WHERE $8::boolean AND u.active AND o.id = $5::uuid
+    WHERE $9::boolean AND u.active AND o.id = $5::uuid
 )
 INSERT INTO notifications (notice_key, user_id, brand, kind, title, link)
 SELECT $1::text, id, $2::text, $3::text,
@@ -152,20 +157,23 @@ ON CONFLICT (notice_key, user_id) DO NOTHING
 `
 
 type NotifyOpportunityParams struct {
-	NoticeKey         string `db:"notice_key"`
-	Brand             string `db:"brand"`
-	Kind              string `db:"kind"`
-	Title             string `db:"title"`
-	OpportunityID     string `db:"opportunity_id"`
-	Link              string `db:"link"`
-	ToRepresentatives bool   `db:"to_representatives"`
-	ToOwner           bool   `db:"to_owner"`
+	NoticeKey         string   `db:"notice_key"`
+	Brand             string   `db:"brand"`
+	Kind              string   `db:"kind"`
+	Title             string   `db:"title"`
+	OpportunityID     string   `db:"opportunity_id"`
+	Link              string   `db:"link"`
+	ToRepresentatives bool     `db:"to_representatives"`
+	RepresentativeIds []string `db:"representative_ids"`
+	ToOwner           bool     `db:"to_owner"`
 }
 
 // NotifyOpportunity stores a notice about an opportunity for its recipients
-// (the brand's active representatives, the active owner), once per notice
-// key and user, titled with the opportunity's current name; nothing when the
-// opportunity does not exist or an operator cancelled it (is_deleted).
+// (the brand's active representatives: the given ones, or all of them when
+// none is given or none of those is still an active representative; the
+// active owner), once per notice key and user, titled with the opportunity's
+// current name; nothing when the opportunity does not exist or an operator
+// cancelled it (is_deleted).
 func (q *Queries) NotifyOpportunity(ctx context.Context, arg NotifyOpportunityParams) error {
 	_, err := q.db.Exec(ctx, notifyOpportunity,
 		arg.NoticeKey,
@@ -175,6 +183,7 @@ func (q *Queries) NotifyOpportunity(ctx context.Context, arg NotifyOpportunityPa
 		arg.OpportunityID,
 		arg.Link,
 		arg.ToRepresentatives,
+		arg.RepresentativeIds,
 		arg.ToOwner,
 	)
 	return err

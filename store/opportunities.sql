@@ -34,7 +34,9 @@ SELECT o.id, o.brand, o.status, o.name, o.cnpj, o.contact, o.phone, o.email, o.n
     o.renovation_date, o.request_renovation_at, o.last_visit_date, o.project_still_in_scope,
     o.proposal_sent, o.product_homologated, o.next_step, o.user_id,
     u.name AS user_name, u.email AS user_email, o.resale_id, s.corporate_name AS resale, o.conflicts, o.is_deleted,
-    o.created_at, o.projects, o.products
+    o.created_at, o.projects, o.products,
+    (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', ru.id, 'name', ru.name, 'email', ru.email) ORDER BY ru.name, ru.id), '[]')
+     FROM users ru WHERE ru.id = ANY(o.representative_ids))::jsonb AS representatives
 FROM opportunities o JOIN users u ON u.id = o.user_id LEFT JOIN resales s ON s.id = o.resale_id
 WHERE o.id = @id;
 
@@ -77,6 +79,7 @@ upd AS (
         proposal_sent = COALESCE(sqlc.narg(proposal_sent)::text, proposal_sent),
         product_homologated = COALESCE(sqlc.narg(product_homologated)::text, product_homologated),
         next_step = COALESCE(sqlc.narg(next_step)::text, next_step),
+        representative_ids = COALESCE(sqlc.narg(representative_ids)::uuid[], representative_ids),
         updated_at = @at::timestamptz
     WHERE id = @id::uuid AND NOT EXISTS (SELECT 1 FROM prior) AND NOT EXISTS (SELECT 1 FROM used)
     RETURNING id),

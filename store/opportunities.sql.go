@@ -29,21 +29,22 @@ upd AS (
         proposal_sent = COALESCE($16::text, proposal_sent),
         product_homologated = COALESCE($17::text, product_homologated),
         next_step = COALESCE($18::text, next_step),
+        representative_ids = COALESCE($19::uuid[], representative_ids),
         updated_at = $14::timestamptz
-    WHERE id = $19::uuid AND NOT EXISTS (SELECT 1 FROM prior) AND NOT EXISTS (SELECT 1 FROM used)
+    WHERE id = $20::uuid AND NOT EXISTS (SELECT 1 FROM prior) AND NOT EXISTS (SELECT 1 FROM used)
     RETURNING id),
 hist AS (
     INSERT INTO history (event_key, type, type_id, brand, user_id, username, action_type, modifications, created_at)
-    SELECT $1::text, 'opportunity', upd.id, $20::text, $21::uuid, $22::text, 'update',
-        $23::jsonb, $14::timestamptz
+    SELECT $1::text, 'opportunity', upd.id, $21::text, $22::uuid, $23::text, 'update',
+        $24::jsonb, $14::timestamptz
     FROM upd
     ON CONFLICT (event_key) DO NOTHING),
 idem AS (
     -- No ON CONFLICT: a key taken meanwhile by a concurrent statement
     -- fails this one whole (retried, it then finds the key used).
     INSERT INTO idempotency_keys (user_id, key, opportunity_id, action, status, message, created_at)
-    SELECT $2::uuid, $3::text, upd.id, $24::text,
-        $25::int, $26::text, $14::timestamptz
+    SELECT $2::uuid, $3::text, upd.id, $25::text,
+        $26::int, $27::text, $14::timestamptz
     FROM upd WHERE $3::text IS NOT NULL)
 SELECT (SELECT p.modifications FROM prior p)::jsonb AS recorded, (SELECT count(*) FROM upd)::int AS updated,
     EXISTS (SELECT 1 FROM used) AS key_used
@@ -68,6 +69,7 @@ type ApplyEventParams struct {
 	ProposalSent        *string    `db:"proposal_sent"`
 	ProductHomologated  *string    `db:"product_homologated"`
 	NextStep            *string    `db:"next_step"`
+	RepresentativeIds   []string   `db:"representative_ids"`
 	ID                  string     `db:"id"`
 	Brand               string     `db:"brand"`
 	UserID              *string    `db:"user_id"`
@@ -109,6 +111,7 @@ func (q *Queries) ApplyEvent(ctx context.Context, arg ApplyEventParams) (ApplyEv
 		arg.ProposalSent,
 		arg.ProductHomologated,
 		arg.NextStep,
+		arg.RepresentativeIds,
 		arg.ID,
 		arg.Brand,
 		arg.UserID,
@@ -171,7 +174,9 @@ SELECT o.id, o.brand, o.status, o.name, o.cnpj, o.contact, o.phone, o.email, o.n
     o.renovation_date, o.request_renovation_at, o.last_visit_date, o.project_still_in_scope,
     o.proposal_sent, o.product_homologated, o.next_step, o.user_id,
     u.name AS user_name, u.email AS user_email, o.resale_id, s.corporate_name AS resale, o.conflicts, o.is_deleted,
-    o.created_at, o.projects, o.products
+    o.created_at, o.projects, o.products,
+    (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', ru.id, 'name', ru.name, 'email', ru.email) ORDER BY ru.name, ru.id), '[]')
+     FROM users ru WHERE ru.id = ANY(o.representative_ids))::jsonb AS representatives
 FROM opportunities o JOIN users u ON u.id = o.user_id LEFT JOIN resales s ON s.id = o.resale_id
 WHERE o.id = $1
 `
@@ -219,6 +224,7 @@ type LoadOpportunityRow struct {
 	CreatedAt           time.Time  `db:"created_at"`
 	Projects            []byte     `db:"projects"`
 	Products            []byte     `db:"products"`
+	Representatives     []byte     `db:"representatives"`
 }
 
 // LoadOpportunity reads an opportunity with its owner's name and e-mail and its reseller's name.
@@ -268,6 +274,7 @@ func (q *Queries) LoadOpportunity(ctx context.Context, id string) (LoadOpportuni
 		&i.CreatedAt,
 		&i.Projects,
 		&i.Products,
+		&i.Representatives,
 	)
 	return i, err
 }

@@ -105,6 +105,7 @@ func (wf *opportunityImpl) register(ctx workflow.Context, req RegisterRequest) (
 		wf.st.Seq = 1 // the registration's history row
 		wf.registered = true
 	}
+	wf.assign(ctx)
 	if wf.st.Status == opportunity.Analysis && wf.st.Cycle == 0 && wf.st.Seq == 1 {
 		wf.notify(ctx, noticeRegistered, true, false, "") // the same key as an earlier run's: sent once
 	}

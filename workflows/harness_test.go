@@ -98,6 +98,7 @@ func newHarness(t *testing.T) *harness {
 			return h.earlier, nil
 		})
 	h.env.OnActivity(a.LogConflictOverride, mock.Anything, mock.Anything).Return(appendTo(&h.mu, &h.overrides))
+	h.env.OnActivity(a.AssignRepresentatives, mock.Anything, mock.Anything).Return([]string{"rep-1"}, nil)
 	h.env.OnActivity(a.SyncCRM, mock.Anything, mock.Anything).AfterFn(func() time.Duration {
 		h.mu.Lock()
 		defer h.mu.Unlock()

@@ -287,20 +287,20 @@ func TestNotifyEmailsEachRecipientOnceThroughTheOutbox(t *testing.T) {
 		}
 	}
 	sort.Strings(to)
-	if strings.Join(to, ",") != "multi@yep.demo,representante@yep.demo,vendedor1@yep.demo" {
+	if strings.Join(to, ",") != "multi@yep.demo,representante2@yep.demo,representante@yep.demo,vendedor1@yep.demo" {
 		t.Errorf("recipients %v, want each of yep's representatives and the owner once", to)
 	}
 	var notes, emailed int
 	_ = e.db.QueryRow(ctx, `SELECT count(*), count(emailed_at) FROM notifications WHERE notice_key = $1`, n.Key).Scan(&notes, &emailed)
-	if notes != 3 || emailed != 3 {
-		t.Errorf("notifications %d, e-mailed %d; want 3 and 3", notes, emailed)
+	if notes != 4 || emailed != 4 {
+		t.Errorf("notifications %d, e-mailed %d; want 4 and 4", notes, emailed)
 	}
 
 	// The renewal notice links to the renewal dialog.
 	if err := a.Notify(ctx, activities.Notice{Key: id + "/0/5/renewal-open", Brand: "yep", OpportunityID: id, Kind: "renewal-open", ToOwner: true}); err != nil {
 		t.Fatal(err)
 	}
-	got := e.smtp.Wait(t, 4, 10*time.Second)[3]
+	got := e.smtp.Wait(t, 5, 10*time.Second)[4]
 	if got.To[0] != "vendedor1@yep.demo" || !strings.Contains(got.Text, "Solicitar renovação: http://yep.localhost:8080/Painel/Opportunities/"+id+"?renovation=true") {
 		t.Errorf("renewal-open e-mail to %v:\n%s", got.To, got.Text)
 	}

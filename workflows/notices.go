@@ -34,6 +34,7 @@ func (wf *opportunityImpl) notify(ctx workflow.Context, kind string, reps, owner
 	}
 	n := activities.Notice{Key: key, Brand: wf.st.Brand,
 		OpportunityID: wf.st.ID, Kind: kind, ToRepresentatives: reps, ToOwner: owner, Detail: detail}
+	wf.route(&n)
 	wf.inFlight++
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		defer func() { wf.inFlight-- }()

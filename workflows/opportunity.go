@@ -62,6 +62,7 @@ func (wf *opportunityImpl) setup(ctx workflow.Context, in OpportunityInput) erro
 		update{UpdateRequestRenewal, wf.requestRenewal, wf.validateRequestRenewal},
 		update{UpdateDecideRenewal, wf.decideRenewal, wf.validateDecideRenewal},
 		update{UpdateRepair, wf.repair, wf.validateRepair},
+		update{UpdateReassign, wf.reassign, wf.validateReassign},
 	)
 }
 

@@ -282,6 +282,7 @@ func TestSearchAttributesAndIDsCarryNoPersonalData(t *testing.T) {
 		"ResaleCnpj":        "the reseller company's CNPJ, a public registration of a company (docs/security-payloads.md)",
 		"ValidUntil":        "a date",
 		"ApprovalOverdue":   "a flag",
+		"Representatives":   "the responsible representatives' user ids (random UUIDs; no name or e-mail)",
 	}
 	for name := range workflows.SearchAttributes() {
 		if _, ok := reviewed[name]; !ok {

@@ -76,6 +76,7 @@ func (wf *opportunityImpl) adoptStored(ctx workflow.Context) error {
 		return err
 	}
 	wf.fromFacts(f)
+	wf.assign(ctx) // the stored assignment (or, for a row that predates routing, the rules' one)
 	return nil
 }
 

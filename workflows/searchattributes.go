@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"strings"
 	"time"
 
 	"go.temporal.io/api/enums/v1"
@@ -20,6 +21,8 @@ var (
 	AttrResaleCnpj        = temporal.NewSearchAttributeKeyKeyword("ResaleCnpj")
 	AttrValidUntil        = temporal.NewSearchAttributeKeyTime("ValidUntil")
 	AttrApprovalOverdue   = temporal.NewSearchAttributeKeyBool("ApprovalOverdue")
+	// AttrRepresentatives: the user ids of an opportunity's responsible representatives.
+	AttrRepresentatives = temporal.NewSearchAttributeKeyKeywordList("Representatives")
 )
 
 // SearchAttributes is every custom search attribute with its type, registered by
@@ -32,6 +35,7 @@ func SearchAttributes() map[string]enums.IndexedValueType {
 		AttrResaleCnpj.GetName():        enums.INDEXED_VALUE_TYPE_KEYWORD,
 		AttrValidUntil.GetName():        enums.INDEXED_VALUE_TYPE_DATETIME,
 		AttrApprovalOverdue.GetName():   enums.INDEXED_VALUE_TYPE_BOOL,
+		AttrRepresentatives.GetName():   enums.INDEXED_VALUE_TYPE_KEYWORD_LIST,
 	}
 }
 
@@ -41,12 +45,14 @@ type searchAttrs struct {
 	overdue    bool
 	cnpj       string
 	validUntil time.Time
+	reps       string // the responsible representatives' ids, joined
 }
 
 // publish updates the search attributes of an opportunity when they changed
 // (ApprovalOverdue: a decision it waits for is past its SLA).
 func (wf *opportunityImpl) publish(ctx workflow.Context) {
 	cur := searchAttrs{status: wf.st.Status, cnpj: wf.st.ResaleCNPJ, validUntil: wf.st.ValidUntil,
+		reps:    strings.Join(wf.st.Representatives, ","),
 		overdue: (wf.st.Status == opportunity.Analysis || wf.st.Status == opportunity.AwaitingRenovation) && wf.st.Reminders > 0}
 	if wf.published != nil && *wf.published == cur {
 		return
@@ -61,6 +67,9 @@ func (wf *opportunityImpl) publish(ctx workflow.Context) {
 	}
 	if !cur.validUntil.IsZero() {
 		updates = append(updates, AttrValidUntil.ValueSet(cur.validUntil))
+	}
+	if cur.reps != "" {
+		updates = append(updates, AttrRepresentatives.ValueSet(wf.st.Representatives))
 	}
 	if upsert(ctx, updates) {
 		wf.published = &cur

@@ -27,7 +27,9 @@ const (
 	// record, back to the workflow's state: the workflow is the truth. Only the
 	// reconciler sends it (docs/operations.md, "Reconciliation").
 	UpdateRepair = "repair"
-	QueryState   = "state"
+	// UpdateReassign changes the responsible representatives (routing.go).
+	UpdateReassign = "reassign"
+	QueryState     = "state"
 )
 
 // Durations of the lifecycle: OPPORTUNITY_VALIDITY (2160h), OPPORTUNITY_RENEWAL_WINDOW
@@ -69,6 +71,8 @@ type OpportunityState struct {
 	// across continue-as-new and never starts again, so no key is ever reused.
 	Seq       int      `json:"seq"`
 	Conflicts []string `json:"conflicts"`
+	// Representatives: the responsible representatives' user ids (routing.go).
+	Representatives []string `json:"representatives,omitempty"`
 	// RenewalRequestedAt starts the representatives' SLA of a renewal request.
 	RenewalRequestedAt time.Time `json:"renewalRequestedAt,omitempty"`
 	// Deleted: an operator cancelled the workflow (the read model's isDeleted).

@@ -63,7 +63,8 @@ func TestProcWaitsUntilReadyAndStops(t *testing.T) {
 func TestSearchAttributesAreNamedAsSetupShExpects(t *testing.T) {
 	got := SearchAttributes()
 	want := map[string]string{"Brand": "Keyword", "OpportunityStatus": "Keyword", "ResaleStatus": "Keyword",
-		"ResaleCnpj": "Keyword", "ValidUntil": "Datetime", "ApprovalOverdue": "Bool"}
+		"ResaleCnpj": "Keyword", "ValidUntil": "Datetime", "ApprovalOverdue": "Bool",
+		"Representatives": "KeywordList"}
 	if len(got) != len(want) {
 		t.Errorf("SearchAttributes() = %v, want %v", got, want)
 	}

@@ -82,7 +82,7 @@ for (const slug of SLUGS) {
     const labels = await menu.getByRole('checkbox').evaluateAll((els) => els.map((el) => el.closest('label')?.textContent?.trim() ?? ''));
     for (const label of labels) await setColumn(page, label, true);
     await page.keyboard.press('Escape');
-    await expect(table.getByRole('columnheader')).toHaveCount(15);
+    await expect(table.getByRole('columnheader')).toHaveCount(16);
     expect(await overflow(region)).toBeGreaterThan(300);
     await expectNoPageOverflow(page);
 
@@ -99,7 +99,7 @@ for (const slug of SLUGS) {
 
     // Remembered for this user (with the filters).
     await page.reload();
-    await expect(table.getByRole('columnheader')).toHaveCount(15);
+    await expect(table.getByRole('columnheader')).toHaveCount(16);
     await page.getByRole('button', { name: 'Colunas' }).click();
     await page.getByRole('button', { name: 'Restaurar padrão' }).click();
     await page.keyboard.press('Escape');

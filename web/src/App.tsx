@@ -62,6 +62,7 @@ const SellerRegistrationPage = screen(
 );
 const UserDetailsPage = screen(() => import('./features/users/details/UserDetailsPage'), 'UserDetailsPage');
 const SettingsPage = screen(() => import('./features/settings/SettingsPage'), 'SettingsPage');
+const CoveragePage = screen(() => import('./features/coverage/CoveragePage'), 'CoveragePage');
 
 if (import.meta.env.MODE === 'test') await preloadScreens();
 
@@ -106,6 +107,8 @@ function screenFor(route: PanelRoute) {
       return <SettingsPage />;
     case 'Users/:id':
       return <UserDetailsPage />;
+    case 'Coverage':
+      return <CoveragePage />;
     default:
       throw new Error(`no screen for the panel route ${route.path}`);
   }

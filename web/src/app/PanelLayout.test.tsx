@@ -12,8 +12,8 @@ const menuIds = () =>
 
 describe('panel', () => {
   it.each([
-    [['REPRESENTATIVE'], '/Painel/Opportunities', ['menu-Dashboard', 'menu-Reports', 'menu-Opportunities', 'menu-Resales', 'menu-Users', 'menu-Settings']],
-    [['SUPPORT'], '/Painel/Opportunities', ['menu-Dashboard', 'menu-Reports', 'menu-Opportunities', 'menu-Resales', 'menu-Users', 'menu-Settings']],
+    [['REPRESENTATIVE'], '/Painel/Opportunities', ['menu-Dashboard', 'menu-Reports', 'menu-Opportunities', 'menu-Resales', 'menu-Coverage', 'menu-Users', 'menu-Settings']],
+    [['SUPPORT'], '/Painel/Opportunities', ['menu-Dashboard', 'menu-Reports', 'menu-Opportunities', 'menu-Resales', 'menu-Coverage', 'menu-Users', 'menu-Settings']],
     [['RESALE'], '/Painel/Opportunities', ['menu-Opportunities', 'menu-Users', 'menu-Settings']],
     [['SELLER'], '/Painel/Opportunities', ['menu-Opportunities', 'menu-Settings']],
   ])('%s: /Painel goes to %s and the menu shows its entries', async (roles, landing, menu) => {
@@ -43,6 +43,7 @@ describe('panel', () => {
     for (const [id, title] of [
       ['menu-Opportunities', 'Oportunidades'],
       ['menu-Resales', 'Revendas'],
+      ['menu-Coverage', 'Cobertura'],
       ['menu-Users', 'Usuários'],
       ['menu-Settings', 'Configurações'],
     ]) {

@@ -1,5 +1,5 @@
 import { Button, Menu, MenuItem } from '@blueprintjs/core';
-import { CogIcon, DashboardIcon, BriefcaseIcon, ChartIcon, LogOutIcon, PeopleIcon, ShopIcon } from '@blueprintjs/icons';
+import { CogIcon, DashboardIcon, BriefcaseIcon, ChartIcon, LogOutIcon, MapIcon, PeopleIcon, ShopIcon } from '@blueprintjs/icons';
 import type { ReactElement } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { LOGO_HEIGHT, LOGO_WIDTH, useBrand } from '@/lib/brand';
@@ -11,6 +11,7 @@ const ICONS: Record<string, ReactElement> = {
   Reports: <ChartIcon />,
   Opportunities: <BriefcaseIcon />,
   Resales: <ShopIcon />,
+  Coverage: <MapIcon />,
   Users: <PeopleIcon />,
   Settings: <CogIcon />,
 };

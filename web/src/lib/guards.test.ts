@@ -15,6 +15,7 @@ const TABLE: Record<string, string[]> = {
   '/Painel/Reports': ['REPRESENTATIVE', 'SUPPORT'],
   '/Painel/Resales': ['REPRESENTATIVE', 'SUPPORT'],
   '/Painel/Resales/details': ['REPRESENTATIVE', 'SUPPORT'],
+  '/Painel/Coverage': ['REPRESENTATIVE', 'SUPPORT'],
   '/Painel/Opportunities': ['REPRESENTATIVE', 'SUPPORT', 'SELLER', 'RESALE'],
   '/Painel/Opportunities/registration': ['SELLER', 'RESALE'],
   '/Painel/Opportunities/abc123': ['REPRESENTATIVE', 'SUPPORT', 'SELLER', 'RESALE'],
@@ -87,8 +88,8 @@ describe('landing and menu', () => {
 
   it('shows the menu entries of each role (spec §6)', () => {
     const routes = (roles: string[]) => menuFor(roles).map((e) => e.route);
-    expect(routes(['REPRESENTATIVE'])).toEqual(['Dashboard', 'Reports', 'Opportunities', 'Resales', 'Users', 'Settings']);
-    expect(routes(['SUPPORT'])).toEqual(['Dashboard', 'Reports', 'Opportunities', 'Resales', 'Users', 'Settings']);
+    expect(routes(['REPRESENTATIVE'])).toEqual(['Dashboard', 'Reports', 'Opportunities', 'Resales', 'Coverage', 'Users', 'Settings']);
+    expect(routes(['SUPPORT'])).toEqual(['Dashboard', 'Reports', 'Opportunities', 'Resales', 'Coverage', 'Users', 'Settings']);
     expect(routes(['RESALE'])).toEqual(['Opportunities', 'Users', 'Settings']);
     expect(routes(['SELLER'])).toEqual(['Opportunities', 'Settings']);
   });

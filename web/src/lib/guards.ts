@@ -18,6 +18,7 @@ export const PANEL_ROUTES: readonly PanelRoute[] = [
   { path: 'Reports', roles: ['REPRESENTATIVE', 'SUPPORT'], title: 'Relatórios' },
   { path: 'Resales', roles: ['REPRESENTATIVE', 'SUPPORT'], title: 'Revendas' },
   { path: 'Resales/details', roles: ['REPRESENTATIVE', 'SUPPORT'], title: 'Detalhes da revenda' },
+  { path: 'Coverage', roles: ['REPRESENTATIVE', 'SUPPORT'], title: 'Cobertura' },
   { path: 'Opportunities', roles: ALL, title: 'Oportunidades' },
   { path: 'Opportunities/registration', roles: ['SELLER', 'RESALE'], title: 'Registro de Oportunidades' },
   { path: 'Opportunities/:id', roles: ALL, title: 'Detalhes da oportunidade' },
@@ -70,6 +71,7 @@ export const MENU: readonly MenuEntry[] = [
   { route: 'Reports', label: 'Relatórios', roles: ['REPRESENTATIVE', 'SUPPORT'] },
   { route: 'Opportunities', label: 'Oportunidades', roles: ALL },
   { route: 'Resales', label: 'Revendas', roles: ['REPRESENTATIVE', 'SUPPORT'] },
+  { route: 'Coverage', label: 'Cobertura', roles: ['REPRESENTATIVE', 'SUPPORT'] },
   { route: 'Users', label: 'Usuários', roles: ['RESALE', 'SUPPORT', 'REPRESENTATIVE'] },
   { route: 'Settings', label: 'Configurações', roles: ALL },
 ];

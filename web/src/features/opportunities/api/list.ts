@@ -26,6 +26,15 @@ export interface OpportunityRow {
   approveDate: string | null;
   validUntil: string | null;
   createdAt: string;
+  /** The responsible representatives (docs/deal-desk.md "Routing"). */
+  representative?: RepresentativeRef[];
+}
+
+/** A responsible representative. */
+export interface RepresentativeRef {
+  id: string;
+  name: string;
+  email: string;
 }
 
 export interface OpportunityPage {
@@ -50,6 +59,8 @@ export interface OpportunityFilters {
   state: string;
   /** City name (exact). */
   city: string;
+  /** 'Minhas': only those the representative answers for (mine=true). */
+  mine?: boolean;
 }
 
 export const EMPTY_FILTERS: OpportunityFilters = {
@@ -105,6 +116,7 @@ export function filterQuery(filters: OpportunityFilters, sort: ListSort = DEFAUL
     client: text(filters.fantasyName),
     state: text(filters.state),
     city: text(filters.city),
+    mine: filters.mine ? 'true' : undefined,
     [sort.field]: sort.direction,
   };
 }

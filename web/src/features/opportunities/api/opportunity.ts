@@ -78,6 +78,8 @@ export interface OpportunityRecord {
   conflicts?: ConflictRecord[] | null;
   /** Whether there are other open registrations of the same customer (every role). */
   hasConflicts?: boolean;
+  /** The responsible representatives (docs/deal-desk.md "Routing"); empty: every representative of the brand. */
+  representative?: { id: string; name: string; email: string }[] | null;
   createdAt: string;
   projects: ProjectRecord[] | null;
   products: ProductRecord[] | null;

@@ -18,6 +18,7 @@ import { ValidityCue } from '../shared/validity';
 import { RenewalDialog } from './RenewalDialog';
 import { ConflictsPanel } from './ConflictsPanel';
 import { ConflictOverrideDialog } from './ConflictOverrideDialog';
+import { RepresentativesPanel } from './RepresentativesPanel';
 import { useOpportunityDetails, reasonLabel } from './useOpportunityDetails';
 import { FormField } from '@/components/FormField';
 import { EmailText } from '@/components/EmailText';
@@ -76,6 +77,7 @@ export function OpportunityDetailsPage() {
               />
             </div>
           </SectionCard>
+          <RepresentativesPanel record={{ ...record, status }} />
 
           {reasonTitle && record.reason && (
             <Callout

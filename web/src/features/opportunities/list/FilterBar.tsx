@@ -1,5 +1,5 @@
 import { Button, ButtonGroup, Classes, FormGroup, HTMLSelect, InputGroup, Intent } from '@blueprintjs/core';
-import { FilterRemoveIcon } from '@blueprintjs/icons';
+import { FilterRemoveIcon, PersonIcon } from '@blueprintjs/icons';
 import { IMaskInput } from 'react-imask';
 import type { GeoCity, GeoState } from '../api/geo';
 import { CNPJ_MASK } from '@/lib/masks';
@@ -27,6 +27,8 @@ export interface FilterBarProps {
   onState: (uf: string) => void;
   onCity: (city: string) => void;
   onClear: () => void;
+  /** Given for a representative: the 'Minhas' toggle (only those it answers for). */
+  onMine?: (mine: boolean) => void;
 }
 
 const TEXT_FIELDS: { key: Exclude<TextFilter, 'date' | 'cnpj'>; label: string; placeholder: string }[] = [
@@ -47,6 +49,7 @@ export function FilterBar({
   onState,
   onCity,
   onClear,
+  onMine,
 }: FilterBarProps) {
   const toggle = (status: OpportunityStatus) =>
     onStatus(
@@ -75,6 +78,17 @@ export function FilterBar({
             />
           ))}
         </ButtonGroup>
+        {onMine && (
+          <Button
+            className="mine-filter"
+            icon={<PersonIcon />}
+            text="Minhas"
+            active={!!filters.mine}
+            aria-pressed={!!filters.mine}
+            data-testid="filter-mine"
+            onClick={() => onMine(!filters.mine)}
+          />
+        )}
       </div>
       <div className="filter-fields">
         {TEXT_FIELDS.slice(0, 2).map((f) => (

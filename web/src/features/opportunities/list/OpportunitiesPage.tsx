@@ -98,6 +98,7 @@ export function OpportunitiesPage() {
   const onState = (uf: string) => change({ ...filtersRef.current, state: uf, city: '' }, true);
   const onCity = (city: string) => change({ ...filtersRef.current, city }, true);
   const onClear = () => change({ ...EMPTY_FILTERS, status: [] }, true);
+  const onMine = (mine: boolean) => change({ ...filtersRef.current, mine }, true);
 
   // Stable, so a keystroke in the filters does not redraw the (memoized) table.
   const onSort = useCallback((field: SortField) => {
@@ -197,6 +198,7 @@ export function OpportunitiesPage() {
           onState={onState}
           onCity={onCity}
           onClear={onClear}
+          onMine={roles.includes('REPRESENTATIVE') ? onMine : undefined}
         />
       }
       state={state}

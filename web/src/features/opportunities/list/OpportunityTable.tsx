@@ -208,6 +208,12 @@ export const OpportunityTable = memo(function OpportunityTable({
             <CellText text={row.seller || 'N/C'} testId="row-seller" />
           </td>
         );
+      case 'responsible':
+        return (
+          <td key={key} className="col-responsible" data-label="Responsável">
+            <CellText text={(row.representative ?? []).map((r) => r.name).join(', ') || 'Todos'} testId="row-responsible" />
+          </td>
+        );
       case 'distributor':
         return (
           <td key={key} className="col-distributor" data-label="Distribuidor">

@@ -16,7 +16,8 @@ export type OpportunityColumn =
   | 'register'
   | 'resale'
   | 'seller'
-  | 'distributor';
+  | 'distributor'
+  | 'responsible';
 
 /**
  * The table's columns, in their order. Ações and the name are always shown and
@@ -38,6 +39,7 @@ export const OPPORTUNITY_COLUMNS: readonly ColumnDef<OpportunityColumn>[] = [
   { key: 'resale', label: 'Revenda' },
   { key: 'seller', label: 'Vendedor' },
   { key: 'distributor', label: 'Distribuidor', width: 140 },
+  { key: 'responsible', label: 'Responsável', width: 150 },
 ];
 
 /**

@@ -41,6 +41,7 @@ function readFilters(raw: unknown): OpportunityFilters {
     if (typeof f[key] === 'string') filters[key] = f[key] as string;
   }
   filters.cnpj = normalizeCnpj(filters.cnpj).slice(0, 14);
+  if (f.mine === true) filters.mine = true;
   if (Array.isArray(f.status)) {
     filters.status = f.status.filter(isOpportunityStatus).filter((s, i, all) => all.indexOf(s) === i);
   }
