@@ -87,7 +87,7 @@ func reportStatements(p reportPeriod) map[string]func(*store.Queries) error {
 	ctx, brand := context.Background(), "nordata"
 	return map[string]func(*store.Queries) error{
 		"decisions": func(q *store.Queries) error {
-			_, err := q.ReportDecisions(ctx, store.ReportDecisionsParams{Brand: brand, Since: p.Since, Until: p.Until, Zone: calendar.Name, SlaHours: 48})
+			_, err := q.ReportDecisions(ctx, store.ReportDecisionsParams{Brand: brand, Since: p.Since, Until: p.Until, SlaHours: 48})
 			return err
 		},
 		"by-resale": func(q *store.Queries) error {

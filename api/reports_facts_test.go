@@ -2,6 +2,8 @@ package api
 
 import (
 	"context"
+	"os"
+	"strings"
 	"testing"
 
 	"oportuna/internal/calendar"
@@ -35,7 +37,7 @@ func TestReportDecisionRetriedWritesOneFact(t *testing.T) {
 		t.Fatalf("decision facts = %d, want 1", facts)
 	}
 	rows, err := q.ReportDecisions(ctx, store.ReportDecisionsParams{Brand: "nordata", Since: brt(11, 1, 0, 0), Until: brt(12, 1, 0, 0),
-		Zone: calendar.Name, SlaHours: 48})
+		SlaHours: 48})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,5 +89,20 @@ func TestReportProductLinesFollowAnEditOfProducts(t *testing.T) {
 	}
 	if got = byProduct(); len(got) != 0 {
 		t.Fatalf("by product after the deletion = %+v, want none", got)
+	}
+}
+
+// The decisions' facts carry the decision's month in Brasília, fixed when
+// written (migrations/0019_report_indexes.sql): the zone there is the calendar's.
+func TestReportDecisionMonthIsTheCalendarsZone(t *testing.T) {
+	sql, err := os.ReadFile("../migrations/0019_report_indexes.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(sql), "AT TIME ZONE '"+calendar.Name+"'"); n != 2 {
+		t.Fatalf("0019 converts to %s %d times, want 2 (the trigger and the backfill)", calendar.Name, n)
+	}
+	if strings.Count(string(sql), "AT TIME ZONE") != 2 {
+		t.Fatal("0019 converts to another zone")
 	}
 }

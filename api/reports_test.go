@@ -535,7 +535,7 @@ func TestReportDecisionsReadTheDecisionIndexes(t *testing.T) {
 		return strings.Join(lines, "\n")
 	}
 	got := plan(func(q *store.Queries) error {
-		_, err := q.ReportDecisions(ctx, store.ReportDecisionsParams{Brand: "nordata", Since: p.Since, Until: p.Until, Zone: calendar.Name, SlaHours: 48})
+		_, err := q.ReportDecisions(ctx, store.ReportDecisionsParams{Brand: "nordata", Since: p.Since, Until: p.Until, SlaHours: 48})
 		return err
 	})
 	if !strings.Contains(got, "report_decisions_brand_decided_idx") {

@@ -6,20 +6,19 @@
 -- kept with the history by migrations/0019_report_indexes.sql). Time to
 -- decision is the hours from the registration (opportunities.created_at) to
 -- that row. One row for all (by_representative and by_month false), one per
--- person who decided, one per month of the decision in the zone's calendar
--- (yyyy-mm); percentiles are interpolated (percentile_cont), 0 when nothing
--- was decided. Deleted opportunities are left out. The reports' queries read
--- one brand's period [@since, @until) through the indexes of 0019.
+-- person who decided, one per month of the decision in Brasília (yyyy-mm);
+-- percentiles are interpolated (percentile_cont), 0 when nothing was decided.
+-- Deleted opportunities are left out. The reports' queries read one brand's
+-- period [@since, @until) through the indexes of 0019.
 WITH t AS (
-    SELECT f.decided_by AS user_id, to_char(f.decided_at AT TIME ZONE @zone::text, 'YYYY-MM') AS month, f.approved,
-        extract(epoch FROM f.decided_at - f.registered_at)::float8 / 3600 AS hours
+    SELECT f.decided_by AS user_id, f.decided_month AS month, f.approved, f.hours
     FROM report_decisions f
     WHERE f.brand = @brand::text AND f.decided_at >= @since::timestamptz AND f.decided_at < @until::timestamptz
         AND f.opportunity_id NOT IN (SELECT o.id FROM opportunities o WHERE o.brand = @brand::text AND o.is_deleted)
 )
 SELECT (GROUPING(t.user_id) = 0)::bool AS by_representative, (GROUPING(t.month) = 0)::bool AS by_month,
     coalesce(t.user_id::text, '')::text AS user_id, coalesce((SELECT u.name FROM users u WHERE u.id = t.user_id), '')::text AS name,
-    coalesce(t.month, '')::text AS month,
+    coalesce(to_char(t.month::timestamp, 'YYYY-MM'), '')::text AS month,
     count(*)::int AS decided, (count(*) FILTER (WHERE t.approved))::int AS approved,
     (count(*) FILTER (WHERE t.hours <= @sla_hours::float8))::int AS within_sla,
     coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY t.hours), 0)::float8 AS p50_hours,
