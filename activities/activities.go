@@ -129,7 +129,8 @@ func (a *Activities) Register(ctx context.Context, in RegisterInput) (Registered
 			ProbabilityClosing: r.ProbabilityClosing, Seller: r.Seller, SellerSalesforceID: r.SellerSalesforceID,
 			Estimated: opportunity.Estimated(r.Products).String(), AcceptedTerm: r.AcceptedTerm, UserID: in.Actor.UserID,
 			ResaleID: store.NilIfEmpty(in.Actor.ResaleID), Projects: projects, Products: products, CreatedAt: in.At,
-			EventKey: in.ID + "/create", Username: h.Username, Modifications: h.Modifications})
+			EventKey: in.ID + "/create", Username: h.Username, Modifications: h.Modifications,
+			CnpjRoot: opportunity.CNPJRoot(r.CNPJ), NameKey: opportunity.NameKey(r.CorporateName)})
 	}, func(n int, err error) error {
 		inserted = n
 		return err
@@ -138,7 +139,7 @@ func (a *Activities) Register(ctx context.Context, in RegisterInput) (Registered
 	if err := b.Send(ctx, a.DB); err != nil {
 		return Registered{}, fmt.Errorf("register opportunity: %w", err)
 	}
-	out := Registered{Record: rec, Conflicts: rec.Conflicts}
+	out := Registered{Record: rec, Conflicts: rec.RegisteredConflicts}
 	if inserted == 0 {
 		// A retry, or a new run of the same registration: already stored.
 		var err error

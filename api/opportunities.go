@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/jackc/pgx/v5"
@@ -145,6 +146,11 @@ func (s *Server) handleCreateOpportunity(w http.ResponseWriter, r *http.Request)
 // MsgBusy answers a decision the workflow cannot take now (too many in flight).
 const MsgBusy = "Muitas ações simultâneas nesta oportunidade. Tente novamente em instantes."
 
+// CodeRegistrationConflict marks the 409 of an approval an earlier
+// registration of the same customer holds back (the web app then asks for
+// an override reason).
+const CodeRegistrationConflict = "REGISTRATION_CONFLICT"
+
 // MsgCancelled answers an action on an opportunity an operator cancelled.
 const MsgCancelled = "A oportunidade foi cancelada pela operação."
 
@@ -173,6 +179,8 @@ func (s *Server) updateError(w http.ResponseWriter, r *http.Request, err error) 
 			respond.Error(w, http.StatusForbidden, app.Message())
 		case workflows.ErrTypeTransition:
 			respond.Error(w, http.StatusConflict, app.Message())
+		case workflows.ErrTypeConflict:
+			respond.JSON(w, http.StatusConflict, map[string]string{"message": app.Message(), "code": CodeRegistrationConflict})
 		case workflows.ErrTypeLate:
 			respond.Error(w, http.StatusGatewayTimeout, app.Message())
 		case crm.ErrTypeLocked:
@@ -255,32 +263,33 @@ func (s *Server) handleGetOpportunity(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if !auth.FromContext(r.Context()).Has(auth.Representative) {
+	c := auth.FromContext(r.Context())
+	if !c.Has(auth.Representative) {
 		rec.UserEmail = "" // the registering user's e-mail is for representatives (spec §2)
-		rec.Conflicts = nil
-	} else if len(rec.Conflicts) > 0 {
-		open, err := s.openConflicts(r.Context(), rec.Conflicts)
-		if err != nil {
-			respond.Internal(w, r, err)
-			return
-		}
-		rec.Conflicts = open
+	}
+	if err := s.withConflicts(r.Context(), c, &rec); err != nil {
+		respond.Internal(w, r, err)
+		return
 	}
 	respond.JSON(w, http.StatusOK, map[string]any{"data": []opportunity.Record{rec}})
 }
 
-// openConflicts keeps, of the registrations of the same customer recorded at
-// registration (rec.Conflicts), those still open now (opportunity.Status.Open:
-// analysis, approved, renovation, awaiting renewal; not deleted): a refused or
-// expired one no longer competes for the customer (docs/api.md).
-func (s *Server) openConflicts(ctx context.Context, ids []string) ([]string, error) {
-	open := make([]string, 0, len(ids))
-	for _, st := range opportunity.Statuses {
-		if st.Open() {
-			open = append(open, string(st))
-		}
+// withConflicts fills the other open registrations of the record's customer
+// at the brand, read now (a refused or expired one no longer competes):
+// the list for the representative and support, only whether there are any
+// for a reseller or a seller, who never see another reseller's registration
+// (docs/deal-desk.md, "Conflicts").
+func (s *Server) withConflicts(ctx context.Context, c *auth.Claims, rec *opportunity.Record) error {
+	conflicts, err := opportunity.LoadConflicts(ctx, store.New(s.DB), rec.ID)
+	if err != nil {
+		return err
 	}
-	return store.New(s.DB).OpenOpportunities(ctx, store.OpenOpportunitiesParams{Ids: ids, Statuses: open})
+	rec.HasConflicts = len(conflicts) > 0
+	rec.Conflicts = []opportunity.Conflict{}
+	if c.Has(auth.Representative, auth.Support) {
+		rec.Conflicts = conflicts
+	}
+	return nil
 }
 
 // decisionDeadline is the absolute deadline a decision carries into the
@@ -343,6 +352,28 @@ type decisionBody struct {
 	Name               *string            `json:"name"`
 	ProbabilityClosing *int               `json:"probabilityClosing"`
 	Reason             string             `json:"reason"`
+	// OverrideReason approves despite an earlier registration of the same
+	// customer (an approval only; docs/deal-desk.md, "Conflicts").
+	OverrideReason *string `json:"overrideReason"`
+}
+
+// MsgOverrideReasonRequired answers an approval whose override reason is blank.
+const MsgOverrideReasonRequired = "Informe o motivo para aprovar apesar do conflito."
+
+// overrideReason checks an approval's override reason: absent is none; blank
+// or too long is refused with its message.
+func overrideReason(p *string) (string, string) {
+	if p == nil {
+		return "", ""
+	}
+	reason := strings.TrimSpace(*p)
+	switch {
+	case reason == "":
+		return "", MsgOverrideReasonRequired
+	case utf8.RuneCountInString(reason) > workflows.MaxOverrideReason:
+		return "", workflows.MsgOverrideReasonLong
+	}
+	return reason, ""
 }
 
 func (s *Server) handlePatchOpportunity(w http.ResponseWriter, r *http.Request) {
@@ -371,7 +402,12 @@ func (s *Server) handlePatchOpportunity(w http.ResponseWriter, r *http.Request) 
 	// With an Idempotency-Key, an approval stays an approval even when the list
 	// already shows it approved: a retry of one that landed gets its outcome.
 	case body.Status == opportunity.Approved && (rec.Status == opportunity.Analysis || k != nil):
-		req := workflows.ApproveRequest{Actor: actor, Deadline: decisionDeadline(start), Idem: k.record()}
+		reason, msg := overrideReason(body.OverrideReason)
+		if msg != "" {
+			respond.Error(w, http.StatusBadRequest, msg)
+			return
+		}
+		req := workflows.ApproveRequest{Actor: actor, Deadline: decisionDeadline(start), Idem: k.record(), OverrideReason: reason}
 		if body.Name != nil {
 			req.Name = *body.Name
 		}

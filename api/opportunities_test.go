@@ -219,7 +219,7 @@ func TestOpportunityAPIEnforcesRolesOwnershipAndTransitions(t *testing.T) {
 	}
 	_, body = rep.call("GET", "/api/opportunity/id/"+id2, nil)
 	first := body["data"].([]any)[0].(map[string]any)
-	if c := first["conflicts"].([]any); len(c) != 1 || c[0] != id {
+	if c := first["conflicts"].([]any); len(c) != 1 || c[0].(map[string]any)["id"] != id {
 		t.Errorf("conflicts seen by the representative: %v", first["conflicts"])
 	}
 
@@ -378,7 +378,11 @@ func TestConflictNoticeListsOnlyOpenRegistrations(t *testing.T) {
 	conflicts := func() []any {
 		t.Helper()
 		_, body := rep.call("GET", "/api/opportunity/id/"+ids[2], nil)
-		return body["data"].([]any)[0].(map[string]any)["conflicts"].([]any)
+		var ids []any
+		for _, c := range body["data"].([]any)[0].(map[string]any)["conflicts"].([]any) {
+			ids = append(ids, c.(map[string]any)["id"])
+		}
+		return ids
 	}
 	if c := conflicts(); len(c) != 2 || c[0] != ids[0] || c[1] != ids[1] {
 		t.Fatalf("conflicts before the refusal: %v, want %v", c, ids[:2])

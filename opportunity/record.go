@@ -98,9 +98,17 @@ type Record struct {
 	UserEmail          string    `json:"userEmail"`
 	ResaleID           string    `json:"resaleId"`
 	Resale             string    `json:"resale"`
-	Conflicts          []string  `json:"conflicts"`
 	IsDeleted          bool      `json:"isDeleted"` // an operator cancelled its workflow
 	CreatedAt          time.Time `json:"createdAt"`
 	Projects           []Project `json:"projects"`
 	Products           []Product `json:"products"`
+
+	// Conflicts are the other open registrations of the same customer at the
+	// brand (conflict.go), for the representative and support; HasConflicts
+	// says whether there are any, for every role (the API fills both).
+	Conflicts    []Conflict `json:"conflicts"`
+	HasConflicts bool       `json:"hasConflicts"`
+	// RegisteredConflicts are the open registrations of the same CNPJ the
+	// registration found (the stored conflicts column; the workflow keeps them).
+	RegisteredConflicts []string `json:"-"`
 }

@@ -18,7 +18,7 @@ func FromStored(r store.LoadOpportunityRow) (Record, error) {
 		RequestRenovationAt: r.RequestRenovationAt, LastVisitDate: r.LastVisitDate, ProjectStillInScope: r.ProjectStillInScope,
 		ProposalSent: r.ProposalSent, ProductHomologated: r.ProductHomologated, NextStep: r.NextStep,
 		UserID: r.UserID, UserName: r.UserName, UserEmail: r.UserEmail, ResaleID: store.Deref(r.ResaleID),
-		Resale: store.Deref(r.Resale), Conflicts: r.Conflicts, IsDeleted: r.IsDeleted, CreatedAt: r.CreatedAt}
+		Resale: store.Deref(r.Resale), RegisteredConflicts: r.Conflicts, IsDeleted: r.IsDeleted, CreatedAt: r.CreatedAt}
 	var err error
 	if rec.Estimated, err = ParseMoney(r.Estimated); err != nil {
 		return rec, err

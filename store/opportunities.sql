@@ -7,13 +7,15 @@
 WITH ins AS (
     INSERT INTO opportunities (id, brand, status, name, cnpj, contact, phone, email, network,
         fantasy_name, corporate_name, street, state, city, cep, country, probability_closing, seller,
-        seller_salesforce_id, estimated, accepted_term, user_id, resale_id, projects, products, created_at, updated_at, conflicts)
+        seller_salesforce_id, estimated, accepted_term, user_id, resale_id, projects, products, created_at, updated_at, conflicts,
+        cnpj_root, name_key)
     VALUES (@id::uuid, @brand::text, 'analysis', @name, @cnpj::text, @contact, @phone, @email, @network,
         @fantasy_name, @corporate_name, @street, @state, @city, @cep, @country, @probability_closing, @seller,
         @seller_salesforce_id, @estimated::numeric, @accepted_term, @user_id::uuid, sqlc.narg(resale_id)::uuid, @projects, @products,
         @created_at::timestamptz, @created_at::timestamptz,
         ARRAY(SELECT o.id FROM opportunities o WHERE o.brand = @brand::text AND o.cnpj = @cnpj::text AND o.id <> @id::uuid
-            AND o.status IN ('analysis', 'approved', 'renovation', 'awaiting_renovation') ORDER BY o.created_at))
+            AND o.status IN ('analysis', 'approved', 'renovation', 'awaiting_renovation') ORDER BY o.created_at),
+        @cnpj_root::text, @name_key::text)
     ON CONFLICT (id) DO NOTHING
     RETURNING id),
 hist AS (

@@ -633,18 +633,20 @@ const registerOpportunity = `-- name: RegisterOpportunity :one
 WITH ins AS (
     INSERT INTO opportunities (id, brand, status, name, cnpj, contact, phone, email, network,
         fantasy_name, corporate_name, street, state, city, cep, country, probability_closing, seller,
-        seller_salesforce_id, estimated, accepted_term, user_id, resale_id, projects, products, created_at, updated_at, conflicts)
+        seller_salesforce_id, estimated, accepted_term, user_id, resale_id, projects, products, created_at, updated_at, conflicts,
+        cnpj_root, name_key)
     VALUES ($1::uuid, $2::text, 'analysis', $3, $4::text, $5, $6, $7, $8,
         $9, $10, $11, $12, $13, $14, $15, $16, $17,
         $18, $19::numeric, $20, $21::uuid, $22::uuid, $23, $24,
         $25::timestamptz, $25::timestamptz,
         ARRAY(SELECT o.id FROM opportunities o WHERE o.brand = $2::text AND o.cnpj = $4::text AND o.id <> $1::uuid
-            AND o.status IN ('analysis', 'approved', 'renovation', 'awaiting_renovation') ORDER BY o.created_at))
+            AND o.status IN ('analysis', 'approved', 'renovation', 'awaiting_renovation') ORDER BY o.created_at),
+        $26::text, $27::text)
     ON CONFLICT (id) DO NOTHING
     RETURNING id),
 hist AS (
     INSERT INTO history (event_key, type, type_id, brand, user_id, username, action_type, modifications, created_at)
-    SELECT $26::text, 'opportunity', ins.id, $2::text, $21::uuid, $27::text, 'create', $28::jsonb,
+    SELECT $28::text, 'opportunity', ins.id, $2::text, $21::uuid, $29::text, 'create', $30::jsonb,
         $25::timestamptz
     FROM ins
     ON CONFLICT (event_key) DO NOTHING)
@@ -677,6 +679,8 @@ type RegisterOpportunityParams struct {
 	Projects           []byte    `db:"projects"`
 	Products           []byte    `db:"products"`
 	CreatedAt          time.Time `db:"created_at"`
+	CnpjRoot           string    `db:"cnpj_root"`
+	NameKey            string    `db:"name_key"`
 	EventKey           string    `db:"event_key"`
 	Username           string    `db:"username"`
 	Modifications      []byte    `db:"modifications"`
@@ -714,6 +718,8 @@ func (q *Queries) RegisterOpportunity(ctx context.Context, arg RegisterOpportuni
 		arg.Projects,
 		arg.Products,
 		arg.CreatedAt,
+		arg.CnpjRoot,
+		arg.NameKey,
 		arg.EventKey,
 		arg.Username,
 		arg.Modifications,

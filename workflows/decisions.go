@@ -123,7 +123,7 @@ func (wf *opportunityImpl) validateApprove(ctx workflow.Context, req ApproveRequ
 	if req.Probability != 0 && !validProbability(req.Probability) {
 		return invalid(MsgProbability)
 	}
-	return nil
+	return validOverride(req.OverrideReason)
 }
 
 // approve writes the approval to the CRM first (its refusal leaves the
@@ -132,6 +132,10 @@ func (wf *opportunityImpl) approve(ctx workflow.Context, req ApproveRequest) (De
 	received := workflow.Now(ctx)
 	defer wf.lock(ctx)()
 	if err := wf.validateApprove(ctx, req); err != nil {
+		return wf.decided(nil), err
+	}
+	earlier, err := wf.checkConflicts(ctx, req) // conflicts.go: the first approved registration wins
+	if err != nil {
 		return wf.decided(nil), err
 	}
 	name := strings.TrimSpace(req.Name)
@@ -149,6 +153,7 @@ func (wf *opportunityImpl) approve(ctx workflow.Context, req ApproveRequest) (De
 	changes := []opportunity.Change{statusChange(wf.st.Status, opportunity.Approved)}
 	changes = appendChange(changes, "name", wf.st.Name, name)
 	changes = appendChange(changes, "probabilityClosing", fmt.Sprint(wf.st.Probability), fmt.Sprint(prob))
+	changes = append(changes, overrideChanges(earlier, req.OverrideReason)...)
 	applied, err := wf.applyBy(ctx, req.Deadline, opportunity.Event{Actor: &req.Actor, Status: opportunity.Approved, Name: &name, Probability: &prob,
 		ApprovedAt: &now, ValidUntil: &valid, Register: &register, Changes: changes, Idem: req.Idem})
 	if err != nil {
@@ -156,6 +161,7 @@ func (wf *opportunityImpl) approve(ctx workflow.Context, req ApproveRequest) (De
 	}
 	valid = *applied.ValidUntil // the recorded one, when this is a retry of the decision
 	wf.st.Status, wf.st.Name, wf.st.Probability, wf.st.ValidUntil, wf.st.Register = opportunity.Approved, name, prob, valid, register
+	wf.logOverride(ctx, applied, earlier, req)
 	wf.notify(ctx, noticeApproved, false, true, "")
 	return wf.decided(&applied), nil
 }

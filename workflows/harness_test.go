@@ -53,6 +53,10 @@ type harness struct {
 	cancellations []opportunity.Event
 	// registered, when set, answers the Register activity.
 	registered func(activities.RegisterInput) (activities.Registered, error)
+	// earlier answers EarlierConflicts (conflicts_test.go); overrides lists
+	// the LogConflictOverride calls.
+	earlier   []activities.EarlierConflict
+	overrides []activities.ConflictOverride
 }
 
 func newHarness(t *testing.T) *harness {
@@ -87,6 +91,13 @@ func newHarness(t *testing.T) *harness {
 		return activities.Applied{}, nil
 	})
 	h.env.OnActivity(a.Notify, mock.Anything, mock.Anything).Return(appendTo(&h.mu, &h.notices))
+	h.env.OnActivity(a.EarlierConflicts, mock.Anything, mock.Anything).Return(
+		func(context.Context, string) ([]activities.EarlierConflict, error) {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			return h.earlier, nil
+		})
+	h.env.OnActivity(a.LogConflictOverride, mock.Anything, mock.Anything).Return(appendTo(&h.mu, &h.overrides))
 	h.env.OnActivity(a.SyncCRM, mock.Anything, mock.Anything).AfterFn(func() time.Duration {
 		h.mu.Lock()
 		defer h.mu.Unlock()

@@ -105,6 +105,9 @@ type ApproveRequest struct {
 	Probability int                         `json:"probability"`
 	Deadline    time.Time                   `json:"deadline,omitempty"`
 	Idem        *opportunity.IdempotencyKey `json:"idem,omitempty"`
+	// OverrideReason approves despite earlier registrations of the same
+	// customer (conflicts.go); empty: such a conflict refuses the approval.
+	OverrideReason string `json:"overrideReason,omitempty"`
 }
 
 // DisapproveRequest refuses an opportunity in analysis.

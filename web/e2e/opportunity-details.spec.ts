@@ -25,7 +25,7 @@ interface Rec extends Row {
   approveDate: string | null;
   reason: string;
   register: string;
-  conflicts?: string[];
+  conflicts?: { id: string }[];
 }
 
 /** Console errors and failed calls while the page shows the registration or details screen (not the list). */
@@ -105,7 +105,7 @@ test('the representative approves one (name required) and refuses another with a
 
   // The second registration of the same customer shows the first as a conflict; refuse it.
   await rep.goto(url(DECISIONS, `/Painel/Opportunities/${second}`));
-  await expect(rep.getByTestId('conflict-list').getByRole('link', { name: 'Projeto E2E Atacado' })).toBeVisible();
+  await expect(rep.getByTestId('conflict-list').getByRole('link', { name: 'Ver registro' })).toHaveAttribute('href', new RegExp(`${first}$`));
   await rep.getByRole('button', { name: 'Reprovar' }).click();
   const refuse = rep.getByRole('dialog', { name: 'Reprovar oportunidade' });
   await expect(refuse).toContainText('Digite abaixo o motivo da reprovação');

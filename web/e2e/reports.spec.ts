@@ -37,7 +37,7 @@ for (const slug of BRANDS) {
       // The screen's period is the last 90 days; its figures are the API's.
       const from = (await page.getByTestId('report-from').inputValue()).split('/');
       const to = (await page.getByTestId('report-to').inputValue()).split('/');
-      const iso = (d: string[]) => `20${d[2]}-${d[1]}-${d[0]}`;
+      const iso = (d: string[]) => `${d[2]}-${d[1]}-${d[0]}`; // dd/mm/aaaa
       const rep = await apiSession(request, slug, 'representante');
       const res = await rep.call<{ data: Report }>('GET', `/reports?from=${iso(from)}&to=${iso(to)}`);
       expect(res.status).toBe(200);
@@ -73,8 +73,8 @@ for (const slug of BRANDS) {
       expect(path).toBeTruthy();
 
       // A period the server refuses is refused on the screen, in pt-BR.
-      await page.getByTestId('report-from').fill('30/11/26');
-      await page.getByTestId('report-to').fill('01/11/26');
+      await page.getByTestId('report-from').fill('30/11/2026');
+      await page.getByTestId('report-to').fill('01/11/2026');
       await page.getByTestId('report-apply').click();
       await expect(page.getByTestId('report-period-error')).toHaveText('A data inicial deve ser igual ou anterior à data final.');
       expect(errors).toEqual([]);

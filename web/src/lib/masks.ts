@@ -31,6 +31,8 @@ export const PHONE_MAX_LENGTH = 15;
 /** Date typed with automatic slashes, dd/mm/yy: 8 characters. */
 export const DATE_MASK: FactoryOpts = { mask: '00/00/00' };
 export const DATE_MASKED_LENGTH = 8;
+/** A day with its full year, dd/mm/aaaa: the filters and the report's period. */
+export const LONG_DATE_MASK: FactoryOpts = { mask: '00/00/0000' };
 
 /** Prices are not masked: components/MoneyInput.tsx and lib/money.ts read what Brazilians type. */
 

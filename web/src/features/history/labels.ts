@@ -21,6 +21,9 @@ export const ATTRIBUTE_LABELS: Record<string, string> = {
   estimated: 'Valor estimado',
   status: 'Status',
   reason: 'Motivo',
+  conflictOverridden: 'Aprovado apesar dos registros anteriores',
+  conflictOverriddenBy: 'Registro posterior aprovado apesar deste',
+  conflictOverrideReason: 'Motivo para aprovar apesar do conflito',
   // The rest of the opportunity and its project.
   network: 'Faz parte de um grupo/rede?',
   street: 'Endereço',

@@ -5,7 +5,7 @@ import { AppRoutes } from '@/App';
 import type { Report } from './api/reports';
 import recorded from './testdata/report.json';
 import { json, mockFetch, renderAt, storeSession } from '@/test/helpers';
-import { lastDays, MSG_PERIOD_ORDER, MSG_PERIOD_TOO_LONG, readPeriod, shortDay } from './model/period';
+import { lastDays, MSG_PERIOD_ORDER, MSG_PERIOD_TOO_LONG, readPeriod, longDay } from './model/period';
 
 configure({ asyncUtilTimeout: 5000 });
 
@@ -35,7 +35,7 @@ describe('Relatórios', () => {
     expect(screen.getByTestId('figure-sla-value')).toHaveTextContent('40%');
     expect(screen.getByTestId('figure-sla')).toHaveTextContent('Decididas em até 24 h (SLA)');
     expect(screen.getByTestId('figure-pipeline-value')).toHaveTextContent('R$ 4.000,00');
-    expect(screen.getByTestId('report-from')).toHaveValue(shortDay(p.from));
+    expect(screen.getByTestId('report-from')).toHaveValue(longDay(p.from));
   });
 
   it('draws each chart with a text alternative and its table', async () => {
@@ -141,7 +141,8 @@ describe('Relatórios', () => {
 });
 
 describe('readPeriod', () => {
-  it('takes dd/mm/aa days and the server’s limits', () => {
+  it('takes dd/mm/aaaa days (dd/mm/aa too) and the server’s limits', () => {
+    expect(readPeriod('01/11/2026', '30/11/2026')).toEqual({ period: { from: '2026-11-01', to: '2026-11-30' } });
     expect(readPeriod('01/11/26', '30/11/26')).toEqual({ period: { from: '2026-11-01', to: '2026-11-30' } });
     expect(readPeriod('30/11/25', '30/11/26')).toEqual({ period: { from: '2025-11-30', to: '2026-11-30' } });
     expect(readPeriod('29/11/25', '30/11/26')).toEqual({ error: MSG_PERIOD_TOO_LONG });

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { MaskedInput } from '@/components/MaskedInput';
 import { detailsPath } from '@/lib/guards';
 import { formatBRL, formatCNPJ, formatDate } from '@/lib/format';
-import { DATE_MASK } from '@/lib/masks';
+import { LONG_DATE_MASK } from '@/lib/masks';
 import { statusClass, statusIntent, statusLabel } from '@/lib/status';
 import { exportReport, saveBlob, type Report } from './api/reports';
 import { useReport } from './api/useReport';
@@ -18,7 +18,6 @@ import {
   longDay,
   percentText,
   readPeriod,
-  shortDay,
   thisYear,
   type Period,
 } from './model/period';
@@ -365,8 +364,8 @@ function ReportBody({ report }: { report: Report }) {
 export function ReportsPage() {
   const [period, setPeriod] = useState<Period>(() => lastDays(DEFAULT_PERIOD_DAYS));
   const [preset, setPreset] = useState<Preset>('90');
-  const [fromText, setFromText] = useState(() => shortDay(period.from));
-  const [toText, setToText] = useState(() => shortDay(period.to));
+  const [fromText, setFromText] = useState(() => longDay(period.from));
+  const [toText, setToText] = useState(() => longDay(period.to));
   const [formError, setFormError] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
@@ -376,8 +375,8 @@ export function ReportsPage() {
     setPreset(p);
     const next = presetPeriod(p);
     if (!next) return;
-    setFromText(shortDay(next.from));
-    setToText(shortDay(next.to));
+    setFromText(longDay(next.from));
+    setToText(longDay(next.to));
     setFormError(null);
     setPeriod(next);
   };
@@ -443,14 +442,14 @@ export function ReportsPage() {
           <FormGroup label="De" labelFor="report-from">
             <MaskedInput
               id="report-from"
-              mask={DATE_MASK}
+              mask={LONG_DATE_MASK}
               value={fromText}
               onValueChange={(v) => {
                 if (v === fromText) return;
                 setFromText(v);
                 setPreset('custom');
               }}
-              placeholder="dd/mm/aa"
+              placeholder="dd/mm/aaaa"
               inputMode="numeric"
               aria-invalid={formError !== null}
               aria-describedby={formError ? 'report-period-error' : undefined}
@@ -460,14 +459,14 @@ export function ReportsPage() {
           <FormGroup label="Até" labelFor="report-to">
             <MaskedInput
               id="report-to"
-              mask={DATE_MASK}
+              mask={LONG_DATE_MASK}
               value={toText}
               onValueChange={(v) => {
                 if (v === toText) return;
                 setToText(v);
                 setPreset('custom');
               }}
-              placeholder="dd/mm/aa"
+              placeholder="dd/mm/aaaa"
               inputMode="numeric"
               aria-invalid={formError !== null}
               aria-describedby={formError ? 'report-period-error' : undefined}

@@ -74,11 +74,39 @@ export interface OpportunityRecord {
   userEmail?: string;
   resaleId: string;
   resale: string;
-  /** Ids of the other open registrations of the same customer (representatives only). */
-  conflicts?: string[] | null;
+  /** The other open registrations of the same customer at the brand (representative and support; empty for partners). */
+  conflicts?: ConflictRecord[] | null;
+  /** Whether there are other open registrations of the same customer (every role). */
+  hasConflicts?: boolean;
   createdAt: string;
   projects: ProjectRecord[] | null;
   products: ProductRecord[] | null;
+}
+
+/** Why another registration is of the same customer (docs/deal-desk.md, "Conflicts"). */
+export type ConflictKind = 'cnpj' | 'cnpj_root' | 'name';
+
+/** Another open registration of the same customer, as staff see it. */
+export interface ConflictRecord {
+  id: string;
+  kind: ConflictKind;
+  cnpj: string;
+  corporateName: string;
+  resale: string;
+  status: string;
+  createdAt: string;
+  approveDate: string | null;
+  estimated: number;
+  products: { partNumber: string; description: string; amount: number }[] | null;
+}
+
+/** The code of the 409 an earlier registration of the same customer answers to an approval. */
+export const CODE_REGISTRATION_CONFLICT = 'REGISTRATION_CONFLICT';
+
+/** Whether a failed approval was held back by an earlier registration (it may be overridden with a reason). */
+export function isRegistrationConflict(res: HttpResponse<unknown>): boolean {
+  const body = res.body as { code?: string } | null;
+  return res.status === 409 && body?.code === CODE_REGISTRATION_CONFLICT;
 }
 
 /** Seller-picker entry (spec §3). */
@@ -153,10 +181,12 @@ function decisionHeaders(): Record<string, string> {
 }
 
 /** PATCH /opportunity/{id} approving: status, name and probability. */
-export function approveOpportunity(id: string, name: string, probabilityClosing: number) {
+export function approveOpportunity(id: string, name: string, probabilityClosing: number, overrideReason?: string) {
+  const body: Record<string, unknown> = { status: 'approved', name: name.trim(), probabilityClosing };
+  if (overrideReason !== undefined) body.overrideReason = overrideReason.trim();
   return request<Answer>('api', `/opportunity/${encodeURIComponent(id)}`, {
     method: 'PATCH',
-    body: { status: 'approved', name: name.trim(), probabilityClosing },
+    body,
     headers: decisionHeaders(),
   });
 }
@@ -252,6 +282,7 @@ export function createFailureMessage(res: HttpResponse<unknown>): string | null 
 export function approveFailureMessage(res: HttpResponse<unknown>): string | null {
   if (res.ok) return null;
   if (res.status === 423) return res.message || MSG_CRM_LOCKED;
+  if (isRegistrationConflict(res) && res.message) return res.message;
   const crm = crmFailureMessage(res);
   if (crm) return crm;
   if (res.status >= 400 && res.status < 500) return MSG_APPROVE_FAILED;

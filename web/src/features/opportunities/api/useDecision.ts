@@ -15,7 +15,7 @@ import {
 
 /** A decision on an opportunity, or an edit of its name and probability (spec §4, §6). */
 export type Decision =
-  | { kind: 'approve'; name: string; probability: number }
+  | { kind: 'approve'; name: string; probability: number; overrideReason?: string }
   | { kind: 'refuse'; reason: string }
   | { kind: 'update'; name: string; probability: number; nameChanged: boolean }
   | { kind: 'requestRenewal'; payload: RenewalPayload }
@@ -26,7 +26,7 @@ type Answer = HttpResponse<{ message: string; data: OpportunityRecord }>;
 function send(id: string, d: Decision): Promise<Answer> {
   switch (d.kind) {
     case 'approve':
-      return approveOpportunity(id, d.name, d.probability);
+      return approveOpportunity(id, d.name, d.probability, d.overrideReason);
     case 'refuse':
       return refuseOpportunity(id, d.reason);
     case 'update':
@@ -56,7 +56,12 @@ export function applyDecision(client: QueryClient, id: string, answered: Opportu
     void client.invalidateQueries({ queryKey: key });
     return;
   }
-  const record: OpportunityRecord = { ...answered, conflicts: prev.record.conflicts, userEmail: prev.record.userEmail };
+  const record: OpportunityRecord = {
+    ...answered,
+    conflicts: prev.record.conflicts,
+    hasConflicts: prev.record.hasConflicts,
+    userEmail: prev.record.userEmail,
+  };
   client.setQueryData<Cached>(key, { ...prev, data: { data: [record] }, record });
 }
 

@@ -1,9 +1,6 @@
-import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { getOpportunity, type OpportunityRecord } from './opportunity';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { getOpportunity } from './opportunity';
 import { queryKeys } from '@/lib/queryClient';
-
-/** The most other registrations of a customer whose names are asked. */
-const CONFLICTS_SHOWN = 20;
 
 function opportunityQuery(id: string) {
   return {
@@ -31,10 +28,4 @@ export function useOpportunity(id: string) {
       return client.invalidateQueries({ queryKey: queryKeys.opportunity(id) });
     },
   };
-}
-
-/** The other open registrations of the same customer (ids), each with its record once loaded. */
-export function useConflicts(ids: readonly string[]): { id: string; record?: OpportunityRecord }[] {
-  const answers = useQueries({ queries: ids.slice(0, CONFLICTS_SHOWN).map((cid) => opportunityQuery(cid)) });
-  return ids.map((cid, i) => ({ id: cid, record: answers[i]?.data?.record }));
 }

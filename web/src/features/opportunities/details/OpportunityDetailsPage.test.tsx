@@ -78,6 +78,19 @@ function record(over: Partial<OpportunityRecord> = {}): OpportunityRecord {
   };
 }
 
+const CONFLICT = {
+  id: OTHER,
+  kind: 'cnpj_root' as const,
+  cnpj: '11222333000262',
+  corporateName: 'Supermercados Boa Compra Filial Ltda',
+  resale: 'Outra Revenda',
+  status: 'approved',
+  createdAt: '2026-04-20T12:00:00Z',
+  approveDate: '2026-04-24T15:00:00Z',
+  estimated: 3000,
+  products: [{ partNumber: 'CT-40', description: 'Coletor', amount: 3 }],
+};
+
 function api(rec: OpportunityRecord, extra: (c: Call) => Response | undefined = () => undefined) {
   return mockFetch((call) => {
     const r = extra(call);
@@ -85,6 +98,19 @@ function api(rec: OpportunityRecord, extra: (c: Call) => Response | undefined = 
     if (call.url === `/api/opportunity/id/${ID}`) return json(200, { data: [rec] });
     if (call.url === `/api/opportunity/id/${OTHER}`)
       return json(200, { data: [record({ id: OTHER, name: 'Registro anterior', status: 'approved', resale: 'Outra Revenda' })] });
+    if (call.url.startsWith('/api/history/getByTypeId'))
+      return json(200, {
+        result: [
+          {
+            date: '2026-05-03T12:00:00Z',
+            modifications: [
+              { attribute: 'conflictOverridden', newValue: OTHER },
+              { attribute: 'conflictOverrideReason', newValue: 'Cliente pediu esta revenda.' },
+            ],
+          },
+        ],
+        total: 1,
+      });
     if (call.method === 'PATCH') return json(200, { message: 'ok', data: rec });
     return json(404, { message: 'Recurso não encontrado.' });
   });
@@ -157,21 +183,65 @@ describe('OpportunityDetailsPage', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('validity-cue')).toHaveAttribute('data-intent', 'danger');
   });
 
-  it('shows the representative the registering user, the name and the conflicts', async () => {
+  it('shows the representative the registering user, the name and the conflicts side by side', async () => {
     storeSession({ roles: ['REPRESENTATIVE'], company: 'nordata' });
-    api(record({ conflicts: [OTHER] }));
+    api(record({ conflicts: [CONFLICT], hasConflicts: true }));
     at();
     await loaded();
     expect(screen.getByTestId('detail-user-name')).toHaveTextContent('Vanessa Lima');
     expect(screen.getByTestId('detail-user-email')).toHaveTextContent('vendedor1@nordata.demo');
     expect(screen.getByLabelText('Nome da Oportunidade')).toHaveValue('Oportunidade Boa Compra');
-    const conflicts = screen.getByTestId('conflict-list');
-    expect(await within(conflicts).findByRole('link', { name: 'Registro anterior' })).toHaveAttribute(
-      'href',
-      `/Painel/Opportunities/${OTHER}`,
-    );
-    expect(conflicts).toHaveTextContent('Aprovado');
-    expect(conflicts).toHaveTextContent('Outra Revenda');
+    const cards = within(screen.getByTestId('conflict-list')).getAllByTestId('conflict-card');
+    expect(cards).toHaveLength(2);
+    // Oldest first: the other registration came first.
+    expect(within(cards[0]).getByRole('link', { name: 'Ver registro' })).toHaveAttribute('href', `/Painel/Opportunities/${OTHER}`);
+    expect(cards[0]).toHaveTextContent('Primeiro registro');
+    expect(cards[0]).toHaveTextContent('Mesma raiz de CNPJ');
+    expect(cards[0]).toHaveTextContent('Outra Revenda');
+    expect(cards[0]).toHaveTextContent('Aprovado');
+    expect(cards[0]).toHaveTextContent('11.222.333/0002-62');
+    expect(cards[0]).toHaveTextContent(/R\$\s?3\.000,00/);
+    expect(cards[0]).toHaveTextContent('3 × CT-40');
+    expect(cards[0]).toHaveTextContent(/Dias em análise\s*4/);
+    expect(cards[1]).toHaveTextContent('Este registro');
+    expect(cards[1]).not.toHaveTextContent('Primeiro registro');
+    expect(await screen.findByTestId('conflict-override')).toHaveTextContent('Motivo: Cliente pediu esta revenda.');
+  });
+
+  it('tells a reseller only that another registration exists', async () => {
+    storeSession({ roles: ['RESALE'], company: 'nordata' });
+    api(record({ conflicts: [], hasConflicts: true }));
+    at();
+    await loaded();
+    expect(screen.getByTestId('conflict-notice')).toHaveTextContent('Existe outro registro para este cliente.');
+    expect(screen.queryByTestId('conflict-list')).not.toBeInTheDocument();
+  });
+
+  it('offers to override an approval an earlier registration holds back, with a reason', async () => {
+    storeSession({ roles: ['REPRESENTATIVE'], company: 'nordata' });
+    const message = `Conflito: o registro ${OTHER}, anterior a este e do mesmo cliente (mesma raiz de CNPJ), está em análise.`;
+    const bodies: unknown[] = [];
+    api(record(), (call) => {
+      if (call.method !== 'PATCH') return undefined;
+      const body = call.body as { overrideReason?: string };
+      bodies.push(body);
+      if (!body.overrideReason) return json(409, { message, code: 'REGISTRATION_CONFLICT' });
+      return json(200, { message: 'Oportunidade aprovada com sucesso', data: record({ status: 'approved' }) });
+    });
+    at();
+    await loaded();
+    await userEvent.click(screen.getByTestId('approve-button'));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Aprovar' }));
+    expect(await screen.findByTestId('override-message')).toHaveTextContent(message);
+    const confirm = screen.getByTestId('override-confirm');
+    expect(confirm).toBeDisabled();
+    // The confirmation has finished closing (it hands the focus back when it does).
+    await waitFor(() => expect(screen.getAllByRole('dialog')).toHaveLength(1));
+    await userEvent.type(screen.getByTestId('override-reason'), '  Cliente escolheu esta revenda. ');
+    await userEvent.click(confirm);
+    expect(await screen.findByText('Oportunidade aprovada com sucesso')).toBeInTheDocument();
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).toMatchObject({ status: 'approved', overrideReason: 'Cliente escolheu esta revenda.' });
   });
 
   it('support sees no action buttons and no edit', async () => {

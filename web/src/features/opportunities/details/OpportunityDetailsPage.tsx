@@ -1,6 +1,6 @@
 import { Button, Callout, H1, HTMLSelect, InputGroup, Intent, Tag } from '@blueprintjs/core';
 import { HistoryIcon } from '@blueprintjs/icons';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { ConfirmationModal } from '@/components/ConfirmationModal';
 import { ErrorModal } from '@/components/ErrorModal';
 import { LoadingModal } from '@/components/LoadingModal';
@@ -16,6 +16,8 @@ import { OpportunitySections, ReadOnlyField, SectionCard } from '../shared/Oppor
 import '../shared/opportunity.css';
 import { ValidityCue } from '../shared/validity';
 import { RenewalDialog } from './RenewalDialog';
+import { ConflictsPanel } from './ConflictsPanel';
+import { ConflictOverrideDialog } from './ConflictOverrideDialog';
 import { useOpportunityDetails, reasonLabel } from './useOpportunityDetails';
 import { FormField } from '@/components/FormField';
 import { EmailText } from '@/components/EmailText';
@@ -34,7 +36,6 @@ export function OpportunityDetailsPage() {
   const brand = useBrand();
   const d = useOpportunityDetails(id);
   const { record, status, can, isRep, name, nameError, probability, busy, dialog, setDialog, success, failure } = d;
-  const { conflictIds, conflicts } = d;
   const reasonTitle = reasonLabel(status);
   const toList = () => navigate(`${PANEL_BASE}/Opportunities`);
 
@@ -152,32 +153,7 @@ export function OpportunityDetailsPage() {
             </SectionCard>
           )}
 
-          {isRep && conflictIds.length > 0 && (
-            <SectionCard title="Outros registros deste cliente" testId="section-conflicts">
-              <Callout intent={Intent.WARNING} compact>
-                Há {conflictIds.length === 1 ? 'outro registro aberto' : `${conflictIds.length} outros registros abertos`}{' '}
-                para o mesmo CNPJ.
-              </Callout>
-              <ul className="op-conflicts" data-testid="conflict-list">
-                {conflicts.map((c) => (
-                  <li key={c.id}>
-                    <Link to={`${PANEL_BASE}/Opportunities/${c.id}`}>{c.record?.name || c.id}</Link>
-                    {c.record && (
-                      <>
-                        {' '}
-                        <Tag minimal intent={statusIntent(c.record.status)} className={statusClass(c.record.status)}>
-                          {statusLabel(c.record.status)}
-                        </Tag>{' '}
-                        <span className="bp6-text-muted">
-                          {c.record.resale || c.record.userName} · {formatDate(c.record.createdAt)}
-                        </span>
-                      </>
-                    )}
-                  </li>
-                ))}
-              </ul>
-            </SectionCard>
-          )}
+          <ConflictsPanel record={record} />
 
           <div className="op-actions" data-testid="detail-actions">
             {can.decide && (
@@ -239,6 +215,7 @@ export function OpportunityDetailsPage() {
             onCancel={() => setDialog(null)}
             onConfirm={d.approve}
           />
+          <ConflictOverrideDialog isOpen={dialog === 'override'} message={d.conflictMessage} loading={busy} onCancel={() => setDialog(null)} onConfirm={d.approveOverriding} />
           <ReasonDialog
             isOpen={dialog === 'refuse'}
             title="Reprovar oportunidade"

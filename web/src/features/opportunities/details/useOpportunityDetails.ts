@@ -10,6 +10,7 @@ import {
   MSG_RENEWAL_REQUESTED,
   MSG_UPDATED,
   approveFailureMessage,
+  isRegistrationConflict,
   refuseFailureMessage,
   renewalDecisionFailureMessage,
   renewalRequestFailureMessage,
@@ -21,7 +22,7 @@ import { type RenewalPayload } from '../model/payload';
 import { readSession } from '@/lib/session';
 import { DEFAULT_PROBABILITY, isProbability } from '@/lib/status';
 import { useModalMessage } from '../shared/useModalMessage';
-import { useConflicts, useOpportunity } from '../api/useOpportunity';
+import { useOpportunity } from '../api/useOpportunity';
 
 /** Statuses in which a representative may edit the name and the probability (docs/opportunity-lifecycle.md). */
 const EDITABLE = ['analysis', 'approved', 'renovation', 'awaiting_renovation'];
@@ -53,7 +54,7 @@ export function shownProbability(stored: number | null | undefined): number {
   return isProbability(stored) ? stored : DEFAULT_PROBABILITY;
 }
 
-export type DialogKind = 'approve' | 'refuse' | 'renewal' | 'approveRenewal' | 'refuseRenewal' | null;
+export type DialogKind = 'approve' | 'override' | 'refuse' | 'renewal' | 'approveRenewal' | 'refuseRenewal' | null;
 
 /**
  * Everything the details screen does, apart from drawing it: the record (a
@@ -108,9 +109,8 @@ export function useOpportunityDetails(id: string) {
     if (params.get('renovation') === 'true' && can.requestRenewal) setDialog('renewal');
   }, [record, params, can.requestRenewal]);
 
-  // The other open registrations of the same customer, for representatives.
-  const conflictIds = useMemo(() => (isRep ? (record?.conflicts ?? []) : []), [isRep, record]);
-  const conflicts = useConflicts(conflictIds);
+  // The 409 of an approval an earlier registration of the same customer holds back (ConflictOverrideDialog).
+  const [conflictMessage, setConflictMessage] = useState('');
 
   /**
    * Sends a decision; success → the success modal (the cache already holds the
@@ -119,6 +119,11 @@ export function useOpportunityDetails(id: string) {
    */
   async function run(d: Decision, ok: string, failureOf: (res: HttpResponse<unknown>) => string | null) {
     const res = await decision.mutateAsync(d);
+    if (d.kind === 'approve' && isRegistrationConflict(res)) {
+      setConflictMessage(res.message ?? '');
+      setDialog('override'); // the representative may approve anyway, with a reason
+      return;
+    }
     setDialog(null);
     if (res.ok) success.show(ok);
     else if (res.status !== 401) failure.show(failureOf(res) ?? MSG_GENERIC);
@@ -157,8 +162,7 @@ export function useOpportunityDetails(id: string) {
     setDialog,
     success,
     failure,
-    conflictIds,
-    conflicts,
+    conflictMessage,
     closeFailure() {
       failure.close();
       void reload(); // the status may have moved meanwhile
@@ -173,6 +177,9 @@ export function useOpportunityDetails(id: string) {
     },
     approve() {
       if (record) void run({ kind: 'approve', name, probability }, MSG_APPROVED, approveFailureMessage);
+    },
+    approveOverriding(overrideReason: string) {
+      if (record) void run({ kind: 'approve', name, probability, overrideReason }, MSG_APPROVED, approveFailureMessage);
     },
     refuse(reason: string) {
       if (record) void run({ kind: 'refuse', reason }, MSG_REFUSED, refuseFailureMessage);

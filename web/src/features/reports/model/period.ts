@@ -7,8 +7,8 @@ export const MAX_PERIOD_DAYS = 366;
 /** The period shown first: the last 90 days, today included. */
 export const DEFAULT_PERIOD_DAYS = 90;
 
-export const MSG_PERIOD_REQUIRED = 'Informe as datas inicial e final (dd/mm/aa).';
-export const MSG_DATE_INVALID = 'Data inválida. Digite a data como dd/mm/aa.';
+export const MSG_PERIOD_REQUIRED = 'Informe as datas inicial e final (dd/mm/aaaa).';
+export const MSG_DATE_INVALID = 'Data inválida. Digite a data como dd/mm/aaaa.';
 export const MSG_PERIOD_ORDER = 'A data inicial deve ser igual ou anterior à data final.';
 export const MSG_PERIOD_TOO_LONG = `O período pode ter no máximo ${MAX_PERIOD_DAYS} dias.`;
 
@@ -34,13 +34,7 @@ export function isoDay(p: DateParts): string {
   return `${p.y}-${pad(p.m)}-${pad(p.d)}`;
 }
 
-/** dd/mm/aa of a yyyy-mm-dd day (the date fields' form). */
-export function shortDay(iso: string): string {
-  const p = parseDate(iso);
-  return p ? `${pad(p.d)}/${pad(p.m)}/${String(p.y).slice(-2)}` : '';
-}
-
-/** dd/mm/aaaa of a yyyy-mm-dd day. */
+/** dd/mm/aaaa of a yyyy-mm-dd day (the date fields' form). */
 export function longDay(iso: string): string {
   const p = parseDate(iso);
   return p ? `${pad(p.d)}/${pad(p.m)}/${p.y}` : '';
@@ -58,7 +52,7 @@ export function thisYear(now: Date = new Date()): Period {
   return { from: `${today.y}-01-01`, to: isoDay(today) };
 }
 
-/** Reads the two typed dates (dd/mm/aa) with the server's rules, or a pt-BR message. */
+/** Reads the two typed dates (dd/mm/aaaa; dd/mm/aa is read too) with the server's rules, or a pt-BR message. */
 export function readPeriod(fromText: string, toText: string): { period: Period } | { error: string } {
   if (!fromText.trim() || !toText.trim()) return { error: MSG_PERIOD_REQUIRED };
   const from = parseDate(fromText);
