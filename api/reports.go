@@ -221,7 +221,7 @@ func (s *Server) readReport(ctx context.Context, q *store.Queries, brand string,
 
 	sla := s.approvalSLA()
 	dec, err := q.ReportDecisions(ctx, store.ReportDecisionsParams{Brand: brand, Since: p.Since, Until: p.Until,
-		Zone: calendar.Name, SlaHours: sla.Hours()})
+		SlaHours: sla.Hours()})
 	if err != nil {
 		return nil, err
 	}

@@ -535,16 +535,21 @@ func TestReportDecisionsReadTheDecisionIndexes(t *testing.T) {
 		return strings.Join(lines, "\n")
 	}
 	got := plan(func(q *store.Queries) error {
-		_, err := q.ReportDecisions(ctx, store.ReportDecisionsParams{Brand: "nordata", Since: p.Since, Until: p.Until, Zone: calendar.Name, SlaHours: 48})
+		_, err := q.ReportDecisions(ctx, store.ReportDecisionsParams{Brand: "nordata", Since: p.Since, Until: p.Until, SlaHours: 48})
 		return err
 	})
-	for _, idx := range []string{"history_approvals_idx", "history_disapprovals_idx"} {
-		if !strings.Contains(got, idx) {
-			t.Errorf("the decisions' plan does not read %s:\n%s", idx, got)
-		}
+	if !strings.Contains(got, "report_decisions_brand_decided_idx") {
+		t.Errorf("the decisions' plan does not read the decisions' facts by date:\n%s", got)
 	}
-	if strings.Contains(got, "history_type_id_idx") || strings.Contains(got, "Seq Scan on history") {
-		t.Errorf("the decisions' plan walks the history:\n%s", got)
+	if strings.Contains(got, " on history") || strings.Contains(got, "opportunities_pkey") {
+		t.Errorf("the decisions' plan reads the history or looks the registrations up:\n%s", got)
+	}
+	got = plan(func(q *store.Queries) error {
+		_, err := q.ReportPipelineByProduct(ctx, store.ReportPipelineByProductParams{Brand: "nordata", Since: p.Since, Until: p.Until, MaxRows: 20})
+		return err
+	})
+	if !strings.Contains(got, "report_product_lines_brand_registered_idx") || strings.Contains(got, " on opportunities") {
+		t.Errorf("the by-product plan does not read the lines' facts alone:\n%s", got)
 	}
 	got = plan(func(q *store.Queries) error {
 		_, err := q.ReportByResale(ctx, store.ReportByResaleParams{Brand: "nordata", Since: p.Since, Until: p.Until})

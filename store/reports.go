@@ -7,10 +7,9 @@ import (
 )
 
 // ReportSettings are the session settings of the reports' queries (SET LOCAL):
-// no JIT — the planner's row estimate of a jsonb array's elements (100 per
-// row) prices the by-product query over jit_above_cost, and compiling it costs
-// more than the query (measured with make bench: ~50 ms of ~190 ms) — and
-// enough memory for their sorts not to spill to disk.
+// no JIT — compiling costs more than these short queries (measured with make
+// bench when the by-product query read the products' JSON: ~50 ms of ~190 ms)
+// — and enough memory for their sorts not to spill to disk.
 var ReportSettings = []string{`SET LOCAL jit = off`, `SET LOCAL work_mem = '32MB'`}
 
 // ReportTx runs the reports' queries in one read-only transaction (one

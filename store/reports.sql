@@ -2,34 +2,23 @@
 -- ReportDecisions measures the registrations' decisions taken in the period:
 -- the history rows, written by a person, that move a registration from
 -- analysis to approved or disapproved (a renewal's decision, from
--- awaiting_renovation, is not one). Time to decision is the hours from the
--- registration (opportunities.created_at) to that row. One row for all
--- (by_representative and by_month false), one per person who decided, one per
--- month of the decision in the zone's calendar (yyyy-mm); percentiles are
--- interpolated (percentile_cont), 0 when nothing was decided. Deleted
--- opportunities are left out. The reports' queries read one brand's period
--- [@since, @until) through the indexes of migrations/0019_report_indexes.sql.
-WITH d AS (
-    SELECT ha.type_id, ha.user_id, ha.created_at, true AS approved
-    FROM history ha
-    WHERE ha.brand = @brand::text AND ha.created_at >= @since::timestamptz AND ha.created_at < @until::timestamptz
-        AND ha.type = 'opportunity' AND ha.user_id IS NOT NULL
-        AND ha.modifications @> '[{"attribute": "status", "oldValue": "analysis", "newValue": "approved"}]'
-    UNION ALL
-    SELECT hd.type_id, hd.user_id, hd.created_at, false
-    FROM history hd
-    WHERE hd.brand = @brand::text AND hd.created_at >= @since::timestamptz AND hd.created_at < @until::timestamptz
-        AND hd.type = 'opportunity' AND hd.user_id IS NOT NULL
-        AND hd.modifications @> '[{"attribute": "status", "oldValue": "analysis", "newValue": "disapproved"}]'
-), t AS (
-    SELECT d.user_id, to_char(d.created_at AT TIME ZONE @zone::text, 'YYYY-MM') AS month, d.approved,
-        extract(epoch FROM d.created_at - o.created_at)::float8 / 3600 AS hours
-    FROM d JOIN opportunities o ON o.id = d.type_id
-    WHERE o.brand = @brand::text AND NOT o.is_deleted
+-- awaiting_renovation, is not one), read from their facts (report_decisions,
+-- kept with the history by migrations/0019_report_indexes.sql). Time to
+-- decision is the hours from the registration (opportunities.created_at) to
+-- that row. One row for all (by_representative and by_month false), one per
+-- person who decided, one per month of the decision in Brasília (yyyy-mm);
+-- percentiles are interpolated (percentile_cont), 0 when nothing was decided.
+-- Deleted opportunities are left out. The reports' queries read one brand's
+-- period [@since, @until) through the indexes of 0019.
+WITH t AS (
+    SELECT f.decided_by AS user_id, f.decided_month AS month, f.approved, f.hours
+    FROM report_decisions f
+    WHERE f.brand = @brand::text AND f.decided_at >= @since::timestamptz AND f.decided_at < @until::timestamptz
+        AND f.opportunity_id NOT IN (SELECT o.id FROM opportunities o WHERE o.brand = @brand::text AND o.is_deleted)
 )
 SELECT (GROUPING(t.user_id) = 0)::bool AS by_representative, (GROUPING(t.month) = 0)::bool AS by_month,
     coalesce(t.user_id::text, '')::text AS user_id, coalesce((SELECT u.name FROM users u WHERE u.id = t.user_id), '')::text AS name,
-    coalesce(t.month, '')::text AS month,
+    coalesce(to_char(t.month::timestamp, 'YYYY-MM'), '')::text AS month,
     count(*)::int AS decided, (count(*) FILTER (WHERE t.approved))::int AS approved,
     (count(*) FILTER (WHERE t.hours <= @sla_hours::float8))::int AS within_sla,
     coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY t.hours), 0)::float8 AS p50_hours,
@@ -72,14 +61,12 @@ ORDER BY 1, 4 DESC, 2;
 -- ReportPipelineByProduct is the value (amount × price of the lines that are
 -- not a competitor's) of the open registrations made in the period, by
 -- product (its part number; the description of its first line), the largest
--- first, at most @max_rows.
-SELECT (p->>'partNumber')::text AS part_number, min(p->>'description')::text AS description,
-    count(DISTINCT o.id)::int AS n,
-    round(sum((p->>'amount')::numeric * (p->>'price')::numeric), 2)::numeric AS value
-FROM opportunities o CROSS JOIN LATERAL jsonb_array_elements(o.products) AS p
-WHERE o.brand = @brand::text AND o.created_at >= @since::timestamptz AND o.created_at < @until::timestamptz AND NOT o.is_deleted
-    AND o.status IN ('analysis', 'approved', 'renovation', 'awaiting_renovation')
-    AND NOT coalesce((p->>'competition')::boolean, false)
+-- first, at most @max_rows; read from the lines' facts (report_product_lines:
+-- the open registrations' lines, one per registration and part number).
+SELECT l.part_number::text AS part_number, min(l.description)::text AS description,
+    count(*)::int AS n, round(sum(l.value), 2)::numeric AS value
+FROM report_product_lines l
+WHERE l.brand = @brand::text AND l.registered_at >= @since::timestamptz AND l.registered_at < @until::timestamptz
 GROUP BY 1
 ORDER BY 4 DESC, 1
 LIMIT @max_rows::int;
