@@ -183,4 +183,25 @@ func TestARegistrationIsRoutedListedAsMineAndReassigned(t *testing.T) {
 		WHERE h.type_id = $1 AND m->>'attribute' = 'reassignReason'`, id).Scan(&reason); err != nil || reason != "Cliente da regional Norte" {
 		t.Errorf("history reason %q (%v)", reason, err)
 	}
+	// The history screen names the representatives the workflow recorded by id.
+	var rep2Name string
+	if err := st.db.QueryRow(context.Background(), `SELECT name FROM users WHERE id = $1`, rep2ID).Scan(&rep2Name); err != nil {
+		t.Fatal(err)
+	}
+	code, body = sup.call("GET", "/api/history/getByTypeId?typeId="+id, nil)
+	if code != 200 {
+		t.Fatalf("history: %d %v", code, body)
+	}
+	var shown []string
+	for _, row := range body["result"].([]any) {
+		mods, _ := row.(map[string]any)["modifications"].([]any)
+		for _, m := range mods {
+			if m := m.(map[string]any); m["attribute"] == "representative" {
+				shown = append(shown, fmt.Sprint(m["newValue"]))
+			}
+		}
+	}
+	if !slices.Contains(shown, rep2Name) {
+		t.Errorf("the reassignment's representatives in the history: %q, want %q", shown, rep2Name)
+	}
 }

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -263,12 +265,73 @@ func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
 		return q.HistoryPage(r.Context(), store.HistoryPageParams{TypeID: typeID, Brand: c.Brand, MaxRows: amount, Skip: (page - 1) * amount})
 	}, func(h store.HistoryPageRow) historyRow {
 		v := historyRow{ID: h.ID, TypeID: h.TypeID, Type: h.Type, UserID: h.UserID, Username: h.Username,
-			ActionType: h.ActionType, Modifications: h.Modifications, Date: h.CreatedAt}
+			ActionType: h.ActionType, Modifications: namedRepresentatives(r.Context(), q, h.Modifications), Date: h.CreatedAt}
 		if !rep {
 			v.Username = ""
 		}
 		return v
 	})
+}
+
+// namedRepresentatives shows a reassignment's representatives by name: the
+// workflow records their ids (no names in Temporal's history), the screen
+// shows people. Modifications without one come back as they are.
+func namedRepresentatives(ctx context.Context, q *store.Queries, mods []byte) json.RawMessage {
+	if !bytes.Contains(mods, []byte(`"representative"`)) {
+		return mods
+	}
+	var changes []map[string]any
+	if json.Unmarshal(mods, &changes) != nil {
+		return mods
+	}
+	var ids []string
+	for _, c := range changes {
+		if c["attribute"] != "representative" {
+			continue
+		}
+		for _, k := range []string{"oldValue", "newValue"} {
+			if v, ok := c[k].(string); ok && v != "" {
+				ids = append(ids, strings.Split(v, ",")...)
+			}
+		}
+	}
+	valid := ids[:0]
+	for _, id := range ids {
+		if opportunity.ValidID(id) {
+			valid = append(valid, id)
+		}
+	}
+	refs, err := q.RepresentativeRefs(ctx, valid)
+	if err != nil || len(refs) == 0 {
+		return mods
+	}
+	names := make(map[string]string, len(refs))
+	for _, ref := range refs {
+		names[ref.ID] = ref.Name
+	}
+	for _, c := range changes {
+		if c["attribute"] != "representative" {
+			continue
+		}
+		for _, k := range []string{"oldValue", "newValue"} {
+			v, _ := c[k].(string)
+			if v == "" {
+				continue
+			}
+			parts := strings.Split(v, ",")
+			for i, id := range parts {
+				if n, ok := names[id]; ok {
+					parts[i] = n
+				}
+			}
+			c[k] = strings.Join(parts, ", ")
+		}
+	}
+	out, err := json.Marshal(changes)
+	if err != nil {
+		return mods
+	}
+	return out
 }
 
 // handleCreateHistory records a change the client made (POST /history/create).

@@ -53,6 +53,12 @@ describe('history labels', () => {
     expect(attributeLabel('email', 'Users')).toBe('E-mail');
   });
 
+  it('names the deal desk\'s attributes (a reassignment, a conflict override)', () => {
+    expect(attributeLabel('representative')).toBe('Representantes responsáveis');
+    expect(attributeLabel('reassignReason')).toBe('Motivo da redistribuição');
+    expect(attributeLabel('conflictOverrideReason')).toBe('Motivo para aprovar apesar do conflito');
+  });
+
   it('shows an unknown attribute as it came', () => {
     expect(attributeLabel('somethingNew')).toBe('somethingNew');
   });

@@ -24,6 +24,8 @@ export const ATTRIBUTE_LABELS: Record<string, string> = {
   conflictOverridden: 'Aprovado apesar dos registros anteriores',
   conflictOverriddenBy: 'Registro posterior aprovado apesar deste',
   conflictOverrideReason: 'Motivo para aprovar apesar do conflito',
+  representative: 'Representantes responsáveis',
+  reassignReason: 'Motivo da redistribuição',
   // The rest of the opportunity and its project.
   network: 'Faz parte de um grupo/rede?',
   street: 'Endereço',
