@@ -1,6 +1,5 @@
-import { endSession, getCompany, refreshSession, request, SERVICE_BASE, type HttpResponse } from '@/lib/http';
+import { downloadWorkbook, getCompany, request, saveBlob, SERVICE_BASE, type DownloadResult, type HttpResponse } from '@/lib/http';
 import { normalizeCnpj } from '@/lib/cnpj';
-import { getToken } from '@/lib/session';
 import type { OpportunityStatus } from '@/lib/status';
 
 /** Typed calls of the opportunity lists and the Excel export (docs/api.md). */
@@ -148,17 +147,7 @@ export function listOpportunities(path: string, query: Query, signal?: AbortSign
 /** Default name of the downloaded workbook (the sheet and the export are 'Oportunidades'). */
 export const EXPORT_FILE_NAME = 'Oportunidades.xlsx';
 
-export type ExportResult = { ok: true; blob: Blob; fileName: string } | { ok: false; status: number; message?: string };
-
-function fileNameOf(disposition: string | null): string {
-  const m = disposition ? /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition) : null;
-  if (!m) return EXPORT_FILE_NAME;
-  try {
-    return decodeURIComponent(m[1]);
-  } catch {
-    return m[1];
-  }
-}
+export type ExportResult = DownloadResult;
 
 function exportUrl(query: Query): string {
   const params = new URLSearchParams();
@@ -169,21 +158,6 @@ function exportUrl(query: Query): string {
   return `${SERVICE_BASE.api}/opportunity/export${qs ? `?${qs}` : ''}`;
 }
 
-async function fetchExport(url: string): Promise<Response | null> {
-  const headers: Record<string, string> = {
-    Accept: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/json',
-  };
-  const company = getCompany();
-  if (company) headers.company = company;
-  const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  try {
-    return await fetch(url, { headers, credentials: 'same-origin' });
-  } catch {
-    return null;
-  }
-}
-
 /**
  * GET /api/opportunity/export with the list's filters and sort (page and
  * amount are not sent: it exports everything that matches). The answer is a
@@ -191,44 +165,9 @@ async function fetchExport(url: string): Promise<Response | null> {
  * parses JSON); the session rules are the same: a 401 refreshes the token pair
  * once and retries, a second 401 ends the session.
  */
-export async function exportOpportunities(filters: OpportunityFilters, sort: ListSort): Promise<ExportResult> {
+export function exportOpportunities(filters: OpportunityFilters, sort: ListSort): Promise<ExportResult> {
   // The spec's export fetch carries amount 99999 and page 1; the server exports everything anyway.
-  const url = exportUrl({ ...filterQuery(filters, sort), amount: EXPORT_AMOUNT, page: 1 });
-  let res = await fetchExport(url);
-  if (res && res.status === 401) {
-    if (!(await refreshSession())) {
-      endSession();
-      return { ok: false, status: 401 };
-    }
-    res = await fetchExport(url);
-    if (res && res.status === 401) {
-      endSession();
-      return { ok: false, status: 401 };
-    }
-  }
-  if (!res) return { ok: false, status: 500 };
-  if (!res.ok) {
-    let message: string | undefined;
-    try {
-      const body = (await res.json()) as { message?: unknown };
-      if (typeof body.message === 'string') message = body.message;
-    } catch {
-      message = undefined;
-    }
-    return { ok: false, status: res.status >= 500 ? 500 : res.status, message };
-  }
-  return { ok: true, blob: await res.blob(), fileName: fileNameOf(res.headers.get('Content-Disposition')) };
+  return downloadWorkbook(exportUrl({ ...filterQuery(filters, sort), amount: EXPORT_AMOUNT, page: 1 }), EXPORT_FILE_NAME);
 }
 
-/** Saves a blob as a file (an object URL clicked through a temporary link). */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const href = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = fileName;
-  link.style.display = 'none';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(href), 1000);
-}
+export { saveBlob };
