@@ -1,5 +1,5 @@
 import { Button, Callout, DialogBody, DialogFooter, FormGroup, Intent, TextArea } from '@blueprintjs/core';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Dialog } from '@/components/Dialog';
 
 /** The longest override reason the server takes (workflows.MaxOverrideReason). */
@@ -23,12 +23,21 @@ export interface ConflictOverrideDialogProps {
  */
 export function ConflictOverrideDialog({ isOpen, message, loading = false, onConfirm, onCancel }: ConflictOverrideDialogProps) {
   const [reason, setReason] = useState('');
+  const field = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     if (isOpen) setReason('');
   }, [isOpen]);
   const enabled = reason.trim() !== '' && reason.trim().length <= MAX_OVERRIDE_REASON;
   return (
-    <Dialog isOpen={isOpen} onClose={loading ? undefined : onCancel} title="Conflito de registro" className="modal op-dialog">
+    <Dialog
+      isOpen={isOpen}
+      onClose={loading ? undefined : onCancel}
+      // The approval's confirmation, closing as this opens, hands the focus back to the
+      // page when its transition ends: the reason field takes it once this one has opened.
+      onOpened={() => field.current?.focus()}
+      title="Conflito de registro"
+      className="modal op-dialog"
+    >
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -44,6 +53,7 @@ export function ConflictOverrideDialog({ isOpen, message, loading = false, onCon
               id="override-reason"
               fill
               autoFocus
+              inputRef={field}
               rows={4}
               maxLength={MAX_OVERRIDE_REASON}
               value={reason}

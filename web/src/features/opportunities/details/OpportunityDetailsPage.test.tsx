@@ -235,8 +235,9 @@ describe('OpportunityDetailsPage', { timeout: 30_000 }, () => {
     expect(await screen.findByTestId('override-message')).toHaveTextContent(message);
     const confirm = screen.getByTestId('override-confirm');
     expect(confirm).toBeDisabled();
-    // The confirmation has finished closing (it hands the focus back when it does).
+    // The confirmation has finished closing (it hands the focus back when it does): the reason field has it.
     await waitFor(() => expect(screen.getAllByRole('dialog')).toHaveLength(1));
+    await waitFor(() => expect(screen.getByTestId('override-reason')).toHaveFocus());
     await userEvent.type(screen.getByTestId('override-reason'), '  Cliente escolheu esta revenda. ');
     await userEvent.click(confirm);
     expect(await screen.findByText('Oportunidade aprovada com sucesso')).toBeInTheDocument();
