@@ -1,4 +1,5 @@
-import { Button, Checkbox, Classes, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, Intent, Tag } from '@blueprintjs/core';
+import { Button, Checkbox, Classes, DialogBody, DialogFooter, FormGroup, HTMLSelect, Intent, Tag } from '@blueprintjs/core';
+import { Dialog } from '@/components/Dialog';
 import { useState } from 'react';
 import type { CoverageEntry, CoverageResale } from './api/coverage';
 import { REGIONS, changed, resaleLabel, toggleRegion, toggleState } from './model/coverage';

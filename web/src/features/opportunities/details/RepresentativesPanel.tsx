@@ -1,4 +1,5 @@
-import { Button, Checkbox, Dialog, DialogBody, DialogFooter, FormGroup, Intent, TextArea } from '@blueprintjs/core';
+import { Button, Checkbox, DialogBody, DialogFooter, FormGroup, Intent, TextArea } from '@blueprintjs/core';
+import { Dialog } from '@/components/Dialog';
 import { PeopleIcon } from '@blueprintjs/icons';
 import { useMemo, useState } from 'react';
 import { ErrorModal } from '@/components/ErrorModal';
