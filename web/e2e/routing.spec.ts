@@ -53,6 +53,10 @@ for (const slug of ['nordata', 'etiquetron'] as const) {
     await reassign.getByText(/^Renata Almeida/).click();
     await reassign.getByText(/^Rodrigo Prates/).click();
     await reassign.getByLabel(/Motivo/).fill('Cliente atendido pela regional Sudeste');
+    // The reason is typed in the portal's type, not the browser's monospace default for a text area.
+    expect(await reassign.getByLabel(/Motivo/).evaluate((el) => getComputedStyle(el).fontFamily)).toBe(
+      await page.evaluate(() => getComputedStyle(document.body).fontFamily),
+    );
     await shots(page, info, `${slug}-redistribuir-dialog`);
     await reassign.getByTestId('reassign-submit').click();
     await expect(page.getByText('Representantes responsáveis atualizados com sucesso')).toBeVisible();
