@@ -11,7 +11,7 @@ function row(id: string, representative: OpportunityRow['representative']): Oppo
   return {
     id, status: 'analysis', name: `Oportunidade ${id}`, cnpj: '33444522000106', fantasyName: 'Cliente', corporateName: 'Cliente Ltda',
     contact: 'Helena', email: 'c@x.com.br', state: 'BA', city: 'Salvador', probabilityClosing: 50, estimated: 100, register: '',
-    seller: 'Vanessa Lima', resale: 'Revenda Modelo', approveDate: null, validUntil: null, createdAt: new Date().toISOString(), representative,
+    seller: 'Vanessa Lima', resale: 'Revenda Modelo', approveDate: null, validUntil: null, createdAt: '2026-11-20T15:00:00.000Z', representative,
   };
 }
 
@@ -33,14 +33,15 @@ describe("'Responsável' and 'Minhas'", () => {
     storeSession({ roles: ['REPRESENTATIVE'] });
     const calls = server();
     renderAt('/Painel/Opportunities', <AppRoutes />);
-    let rows = await screen.findAllByTestId('opportunity-row');
+    const rows = await screen.findAllByTestId('opportunity-row');
     // 'Responsável' is one of the columns 'Colunas' adds (the defaults fit 1366 px).
     expect(within(rows[0]).queryByTestId('row-responsible')).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Colunas' }));
     await userEvent.click(await screen.findByRole('checkbox', { name: 'Responsável' }));
-    rows = screen.getAllByTestId('opportunity-row');
-    expect(within(rows[0]).getByTestId('row-responsible')).toHaveTextContent('Rodrigo Prates');
-    expect(within(rows[1]).getByTestId('row-responsible')).toHaveTextContent('Todos');
+    // Each row by its name (the two were registered at the same instant: their order is not the point).
+    const rowOf = (id: string) => screen.getAllByTestId('opportunity-row').find((r) => r.textContent?.includes(`Oportunidade ${id}`))!;
+    expect(within(rowOf('a1')).getByTestId('row-responsible')).toHaveTextContent('Rodrigo Prates');
+    expect(within(rowOf('a2')).getByTestId('row-responsible')).toHaveTextContent('Todos');
 
     const mine = screen.getByTestId('filter-mine');
     expect(mine).toHaveAttribute('aria-pressed', 'false');
