@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { login, menuEntries, url } from './support';
 
-const ALL_MENU = ['menu-Dashboard', 'menu-Reports', 'menu-Opportunities', 'menu-Resales', 'menu-Users', 'menu-Settings'];
+const ALL_MENU = ['menu-Dashboard', 'menu-Reports', 'menu-Opportunities', 'menu-Resales', 'menu-Coverage', 'menu-Users', 'menu-Settings'];
 
 const CASES = [
   {
