@@ -230,7 +230,14 @@ test("deciding an opportunity reads its notices for every representative who got
   await login(rep, DECISIONS, 'representante');
   const other = await fresh(browser, DECISIONS);
   await login(other, DECISIONS, 'multi');
-  // The notice of the registration reaches both (the workflow notifies in the background).
+  // Routing (docs/deal-desk.md): a registration's notices go to its responsible representatives; the
+  // representative hands it to both, so two representatives get notices of it.
+  const coverage = await pageApi<{ representatives: { id: string; email: string }[] }>(rep, 'GET', '/api/coverage');
+  const both = coverage.body.representatives.filter((r) => /^(representante|multi)@/.test(r.email)).map((r) => r.id);
+  expect(both).toHaveLength(2);
+  const moved = await pageApi(rep, 'POST', `/api/opportunity/${id}/reassign`, { representativeIds: both, reason: 'Os dois acompanham este cliente' });
+  expect(moved.status).toBe(200);
+  // A notice of the record reaches both (the workflow notifies in the background).
   await expect.poll(async () => (await notices(other)).result.some((n) => n.link === link && !n.readAt), { timeout: 30_000 }).toBe(true);
   const unreadBefore = (await notices(other)).unread;
 
