@@ -1,4 +1,5 @@
-import { downloadWorkbook, getCompany, request, saveBlob, SERVICE_BASE, type DownloadResult, type HttpResponse } from '@/lib/http';
+import { downloadWorkbook, saveBlob, type DownloadResult } from '@/lib/download';
+import { getCompany, request, SERVICE_BASE, type HttpResponse } from '@/lib/http';
 import { normalizeCnpj } from '@/lib/cnpj';
 import type { OpportunityStatus } from '@/lib/status';
 

@@ -1,4 +1,5 @@
-import { downloadWorkbook, request, saveBlob, SERVICE_BASE, type HttpResponse, type DownloadResult } from '@/lib/http';
+import { downloadWorkbook, saveBlob, type DownloadResult } from '@/lib/download';
+import { request, SERVICE_BASE, type HttpResponse } from '@/lib/http';
 
 /** The reports' figures (docs/api.md GET /api/reports; docs/deal-desk.md "Reports"). */
 
