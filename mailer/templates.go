@@ -452,7 +452,6 @@ type SLAReminder struct {
 // MsgEscalated is the sentence of an escalated reminder.
 const MsgEscalated = "Sem decisão dos representantes responsáveis, este lembrete foi enviado a todos os representantes da marca."
 
-
 // SLAReminder renders the overdue-approval reminder.
 func (t Templates) SLAReminder(d SLAReminder) (Content, error) {
 	what, action := "oportunidade", "Analisar oportunidade"
