@@ -34,6 +34,12 @@ export default defineConfig({
     // Generous waits: on a loaded 2-core CI machine typing into a form takes seconds; an
     // assertion that fails still fails, only later.
     testTimeout: 30_000,
+    // One module graph per worker, not per file (Blueprint, React and the app are imported once
+    // per worker instead of 78 times): the suite runs about 3× faster. Each file still gets its own
+    // jsdom; src/test/setup.ts resets what outlives a case (DOM, storage, cookies, toasts, the
+    // brand header, React's act flag). Two workers: make check runs on 2 cores.
+    isolate: false,
+    maxWorkers: 2,
     restoreMocks: true,
     unstubGlobals: true,
   },

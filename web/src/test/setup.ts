@@ -8,6 +8,12 @@ import Cookies from 'js-cookie';
 import { act } from 'react';
 import { afterEach } from 'vitest';
 import { clearToasts } from '@/components/toaster';
+import { setCompany } from '@/lib/http';
+
+// Test files share their worker's modules (vite.config.ts: isolate false), so Testing Library is
+// imported once per worker while each file gets a fresh jsdom global: tell React again, for
+// every file, that this is an act() environment (what Testing Library's import does once).
+(globalThis as unknown as { IS_REACT_ACT_ENVIRONMENT: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 // findBy*/waitFor wait up to 5 s (1 s by default) for the same reason as vite.config.ts's testTimeout.
 configure({ asyncUtilTimeout: 5_000 });
@@ -16,6 +22,8 @@ afterEach(async () => {
   // Toasts live outside the rendered tree: a case never sees the one before's.
   await act(() => clearToasts());
   cleanup();
+  // Module state lives as long as the worker (isolate false): the brand header a case set is not the next one's.
+  setCompany('');
   for (const name of Object.keys(Cookies.get())) Cookies.remove(name, { path: '/' });
   localStorage.clear();
   sessionStorage.clear();

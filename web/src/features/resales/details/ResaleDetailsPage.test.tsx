@@ -42,7 +42,8 @@ describe('ResaleDetailsPage', () => {
     backend(() => json(201, {}));
     renderAt(PATH, <AppRoutes />);
     expect(screen.getByTestId('page-title')).toHaveTextContent('Detalhes da revenda');
-    expect(await screen.findByTestId('resale-corporateName')).toHaveTextContent('Alfa Comércio Ltda');
+    // The fields stand (with '—') before the record arrives: wait for the record, not the field.
+    await waitFor(() => expect(screen.getByTestId('resale-corporateName')).toHaveTextContent('Alfa Comércio Ltda'));
     expect(screen.getByTestId('resale-fantasyName')).toHaveTextContent('N/C');
     expect(screen.getByTestId('resale-docNum')).toHaveTextContent('11.222.333/0001-81');
     expect(screen.getByTestId('resale-name')).toHaveTextContent('Ana Souza');
