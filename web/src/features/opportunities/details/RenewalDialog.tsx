@@ -1,13 +1,13 @@
-import { HTMLSelect, InputGroup, Intent, Radio, TextArea } from '@blueprintjs/core';
+import { HTMLSelect, InputGroup, Intent, TextArea } from '@blueprintjs/core';
 import { useEffect, useState, type ReactNode } from 'react';
 import { FormDialog } from '@/components/FormDialog';
 import { DATE_MASK } from '@/lib/masks';
 import { RENEWAL_LABELS, emptyRenewalForm, validateRenewal, type RenewalForm } from '../model/renewal';
 import { buildRenewalPayload, type RenewalPayload } from '../model/payload';
 import { type SimNao } from '../model/form';
-import { PROBABILITY_LABELS, PROBABILITY_VALUES } from '@/lib/status';
 import { MaskedInput } from '@/components/MaskedInput';
 import { SIM_NAO_OPTIONS } from '../shared/options';
+import { ProbabilityOptions, RadioRow } from '../shared/fields';
 import { FormField } from '@/components/FormField';
 
 export interface RenewalDialogProps {
@@ -61,28 +61,17 @@ export function RenewalDialog({ isOpen, loading = false, onSubmit, onCancel, now
   const simNao = (key: 'proposalSent' | 'productHomologated' | 'projectStillInScope') =>
     group(
       key,
-      <div
-        className="op-radio-row"
-        role="radiogroup"
-        aria-labelledby={`renewal-${key}-label`}
-        id={`renewal-${key}`}
-        data-testid={`renewal-${key}`}
-      >
-        {SIM_NAO_OPTIONS.map((o) => (
-          <Radio
-            key={o.value}
-            name={`renewal-${key}`}
-            value={o.value}
-            label={o.label}
-            checked={form[key] === o.value}
-            disabled={loading}
-            onChange={() => {
-              set(key, o.value as SimNao);
-              touch(key)();
-            }}
-          />
-        ))}
-      </div>,
+      <RadioRow
+        name={`renewal-${key}`}
+        testId={`renewal-${key}`}
+        options={SIM_NAO_OPTIONS}
+        value={form[key]}
+        disabled={loading}
+        onChoose={(v) => {
+          set(key, v as SimNao);
+          touch(key)();
+        }}
+      />,
       undefined,
       true,
     );
@@ -127,11 +116,7 @@ export function RenewalDialog({ isOpen, loading = false, onSubmit, onCancel, now
             onBlur={touch('probabilityClosing')}
           >
             <option value="">Selecione</option>
-            {PROBABILITY_VALUES.map((p) => (
-              <option key={p} value={p}>
-                {PROBABILITY_LABELS[p]}
-              </option>
-            ))}
+            <ProbabilityOptions />
           </HTMLSelect>,
         )}
         {group(

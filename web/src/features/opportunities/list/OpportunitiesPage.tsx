@@ -6,7 +6,7 @@ import { ColumnChooser } from '@/components/ColumnChooser';
 import { LIST_ERROR, ListBody } from '@/components/ListBody';
 import { ListScreen } from '@/components/ListScreen';
 import { SortControl } from '@/components/SortControl';
-import { useListData } from '@/components/useListData';
+import { listPaging, useListData } from '@/components/useListData';
 import { PAGE_SIZES_WITH_ALL } from '@/components/PageSizeSelect';
 import { useBrand } from '@/lib/brand';
 import { useCities, useStates } from '../api/geo';
@@ -111,20 +111,17 @@ export function OpportunitiesPage() {
     setSort({ field, direction });
     setPage(1);
   };
-  const onAmount = (size: number) => {
-    setAmount(size);
-    setPage(1);
-  };
 
   // One request per distinct query; a newer one cancels the older.
   const queryKey = JSON.stringify(listQuery(applied, sort, amount, page));
-  const { rows, total, state, pages, error, setError, reload } = useListData<OpportunityRow>(
+  const list = useListData<OpportunityRow>(
     endpoint.ok ? (signal) => listOpportunities(endpoint.path, JSON.parse(queryKey), signal) : null,
     `${endpoint.ok ? endpoint.path : ''}|${queryKey}`,
     page,
     amount,
     setPage,
   );
+  const { rows, state, error, setError, reload } = list;
 
   async function onExport() {
     if (exporting) return;
@@ -201,16 +198,9 @@ export function OpportunitiesPage() {
           onMine={roles.includes('REPRESENTATIVE') ? onMine : undefined}
         />
       }
-      state={state}
-      rowCount={rows.length}
-      total={total}
+      {...listPaging(list, amount, setAmount, page, setPage)}
       noun={['oportunidade', 'oportunidades']}
-      amount={amount}
-      onAmount={onAmount}
       pageSizes={PAGE_SIZES_WITH_ALL}
-      page={page}
-      pageCount={pages}
-      onPage={setPage}
       tools={
         <>
           <SortControl fields={SORT_FIELDS} field={sort.field} direction={sort.direction} onChange={onSortControl} />

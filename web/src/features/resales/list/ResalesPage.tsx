@@ -1,4 +1,4 @@
-import { Button, Checkbox, FormGroup, HTMLTable, Intent, Tag } from '@blueprintjs/core';
+import { Button, Checkbox, FormGroup, Intent, Tag } from '@blueprintjs/core';
 import { EyeOpenIcon, FilterRemoveIcon, HistoryIcon } from '@blueprintjs/icons';
 import type { FactoryOpts } from 'imask';
 import { useEffect, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
@@ -13,14 +13,14 @@ import {
 } from '@/lib/status';
 import { CellText } from '@/components/CellText';
 import { ColumnChooser } from '@/components/ColumnChooser';
-import { shownColumns, tableMinWidth } from '@/components/columns';
+import { shownColumns } from '@/components/columns';
 import { SortControl } from '@/components/SortControl';
 import { ListBody } from '@/components/ListBody';
-import { ListScreen, TableScroll } from '@/components/ListScreen';
+import { ListScreen } from '@/components/ListScreen';
+import { ColumnTable } from '@/components/ColumnTable';
 import { SortableHeader } from '@/components/SortableHeader';
-import { useListData } from '@/components/useListData';
+import { listPaging, useListData } from '@/components/useListData';
 import { PAGE_SIZES_WITH_ALL } from '@/components/PageSizeSelect';
-import { VirtualRows } from '@/components/VirtualRows';
 import { formatCNPJ, formatDate, formatPhone } from '@/lib/format';
 import { PANEL_BASE, resaleDetailsPath } from '@/lib/guards';
 import { listResales, type Resale } from '../api/resale';
@@ -66,13 +66,14 @@ export function ResalesPage() {
 
   const sentDate = appliedDate(date);
   const queryKey = JSON.stringify({ amount, page, status, date: sentDate, createdAt });
-  const { rows, total, state, pages, error, setError, reload } = useListData<Resale>(
+  const list = useListData<Resale>(
     (signal) => listResales(JSON.parse(queryKey), signal),
     queryKey,
     page,
     amount,
     setPage,
   );
+  const { rows, state, error, setError, reload } = list;
 
   function toggleStatus(value: ResaleStatus, checked: boolean) {
     setStatus((list) => (checked ? RESALE_STATUSES.filter((s) => s === value || list.includes(s)) : list.filter((s) => s !== value)));
@@ -203,41 +204,28 @@ export function ResalesPage() {
       onRetry={reload}
       emptyDescription={status.length > 0 || sentDate ? 'Nenhuma revenda corresponde aos filtros.' : 'Nenhuma revenda cadastrada ainda.'}
     >
-    <TableScroll label="Tabela de revendas" busy={loading}>
-      <HTMLTable
-        interactive
+      <ColumnTable
+        label="Tabela de revendas"
+        busy={loading}
         className="partners-table list-table resales-table"
         data-testid="resales-table"
-        data-columns={shown.map((c) => c.key).join(' ')}
-        style={{ minWidth: tableMinWidth(shown) }}
-      >
-        <colgroup>
-          {shown.map((c) => (
-            <col key={c.key} className={`col-${c.key}`} style={c.width ? { width: c.width } : undefined} />
-          ))}
-        </colgroup>
-        <thead>
-          <tr>{shown.map((c) => header(c.key, c.label))}</tr>
-        </thead>
-        <VirtualRows
-          rows={rows}
-          columns={shown.length}
-          rowHeight={53}
-          renderRow={(r, index) => (
-            <tr
-              key={r.id}
-              className={index % 2 === 1 ? 'is-clickable is-odd' : 'is-clickable'}
-              tabIndex={0}
-              data-testid={`resale-row-${r.id}`}
-              onClick={(e) => onRowClick(e, r)}
-              onKeyDown={(e) => onRowKey(e, r)}
-            >
-              {shown.map((c) => cell(c.key, r))}
-            </tr>
-          )}
-        />
-      </HTMLTable>
-    </TableScroll>
+        columns={shown}
+        header={(c) => header(c.key, c.label)}
+        rows={rows}
+        rowHeight={53}
+        renderRow={(r, index) => (
+          <tr
+            key={r.id}
+            className={index % 2 === 1 ? 'is-clickable is-odd' : 'is-clickable'}
+            tabIndex={0}
+            data-testid={`resale-row-${r.id}`}
+            onClick={(e) => onRowClick(e, r)}
+            onKeyDown={(e) => onRowKey(e, r)}
+          >
+            {shown.map((c) => cell(c.key, r))}
+          </tr>
+        )}
+      />
     </ListBody>
   );
 
@@ -292,19 +280,9 @@ export function ResalesPage() {
           />
         </div>
       }
-      state={state}
-      rowCount={rows.length}
-      total={total}
+      {...listPaging(list, amount, setAmount, page, setPage)}
       noun={['revenda', 'revendas']}
-      amount={amount}
-      onAmount={(size) => {
-        setAmount(size);
-        setPage(1);
-      }}
       pageSizes={PAGE_SIZES_WITH_ALL}
-      page={page}
-      pageCount={pages}
-      onPage={setPage}
       tools={
         <>
           <SortControl

@@ -6,7 +6,7 @@ import { CellText } from '@/components/CellText';
 import { ListBody } from '@/components/ListBody';
 import { ListScreen, TableScroll } from '@/components/ListScreen';
 import { VirtualRows } from '@/components/VirtualRows';
-import { useListData } from '@/components/useListData';
+import { listPaging, useListData } from '@/components/useListData';
 import { PAGE_SIZES } from '@/components/PageSizeSelect';
 import { formatPhone } from '@/lib/format';
 import { PANEL_BASE } from '@/lib/guards';
@@ -52,13 +52,14 @@ export function UsersPage() {
   useEffect(() => saveSellerPreferences({ name, amount }), [name, amount]);
 
   const queryKey = JSON.stringify({ amount, page, name });
-  const { rows, total, state, pages, error, setError, reload } = useListData<SellerRow>(
+  const list = useListData<SellerRow>(
     source.ok ? (signal) => listSellers(source.kind, JSON.parse(queryKey), signal) : null,
     `${source.ok ? source.kind : ''}|${queryKey}`,
     page,
     amount,
     setPage,
   );
+  const { rows, state, error, setError, reload } = list;
 
   // Applied by Enter (the form's submit) or the magnifier (spec §2).
   function onSearch(event: FormEvent) {
@@ -196,19 +197,9 @@ export function UsersPage() {
           </FormGroup>
         </form>
       }
-      state={state}
-      rowCount={rows.length}
-      total={total}
+      {...listPaging(list, amount, setAmount, page, setPage)}
       noun={['usuário', 'usuários']}
-      amount={amount}
-      onAmount={(size) => {
-        setAmount(size);
-        setPage(1);
-      }}
       pageSizes={PAGE_SIZES}
-      page={page}
-      pageCount={pages}
-      onPage={setPage}
       error={error}
       onErrorClose={() => setError(null)}
     >
