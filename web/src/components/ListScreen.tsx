@@ -1,7 +1,8 @@
-import { Card, H1 } from '@blueprintjs/core';
+import { Card } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 import { ErrorModal } from './ErrorModal';
 import { ListCard, type ListCardProps } from './ListBody';
+import { PageHeader } from './PageHeader';
 
 export interface ListScreenProps extends Omit<ListCardProps, 'children'> {
   /** The screen's own class, e.g. 'users-page'. */
@@ -40,12 +41,9 @@ export function ListScreen({
 }: ListScreenProps) {
   return (
     <section className={`panel-screen ${className}`} aria-labelledby="page-title">
-      <div className={headerClassName}>
-        <H1 id="page-title" className="page-title" data-testid="page-title">
-          {title}
-        </H1>
+      <PageHeader title={title} className={headerClassName}>
         {actions}
-      </div>
+      </PageHeader>
 
       <Card className={filtersClassName} elevation={1}>
         {filters}
