@@ -46,3 +46,22 @@ export function ColumnTable<K extends string, T>(props: ColumnTableProps<K, T>) 
     </TableScroll>
   );
 }
+
+/** A row's cell: its content, the classes it adds to its column's, its test id. */
+export interface CellSpec {
+  content: ReactNode;
+  /** Appended to 'col-<key>' (with its leading space: ' cell-nowrap'). */
+  className?: string;
+  testId?: string;
+  /** The cell names itself (buttons, a status tag): no column name beside it on a phone's card. */
+  bare?: boolean;
+}
+
+/** A row's <td> of a column; on a phone's card its column's name stands beside it (data-label). */
+export function columnCell<K extends string>(column: ColumnDef<K>, { content, className = '', testId, bare = false }: CellSpec) {
+  return (
+    <td key={column.key} className={`col-${column.key}${className}`} data-label={bare ? undefined : column.label} data-testid={testId}>
+      {content}
+    </td>
+  );
+}

@@ -1,10 +1,10 @@
 import { Card } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 import { ErrorModal } from './ErrorModal';
-import { ListCard, type ListCardProps } from './ListBody';
+import { ListBody, ListCard, type ListBodyProps, type ListCardProps } from './ListBody';
 import { PageHeader } from './PageHeader';
 
-export interface ListScreenProps extends Omit<ListCardProps, 'children'> {
+export interface ListScreenProps extends Omit<ListCardProps, 'children'>, Pick<ListBodyProps, 'errorTitle' | 'onRetry' | 'emptyDescription' | 'blocked'> {
   /** The screen's own class, e.g. 'users-page'. */
   className: string;
   title: string;
@@ -15,7 +15,7 @@ export interface ListScreenProps extends Omit<ListCardProps, 'children'> {
   /** The filters, in a card of their own of class `filtersClassName`. */
   filters: ReactNode;
   filtersClassName: string;
-  /** The list's body: a ListBody around a TableScroll. */
+  /** The list's table (in a TableScroll), shown by a ListBody once there are rows. */
   children: ReactNode;
   /** A failure the list reports in the error modal (spec §8). */
   error: string | null;
@@ -25,7 +25,8 @@ export interface ListScreenProps extends Omit<ListCardProps, 'children'> {
 /**
  * The scaffold of the three list screens (opportunities, resales, users): the
  * title and its actions, the filters' card, the list's card (ListCard: total,
- * tools, body, page size and paginator) and the error modal.
+ * tools, the body's states (ListBody) or the table, page size and paginator)
+ * and the error modal.
  */
 export function ListScreen({
   className,
@@ -37,6 +38,10 @@ export function ListScreen({
   children,
   error,
   onErrorClose,
+  errorTitle,
+  onRetry,
+  emptyDescription,
+  blocked,
   ...card
 }: ListScreenProps) {
   return (
@@ -49,7 +54,18 @@ export function ListScreen({
         {filters}
       </Card>
 
-      <ListCard {...card}>{children}</ListCard>
+      <ListCard {...card}>
+        <ListBody
+          state={card.state}
+          rowCount={card.rowCount}
+          errorTitle={errorTitle}
+          onRetry={onRetry}
+          emptyDescription={emptyDescription}
+          blocked={blocked}
+        >
+          {children}
+        </ListBody>
+      </ListCard>
 
       <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={onErrorClose} />
     </section>

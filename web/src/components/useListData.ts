@@ -108,14 +108,15 @@ export function useListData<T>(
 }
 
 /**
- * A ListScreen's paging props from its loaded list: the state and the counts,
- * the page size (a new one goes back to the first page) and the page.
+ * A ListScreen's props from its loaded list: the state and the counts, the
+ * retry, the page size (a new one goes back to the first page) and the page.
  */
-export function listPaging<T>(list: ListData<T>, amount: number, setAmount: (size: number) => void, page: number, setPage: (page: number) => void) {
+export function listProps<T>(list: ListData<T>, amount: number, setAmount: (size: number) => void, page: number, setPage: (page: number) => void) {
   return {
     state: list.state,
     rowCount: list.rows.length,
     total: list.total,
+    onRetry: list.reload,
     amount,
     onAmount: (size: number) => {
       setAmount(size);

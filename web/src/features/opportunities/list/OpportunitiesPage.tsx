@@ -3,10 +3,10 @@ import { DownloadIcon, PlusIcon } from '@blueprintjs/icons';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ColumnChooser } from '@/components/ColumnChooser';
-import { LIST_ERROR, ListBody } from '@/components/ListBody';
+import { LIST_ERROR } from '@/components/ListBody';
 import { ListScreen } from '@/components/ListScreen';
 import { SortControl } from '@/components/SortControl';
-import { listPaging, useListData } from '@/components/useListData';
+import { listProps, useListData } from '@/components/useListData';
 import { PAGE_SIZES_WITH_ALL } from '@/components/PageSizeSelect';
 import { useBrand } from '@/lib/brand';
 import { useCities, useStates } from '../api/geo';
@@ -121,7 +121,7 @@ export function OpportunitiesPage() {
     amount,
     setPage,
   );
-  const { rows, state, error, setError, reload } = list;
+  const { rows, state, error, setError } = list;
 
   async function onExport() {
     if (exporting) return;
@@ -136,24 +136,15 @@ export function OpportunitiesPage() {
   const loading = state === 'loading';
   const distributor = brand.distributor || 'N/C';
 
-  const body = (
-    <ListBody
-      state={state}
-      rowCount={rows.length}
-      errorTitle="Não foi possível carregar as oportunidades"
-      onRetry={reload}
-      emptyDescription={hasFilters(applied) ? 'Nenhuma oportunidade corresponde aos filtros.' : 'Nenhuma oportunidade registrada ainda.'}
-      blocked={endpoint.ok ? null : endpoint.message}
-    >
-      <OpportunityTable
-        rows={shown}
-        sort={sort}
-        onSort={onSort}
-        distributor={distributor}
-        columns={columns}
-        busy={loading}
-      />
-    </ListBody>
+  const table = (
+    <OpportunityTable
+      rows={shown}
+      sort={sort}
+      onSort={onSort}
+      distributor={distributor}
+      columns={columns}
+      busy={loading}
+    />
   );
 
   return (
@@ -198,7 +189,10 @@ export function OpportunitiesPage() {
           onMine={roles.includes('REPRESENTATIVE') ? onMine : undefined}
         />
       }
-      {...listPaging(list, amount, setAmount, page, setPage)}
+      errorTitle="Não foi possível carregar as oportunidades"
+      emptyDescription={hasFilters(applied) ? 'Nenhuma oportunidade corresponde aos filtros.' : 'Nenhuma oportunidade registrada ainda.'}
+      blocked={endpoint.ok ? null : endpoint.message}
+      {...listProps(list, amount, setAmount, page, setPage)}
       noun={['oportunidade', 'oportunidades']}
       pageSizes={PAGE_SIZES_WITH_ALL}
       tools={
@@ -210,7 +204,7 @@ export function OpportunitiesPage() {
       error={error}
       onErrorClose={() => setError(null)}
     >
-      {body}
+      {table}
     </ListScreen>
   );
 }

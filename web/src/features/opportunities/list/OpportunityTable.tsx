@@ -4,10 +4,10 @@ import { memo, type MouseEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { AgeBar } from '@/components/AgeBar';
 import { CellText } from '@/components/CellText';
-import { ColumnTable } from '@/components/ColumnTable';
+import { columnCell, ColumnTable, type CellSpec } from '@/components/ColumnTable';
 import { SortableHeader } from '@/components/SortableHeader';
 import { ProbabilityBar } from '@/components/ProbabilityBar';
-import { shownColumns, type ColumnDef } from '@/components/columns';
+import { shownColumns } from '@/components/columns';
 import '@/components/tables.css';
 import { formatBRL, formatCNPJ, formatDate } from '@/lib/format';
 import { detailsPath, historyPath } from '@/lib/guards';
@@ -99,8 +99,7 @@ export const OpportunityTable = memo(function OpportunityTable({
     );
   };
 
-  /** A cell's content, the classes it adds to its column's, and its test id. */
-  const cellOf = (key: OpportunityColumn, row: OpportunityRow): { content: ReactNode; className?: string; testId?: string } => {
+  const cellOf = (key: OpportunityColumn, row: OpportunityRow): CellSpec => {
     switch (key) {
       case 'actions':
         return {
@@ -126,9 +125,11 @@ export const OpportunityTable = memo(function OpportunityTable({
               </Link>
             </>
           ),
+          className: STICKY.actions,
+          bare: true,
         };
       case 'name':
-        return { content: <CellText text={row.name || 'N/C'} testId="row-name" className="cell-strong" /> };
+        return { content: <CellText text={row.name || 'N/C'} testId="row-name" className="cell-strong" />, className: STICKY.name };
       case 'status':
         return {
           content: (
@@ -139,6 +140,7 @@ export const OpportunityTable = memo(function OpportunityTable({
               <ValidityCue subject={row} now={now} />
             </>
           ),
+          bare: true,
         };
       case 'client':
         return {
@@ -180,22 +182,6 @@ export const OpportunityTable = memo(function OpportunityTable({
     }
   };
 
-  /** A row's cell of a column; on a phone's card its column's name stands beside it (data-label), but for Ações and Status. */
-  const cell = (column: ColumnDef<OpportunityColumn>, row: OpportunityRow) => {
-    const { content, className = '', testId } = cellOf(column.key, row);
-    const labelled = column.key !== 'actions' && column.key !== 'status';
-    return (
-      <td
-        key={column.key}
-        className={`col-${column.key}${STICKY[column.key] ?? ''}${className}`}
-        data-label={labelled ? column.label : undefined}
-        data-testid={testId}
-      >
-        {content}
-      </td>
-    );
-  };
-
   const renderRow = (row: OpportunityRow, index: number) => (
     <tr
       key={row.id}
@@ -205,7 +191,7 @@ export const OpportunityTable = memo(function OpportunityTable({
       className={index % 2 === 1 ? 'is-clickable is-odd' : 'is-clickable'}
       onClick={(e) => onRowClick(e, row.id)}
     >
-      {shown.map((c) => cell(c, row))}
+      {shown.map((c) => columnCell(c, cellOf(c.key, row)))}
     </tr>
   );
 

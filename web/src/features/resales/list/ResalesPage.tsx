@@ -15,11 +15,10 @@ import { CellText } from '@/components/CellText';
 import { ColumnChooser } from '@/components/ColumnChooser';
 import { shownColumns } from '@/components/columns';
 import { SortControl } from '@/components/SortControl';
-import { ListBody } from '@/components/ListBody';
 import { ListScreen } from '@/components/ListScreen';
-import { ColumnTable } from '@/components/ColumnTable';
+import { columnCell, ColumnTable, type CellSpec } from '@/components/ColumnTable';
 import { SortableHeader } from '@/components/SortableHeader';
-import { listPaging, useListData } from '@/components/useListData';
+import { listProps, useListData } from '@/components/useListData';
 import { PAGE_SIZES_WITH_ALL } from '@/components/PageSizeSelect';
 import { formatCNPJ, formatDate, formatPhone } from '@/lib/format';
 import { PANEL_BASE, resaleDetailsPath } from '@/lib/guards';
@@ -73,7 +72,7 @@ export function ResalesPage() {
     amount,
     setPage,
   );
-  const { rows, state, error, setError, reload } = list;
+  const { rows, state, error, setError } = list;
 
   function toggleStatus(value: ResaleStatus, checked: boolean) {
     setStatus((list) => (checked ? RESALE_STATUSES.filter((s) => s === value || list.includes(s)) : list.filter((s) => s !== value)));
@@ -128,105 +127,95 @@ export function ResalesPage() {
     );
   };
 
-  const cell = (key: ResaleColumn, r: Resale): ReactNode => {
+  const cellOf = (key: ResaleColumn, r: Resale): CellSpec => {
     switch (key) {
       case 'resale':
-        return (
-          <td key={key} className={`col-resale${STICKY}`} data-label="Revenda">
-            <CellText text={r.corporateName} className="cell-strong" />
-            <CellText text={r.fantasyName || 'N/C'} className="cell-secondary" />
-          </td>
-        );
+        return {
+          content: (
+            <>
+              <CellText text={r.corporateName} className="cell-strong" />
+              <CellText text={r.fantasyName || 'N/C'} className="cell-secondary" />
+            </>
+          ),
+          className: STICKY,
+        };
       case 'cnpj':
-        return (
-          <td key={key} className="col-cnpj cell-nowrap" data-label="CNPJ">
-            {formatCNPJ(r.cnpj)}
-          </td>
-        );
+        return { content: formatCNPJ(r.cnpj), className: ' cell-nowrap' };
       case 'phone':
-        return (
-          <td key={key} className="col-phone cell-nowrap" data-label="Telefone">
-            {formatPhone(r.phone)}
-          </td>
-        );
+        return { content: formatPhone(r.phone), className: ' cell-nowrap' };
       case 'contact':
-        return (
-          <td key={key} className="col-contact" data-label="Contato">
-            <CellText text={r.contactName} />
-            <CellText text={r.email} className="cell-secondary" />
-          </td>
-        );
+        return {
+          content: (
+            <>
+              <CellText text={r.contactName} />
+              <CellText text={r.email} className="cell-secondary" />
+            </>
+          ),
+        };
       case 'date':
-        return (
-          <td key={key} className="col-date cell-nowrap" data-label="Solicitado em">
-            {formatDate(r.createdAt)}
-          </td>
-        );
+        return { content: formatDate(r.createdAt), className: ' cell-nowrap' };
       case 'status':
-        return (
-          <td key={key} className="col-status">
+        return {
+          content: (
             <Tag intent={resaleStatusIntent(r.status)} className={statusClass(r.status)} minimal round data-testid="resale-status">
               {resaleStatusLabel(r.status)}
             </Tag>
-          </td>
-        );
+          ),
+          bare: true,
+        };
       case 'actions':
-        return (
-          <td key={key} className="col-actions cell-actions">
-            <Link
-              to={resaleDetailsPath(r)}
-              className="icon-link"
-              aria-label={`Detalhes da revenda ${r.corporateName}`}
-              title="Detalhes"
-              data-testid="resale-details-link"
-            >
-              <EyeOpenIcon />
-            </Link>
-            <Link
-              to={resaleHistoryPath(r.id)}
-              className="icon-link"
-              aria-label={`Histórico da revenda ${r.corporateName}`}
-              title="Histórico"
-              data-testid="resale-history-link"
-            >
-              <HistoryIcon />
-            </Link>
-          </td>
-        );
+        return {
+          content: (
+            <>
+              <Link
+                to={resaleDetailsPath(r)}
+                className="icon-link"
+                aria-label={`Detalhes da revenda ${r.corporateName}`}
+                title="Detalhes"
+                data-testid="resale-details-link"
+              >
+                <EyeOpenIcon />
+              </Link>
+              <Link
+                to={resaleHistoryPath(r.id)}
+                className="icon-link"
+                aria-label={`Histórico da revenda ${r.corporateName}`}
+                title="Histórico"
+                data-testid="resale-history-link"
+              >
+                <HistoryIcon />
+              </Link>
+            </>
+          ),
+          className: ' cell-actions',
+          bare: true,
+        };
     }
   };
 
-  const body = (
-    <ListBody
-      state={state}
-      rowCount={rows.length}
-      errorTitle="Não foi possível carregar as revendas"
-      onRetry={reload}
-      emptyDescription={status.length > 0 || sentDate ? 'Nenhuma revenda corresponde aos filtros.' : 'Nenhuma revenda cadastrada ainda.'}
-    >
-      <ColumnTable
-        label="Tabela de revendas"
-        busy={loading}
-        className="partners-table list-table resales-table"
-        data-testid="resales-table"
-        columns={shown}
-        header={(c) => header(c.key, c.label)}
-        rows={rows}
-        rowHeight={53}
-        renderRow={(r, index) => (
-          <tr
-            key={r.id}
-            className={index % 2 === 1 ? 'is-clickable is-odd' : 'is-clickable'}
-            tabIndex={0}
-            data-testid={`resale-row-${r.id}`}
-            onClick={(e) => onRowClick(e, r)}
-            onKeyDown={(e) => onRowKey(e, r)}
-          >
-            {shown.map((c) => cell(c.key, r))}
-          </tr>
-        )}
-      />
-    </ListBody>
+  const table = (
+    <ColumnTable
+      label="Tabela de revendas"
+      busy={loading}
+      className="partners-table list-table resales-table"
+      data-testid="resales-table"
+      columns={shown}
+      header={(c) => header(c.key, c.label)}
+      rows={rows}
+      rowHeight={53}
+      renderRow={(r, index) => (
+        <tr
+          key={r.id}
+          className={index % 2 === 1 ? 'is-clickable is-odd' : 'is-clickable'}
+          tabIndex={0}
+          data-testid={`resale-row-${r.id}`}
+          onClick={(e) => onRowClick(e, r)}
+          onKeyDown={(e) => onRowKey(e, r)}
+        >
+          {shown.map((c) => columnCell(c, cellOf(c.key, r)))}
+        </tr>
+      )}
+    />
   );
 
   return (
@@ -280,7 +269,9 @@ export function ResalesPage() {
           />
         </div>
       }
-      {...listPaging(list, amount, setAmount, page, setPage)}
+      errorTitle="Não foi possível carregar as revendas"
+      emptyDescription={status.length > 0 || sentDate ? 'Nenhuma revenda corresponde aos filtros.' : 'Nenhuma revenda cadastrada ainda.'}
+      {...listProps(list, amount, setAmount, page, setPage)}
       noun={['revenda', 'revendas']}
       pageSizes={PAGE_SIZES_WITH_ALL}
       tools={
@@ -305,7 +296,7 @@ export function ResalesPage() {
       error={error}
       onErrorClose={() => setError(null)}
     >
-      {body}
+      {table}
     </ListScreen>
   );
 }

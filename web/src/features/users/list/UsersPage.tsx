@@ -3,10 +3,9 @@ import { EyeOpenIcon, HistoryIcon, PlusIcon, SearchIcon } from '@blueprintjs/ico
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { CellText } from '@/components/CellText';
-import { ListBody } from '@/components/ListBody';
 import { ListScreen, TableScroll } from '@/components/ListScreen';
 import { VirtualRows } from '@/components/VirtualRows';
-import { listPaging, useListData } from '@/components/useListData';
+import { listProps, useListData } from '@/components/useListData';
 import { PAGE_SIZES } from '@/components/PageSizeSelect';
 import { formatPhone } from '@/lib/format';
 import { PANEL_BASE } from '@/lib/guards';
@@ -70,14 +69,7 @@ export function UsersPage() {
   }
 
   const loading = state === 'loading';
-  const body = (
-    <ListBody
-      state={state}
-      rowCount={rows.length}
-      errorTitle="Não foi possível carregar os usuários"
-      onRetry={reload}
-      blocked={source.ok ? null : source.message}
-    >
+  const table = (
     <TableScroll label="Tabela de usuários" busy={loading}>
       <HTMLTable className="partners-table list-table users-table" data-testid="users-table">
         <thead>
@@ -151,7 +143,6 @@ export function UsersPage() {
         />
       </HTMLTable>
     </TableScroll>
-    </ListBody>
   );
 
   return (
@@ -197,13 +188,15 @@ export function UsersPage() {
           </FormGroup>
         </form>
       }
-      {...listPaging(list, amount, setAmount, page, setPage)}
+      errorTitle="Não foi possível carregar os usuários"
+      blocked={source.ok ? null : source.message}
+      {...listProps(list, amount, setAmount, page, setPage)}
       noun={['usuário', 'usuários']}
       pageSizes={PAGE_SIZES}
       error={error}
       onErrorClose={() => setError(null)}
     >
-      {body}
+      {table}
     </ListScreen>
   );
 }
