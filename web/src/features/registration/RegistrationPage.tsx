@@ -202,99 +202,98 @@ export function RegistrationPage() {
         </span>
       </div>
 
-      {step === 1 ? (
-        <form onSubmit={onNext} noValidate aria-labelledby="registration-step-title" data-testid="registration-step-1">
-          <H2 id="registration-step-title" className="registration-step-title" data-testid="step-title">
-            {STEP_TITLES[1]}
-          </H2>
-          <PersonFieldsForm
-            idPrefix="registration"
-            values={person}
-            errors={errors}
-            touched={touched}
-            labels={PERSON_LABELS}
-            onChange={onPersonChange}
-            onBlur={(field) => setTouched((t) => ({ ...t, [field]: true }))}
-          />
-          <div className="registration-actions">
-            <Button
-              type="submit"
-              intent={Intent.PRIMARY}
-              size="large"
-              endIcon={<ArrowRightIcon />}
-              text="Próximo"
-              disabled={!step1Valid}
-              data-testid="registration-next"
+      <form onSubmit={step === 1 ? onNext : onFinish} noValidate aria-labelledby="registration-step-title" data-testid={`registration-step-${step}`}>
+        <H2 id="registration-step-title" className="registration-step-title" data-testid="step-title">
+          {STEP_TITLES[step]}
+        </H2>
+        {step === 1 ? (
+          <>
+            <PersonFieldsForm
+              idPrefix="registration"
+              values={person}
+              errors={errors}
+              touched={touched}
+              labels={PERSON_LABELS}
+              onChange={onPersonChange}
+              onBlur={(field) => setTouched((t) => ({ ...t, [field]: true }))}
             />
-          </div>
-        </form>
-      ) : (
-        <form onSubmit={onFinish} noValidate aria-labelledby="registration-step-title" data-testid="registration-step-2">
-          <H2 id="registration-step-title" className="registration-step-title" data-testid="step-title">
-            {STEP_TITLES[2]}
-          </H2>
-          <FormField
-            label="CNPJ"
-            labelFor="registration-cnpj"
-            required
-            intent={cnpjMessage ? Intent.DANGER : Intent.NONE}
-            helperText={cnpjMessage ? <span data-testid="registration-cnpj-error">{cnpjMessage}</span> : undefined}
-          >
-            <MaskedInput
-              id="registration-cnpj"
-              name="cnpj"
-              inputMode="text"
-              autoCapitalize="characters"
-              placeholder="00.000.000/0000-00"
-              mask={CNPJ_MASK}
-              maxLength={CNPJ_MASKED_LENGTH}
-              value={cnpj}
-              autoFocus
+            <div className="registration-actions">
+              <Button
+                type="submit"
+                intent={Intent.PRIMARY}
+                size="large"
+                endIcon={<ArrowRightIcon />}
+                text="Próximo"
+                disabled={!step1Valid}
+                data-testid="registration-next"
+              />
+            </div>
+          </>
+        ) : (
+          <>
+            <FormField
+              label="CNPJ"
+              labelFor="registration-cnpj"
+              required
               intent={cnpjMessage ? Intent.DANGER : Intent.NONE}
-              aria-invalid={!!cnpjMessage}
-              onValueChange={setCnpj}
-              onBlur={() => setCnpjTouched(true)}
-              disabled={submitting || waiting}
-              rightElement={lookup?.state === 'loading' ? <Spinner size={16} aria-label="Consultando CNPJ" /> : undefined}
-              data-testid="registration-cnpj"
-            />
-          </FormField>
-          <div className="registration-company" aria-live="polite">
-            {COMPANY_FIELDS.map(({ key, label }) => (
-              <FormField key={key} label={label} labelFor={`registration-${key}`}>
-                <InputGroup
-                  id={`registration-${key}`}
-                  name={key}
-                  value={company[key]}
-                  readOnly
-                  tabIndex={-1}
-                  data-testid={`registration-${key}`}
-                />
-              </FormField>
-            ))}
-          </div>
-          <div className="registration-actions">
-            <Button
-              variant="outlined"
-              size="large"
-              icon={<ArrowLeftIcon />}
-              text="Voltar"
-              onClick={() => setStep(1)}
-              disabled={submitting || waiting}
-              data-testid="registration-back"
-            />
-            <Button
-              type="submit"
-              intent={Intent.PRIMARY}
-              size="large"
-              text="Finalizar"
-              disabled={!canFinish}
-              loading={submitting && !waiting}
-              data-testid="registration-finish"
-            />
-          </div>
-        </form>
-      )}
+              helperText={cnpjMessage ? <span data-testid="registration-cnpj-error">{cnpjMessage}</span> : undefined}
+            >
+              <MaskedInput
+                id="registration-cnpj"
+                name="cnpj"
+                inputMode="text"
+                autoCapitalize="characters"
+                placeholder="00.000.000/0000-00"
+                mask={CNPJ_MASK}
+                maxLength={CNPJ_MASKED_LENGTH}
+                value={cnpj}
+                autoFocus
+                intent={cnpjMessage ? Intent.DANGER : Intent.NONE}
+                aria-invalid={!!cnpjMessage}
+                onValueChange={setCnpj}
+                onBlur={() => setCnpjTouched(true)}
+                disabled={submitting || waiting}
+                rightElement={lookup?.state === 'loading' ? <Spinner size={16} aria-label="Consultando CNPJ" /> : undefined}
+                data-testid="registration-cnpj"
+              />
+            </FormField>
+            <div className="registration-company" aria-live="polite">
+              {COMPANY_FIELDS.map(({ key, label }) => (
+                <FormField key={key} label={label} labelFor={`registration-${key}`}>
+                  <InputGroup
+                    id={`registration-${key}`}
+                    name={key}
+                    value={company[key]}
+                    readOnly
+                    tabIndex={-1}
+                    data-testid={`registration-${key}`}
+                  />
+                </FormField>
+              ))}
+            </div>
+            <div className="registration-actions">
+              <Button
+                variant="outlined"
+                size="large"
+                icon={<ArrowLeftIcon />}
+                text="Voltar"
+                onClick={() => setStep(1)}
+                disabled={submitting || waiting}
+                data-testid="registration-back"
+              />
+              <Button
+                type="submit"
+                intent={Intent.PRIMARY}
+                size="large"
+                text="Finalizar"
+                disabled={!canFinish}
+                loading={submitting && !waiting}
+                data-testid="registration-finish"
+              />
+            </div>
+          </>
+        )}
+      </form>
 
       <p className="auth-back">
         <Link to="/">Voltar ao login</Link>
