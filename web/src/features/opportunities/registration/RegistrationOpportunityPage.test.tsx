@@ -2,6 +2,7 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@/App';
+import { CNPJ_FOUND } from '@/test/fixtures';
 import { TEST_BRAND, json, mockFetch, renderAt, storeSession, type Call } from '@/test/helpers';
 
 // A busy machine (CI, parallel builds) can take more than the default second to render and answer.
@@ -12,15 +13,6 @@ const SELLERS = [
   { name: 'Vanessa Lima', user_id: 'u1', company: 'Revenda Modelo' },
   { name: 'Victor Souza', user_id: 'u2', company: 'Revenda Modelo' },
 ];
-const COMPANY = {
-  nome_fantasia: 'Boa Compra',
-  razao_social: 'Supermercados Boa Compra Ltda',
-  rua: 'Avenida Central, 100',
-  cep: '01310100',
-  cidade: 'Campinas',
-  estado: 'SP',
-};
-
 type Handler = (call: Call) => Response | undefined;
 
 /** The API as the registration screen sees it; `extra` answers first. */
@@ -29,7 +21,7 @@ function api(extra: Handler = () => undefined) {
     const r = extra(call);
     if (r) return r;
     if (call.url.startsWith('/api/opportunity/getSellersOnSalesforce')) return json(200, SELLERS);
-    if (call.url.startsWith('/api/cnpj/')) return json(200, COMPANY);
+    if (call.url.startsWith('/api/cnpj/')) return json(200, CNPJ_FOUND);
     if (call.url === '/api/opportunity/create') return json(200, { message: 'Oportunidade cadastrada com sucesso', data: { id: 'n1' } });
     return json(404, { message: 'Recurso não encontrado.' });
   });
