@@ -1,7 +1,7 @@
 import { Button, InputGroup, Intent } from '@blueprintjs/core';
 import { EyeOffIcon, EyeOpenIcon } from '@blueprintjs/icons';
 import { useState, type JSX } from 'react';
-import { PASSWORD_MISMATCH_MESSAGE, PASSWORD_RULE_MESSAGE, isValidPassword } from '@/lib/password';
+import { PASSWORD_MISMATCH_MESSAGE, PASSWORD_RULE_MESSAGE, isValidPassword, passwordError } from '@/lib/password';
 import { FormField } from './FormField';
 
 export interface PasswordFieldsProps {
@@ -12,6 +12,21 @@ export interface PasswordFieldsProps {
   passwordLabel?: string;
   confirmationLabel?: string;
   disabled?: boolean;
+}
+
+/**
+ * A new password and its confirmation as typed: `fields` for PasswordFields,
+ * `valid` once both pass (passwordError).
+ */
+export function usePasswordPair() {
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  return {
+    password,
+    confirmation,
+    valid: passwordError(password, confirmation) === null,
+    fields: { password, confirmation, onPasswordChange: setPassword, onConfirmationChange: setConfirmation },
+  };
 }
 
 /** The eye button that shows or hides a password field. */
