@@ -1,9 +1,10 @@
-import { Card, H1 } from '@blueprintjs/core';
+import { Card } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 import { ErrorModal } from './ErrorModal';
-import { ListCard, type ListCardProps } from './ListBody';
+import { ListBody, ListCard, type ListBodyProps, type ListCardProps } from './ListBody';
+import { PageHeader } from './PageHeader';
 
-export interface ListScreenProps extends Omit<ListCardProps, 'children'> {
+export interface ListScreenProps extends Omit<ListCardProps, 'children'>, Pick<ListBodyProps, 'errorTitle' | 'onRetry' | 'emptyDescription' | 'blocked'> {
   /** The screen's own class, e.g. 'users-page'. */
   className: string;
   title: string;
@@ -14,7 +15,7 @@ export interface ListScreenProps extends Omit<ListCardProps, 'children'> {
   /** The filters, in a card of their own of class `filtersClassName`. */
   filters: ReactNode;
   filtersClassName: string;
-  /** The list's body: a ListBody around a TableScroll. */
+  /** The list's table (in a TableScroll), shown by a ListBody once there are rows. */
   children: ReactNode;
   /** A failure the list reports in the error modal (spec §8). */
   error: string | null;
@@ -24,7 +25,8 @@ export interface ListScreenProps extends Omit<ListCardProps, 'children'> {
 /**
  * The scaffold of the three list screens (opportunities, resales, users): the
  * title and its actions, the filters' card, the list's card (ListCard: total,
- * tools, body, page size and paginator) and the error modal.
+ * tools, the body's states (ListBody) or the table, page size and paginator)
+ * and the error modal.
  */
 export function ListScreen({
   className,
@@ -36,22 +38,34 @@ export function ListScreen({
   children,
   error,
   onErrorClose,
+  errorTitle,
+  onRetry,
+  emptyDescription,
+  blocked,
   ...card
 }: ListScreenProps) {
   return (
     <section className={`panel-screen ${className}`} aria-labelledby="page-title">
-      <div className={headerClassName}>
-        <H1 id="page-title" className="page-title" data-testid="page-title">
-          {title}
-        </H1>
+      <PageHeader title={title} className={headerClassName}>
         {actions}
-      </div>
+      </PageHeader>
 
       <Card className={filtersClassName} elevation={1}>
         {filters}
       </Card>
 
-      <ListCard {...card}>{children}</ListCard>
+      <ListCard {...card}>
+        <ListBody
+          state={card.state}
+          rowCount={card.rowCount}
+          errorTitle={errorTitle}
+          onRetry={onRetry}
+          emptyDescription={emptyDescription}
+          blocked={blocked}
+        >
+          {children}
+        </ListBody>
+      </ListCard>
 
       <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={onErrorClose} />
     </section>

@@ -1,7 +1,7 @@
 import { Button, InputGroup, Intent } from '@blueprintjs/core';
 import { EyeOffIcon, EyeOpenIcon } from '@blueprintjs/icons';
-import { useState } from 'react';
-import { PASSWORD_MISMATCH_MESSAGE, PASSWORD_RULE_MESSAGE, isValidPassword } from '@/lib/password';
+import { useState, type JSX } from 'react';
+import { PASSWORD_MISMATCH_MESSAGE, PASSWORD_RULE_MESSAGE, isValidPassword, passwordError } from '@/lib/password';
 import { FormField } from './FormField';
 
 export interface PasswordFieldsProps {
@@ -12,6 +12,21 @@ export interface PasswordFieldsProps {
   passwordLabel?: string;
   confirmationLabel?: string;
   disabled?: boolean;
+}
+
+/**
+ * A new password and its confirmation as typed: `fields` for PasswordFields,
+ * `valid` once both pass (passwordError).
+ */
+export function usePasswordPair() {
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  return {
+    password,
+    confirmation,
+    valid: passwordError(password, confirmation) === null,
+    fields: { password, confirmation, onPasswordChange: setPassword, onConfirmationChange: setConfirmation },
+  };
 }
 
 /** The eye button that shows or hides a password field. */
@@ -42,43 +57,26 @@ export function PasswordFields({
   const ruleBroken = password !== '' && !isValidPassword(password);
   const mismatch = confirmation !== '' && confirmation !== password;
   const toggle = <PasswordVisibilityToggle visible={visible} onToggle={() => setVisible((v) => !v)} />;
+  /** One of the two fields, its message under it when it is wrong. */
+  const field = (name: 'password' | 'confirmation', label: string, value: string, onChange: (value: string) => void, error?: string, rightElement?: JSX.Element) => (
+    <FormField label={label} labelFor={name} intent={error ? Intent.DANGER : Intent.NONE} helperText={error}>
+      <InputGroup
+        id={name}
+        name={name}
+        type={visible ? 'text' : 'password'}
+        autoComplete="new-password"
+        value={value}
+        disabled={disabled}
+        intent={error ? Intent.DANGER : Intent.NONE}
+        rightElement={rightElement}
+        onValueChange={onChange}
+      />
+    </FormField>
+  );
   return (
     <>
-      <FormField
-        label={passwordLabel}
-        labelFor="password"
-        intent={ruleBroken ? Intent.DANGER : Intent.NONE}
-        helperText={ruleBroken ? PASSWORD_RULE_MESSAGE : undefined}
-      >
-        <InputGroup
-          id="password"
-          name="password"
-          type={visible ? 'text' : 'password'}
-          autoComplete="new-password"
-          value={password}
-          disabled={disabled}
-          intent={ruleBroken ? Intent.DANGER : Intent.NONE}
-          rightElement={toggle}
-          onValueChange={onPasswordChange}
-        />
-      </FormField>
-      <FormField
-        label={confirmationLabel}
-        labelFor="confirmation"
-        intent={mismatch ? Intent.DANGER : Intent.NONE}
-        helperText={mismatch ? PASSWORD_MISMATCH_MESSAGE : undefined}
-      >
-        <InputGroup
-          id="confirmation"
-          name="confirmation"
-          type={visible ? 'text' : 'password'}
-          autoComplete="new-password"
-          value={confirmation}
-          disabled={disabled}
-          intent={mismatch ? Intent.DANGER : Intent.NONE}
-          onValueChange={onConfirmationChange}
-        />
-      </FormField>
+      {field('password', passwordLabel, password, onPasswordChange, ruleBroken ? PASSWORD_RULE_MESSAGE : undefined, toggle)}
+      {field('confirmation', confirmationLabel, confirmation, onConfirmationChange, mismatch ? PASSWORD_MISMATCH_MESSAGE : undefined)}
     </>
   );
 }

@@ -1,6 +1,6 @@
-import { Button, DialogBody, DialogFooter, FormGroup, Intent, TextArea } from '@blueprintjs/core';
-import { useEffect, useState } from 'react';
-import { Dialog } from './Dialog';
+import { FormGroup, Intent, TextArea } from '@blueprintjs/core';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { FormDialog } from './FormDialog';
 
 export const REASON_PROMPT = 'Digite abaixo o motivo da reprovação';
 
@@ -13,60 +13,66 @@ export interface ReasonDialogProps {
   maxLength?: number;
   onConfirm: (reason: string) => void;
   onCancel: () => void;
+  /** The field's label; a refusal's prompt unless told. */
+  prompt?: string;
+  /** Names the field ('<name>-reason', its id and test id) and the confirm button ('<name>-confirm'). */
+  name?: string;
+  /** The field's FormGroup class. */
+  fieldClassName?: string;
+  confirmIntent?: Intent;
+  /** What stands above the field (e.g. the server's message). */
+  children?: ReactNode;
 }
 
 /**
  * Refusal with a reason (spec §5 "Rejection / reason"): the prompt
  * 'Digite abaixo o motivo da reprovação'; the confirm button stays disabled
  * while the reason is empty (or only spaces). Used to refuse an opportunity, a
- * renewal and a reseller's sign-up.
+ * renewal and a reseller's sign-up, and (with its own prompt) to approve over a
+ * conflict.
  */
-export function ReasonDialog({ isOpen, title, confirmText, loading = false, maxLength, onConfirm, onCancel }: ReasonDialogProps) {
+export function ReasonDialog(props: ReasonDialogProps) {
+  const { isOpen, loading = false, maxLength, onConfirm, prompt = REASON_PROMPT, name = 'refusal' } = props;
+  const fieldId = `${name}-reason`;
   const [reason, setReason] = useState('');
+  const field = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     if (isOpen) setReason('');
   }, [isOpen]);
-  const enabled = canConfirmReason(reason);
+  const enabled = canConfirmReason(reason) && (maxLength === undefined || reason.trim().length <= maxLength);
   return (
-    <Dialog isOpen={isOpen} onClose={loading ? undefined : onCancel} title={title} className="modal op-dialog">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (enabled && !loading) onConfirm(reason.trim());
-        }}
-      >
-        <DialogBody>
-          <FormGroup label={REASON_PROMPT} labelFor="refusal-reason">
-            <TextArea
-              id="refusal-reason"
-              fill
-              autoFocus
-              rows={4}
-              maxLength={maxLength}
-              value={reason}
-              disabled={loading}
-              onChange={(e) => setReason(e.currentTarget.value)}
-              data-testid="refusal-reason"
-            />
-          </FormGroup>
-        </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button variant="outlined" text="Cancelar" onClick={onCancel} disabled={loading} />
-              <Button
-                type="submit"
-                intent={Intent.DANGER}
-                text={confirmText}
-                disabled={!enabled}
-                loading={loading}
-                data-testid="refusal-confirm"
-              />
-            </>
-          }
+    <FormDialog
+      isOpen={isOpen}
+      title={props.title}
+      loading={loading}
+      onCancel={props.onCancel}
+      // A confirmation closing as this opens hands the focus back to the page when its
+      // transition ends: the reason field takes it once this one has opened.
+      onOpened={() => field.current?.focus()}
+      onSubmit={() => {
+        if (enabled && !loading) onConfirm(reason.trim());
+      }}
+      confirmText={props.confirmText}
+      confirmIntent={props.confirmIntent ?? Intent.DANGER}
+      confirmDisabled={!enabled}
+      confirmTestId={`${name}-confirm`}
+    >
+      {props.children}
+      <FormGroup label={prompt} labelFor={fieldId} className={props.fieldClassName}>
+        <TextArea
+          id={fieldId}
+          fill
+          autoFocus
+          inputRef={field}
+          rows={4}
+          maxLength={maxLength}
+          value={reason}
+          disabled={loading}
+          onChange={(e) => setReason(e.currentTarget.value)}
+          data-testid={fieldId}
         />
-      </form>
-    </Dialog>
+      </FormGroup>
+    </FormDialog>
   );
 }
 

@@ -106,3 +106,24 @@ export function useListData<T>(
     },
   };
 }
+
+/**
+ * A ListScreen's props from its loaded list: the state and the counts, the
+ * retry, the page size (a new one goes back to the first page) and the page.
+ */
+export function listProps<T>(list: ListData<T>, amount: number, setAmount: (size: number) => void, page: number, setPage: (page: number) => void) {
+  return {
+    state: list.state,
+    rowCount: list.rows.length,
+    total: list.total,
+    onRetry: list.reload,
+    amount,
+    onAmount: (size: number) => {
+      setAmount(size);
+      setPage(1);
+    },
+    page,
+    pageCount: list.pages,
+    onPage: setPage,
+  };
+}

@@ -1,37 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import { CNPJ_FOUND, CNPJ_FOUND_FIELDS } from '@/test/fixtures';
 import { json, mockFetch, storeSession } from '@/test/helpers';
 import { MSG_CNPJ_FAILED, MSG_CNPJ_INVALID, MSG_CNPJ_RATE_LIMIT, lookupCnpj, toCompanyData } from './cnpjApi';
 import { setCompany } from './http';
 
-const FOUND = {
-  nome_fantasia: 'Boa Compra',
-  razao_social: 'Supermercados Boa Compra Ltda',
-  rua: 'Avenida Central, 100',
-  cep: '01310100',
-  cidade: 'Campinas',
-  estado: 'SP',
-};
-
 describe('cnpjApi', () => {
   it('maps the lookup to the company fields; a blank trade name becomes N/C', () => {
-    expect(toCompanyData(FOUND)).toEqual({
-      fantasyName: 'Boa Compra',
-      corporateName: 'Supermercados Boa Compra Ltda',
-      street: 'Avenida Central, 100',
-      cep: '01310-100',
-      city: 'Campinas',
-      state: 'SP',
-    });
-    expect(toCompanyData({ ...FOUND, nome_fantasia: ' ' }).fantasyName).toBe('N/C');
-    expect(toCompanyData({ ...FOUND, nome_fantasia: null }).fantasyName).toBe('N/C');
+    expect(toCompanyData(CNPJ_FOUND)).toEqual(CNPJ_FOUND_FIELDS);
+    expect(toCompanyData({ ...CNPJ_FOUND, nome_fantasia: ' ' }).fantasyName).toBe('N/C');
+    expect(toCompanyData({ ...CNPJ_FOUND, nome_fantasia: null }).fantasyName).toBe('N/C');
   });
 
   it('calls GET /api/cnpj/{digits} with the session token when there is one', async () => {
     setCompany('nordata');
     storeSession({ roles: ['SELLER'], token: 'tk', company: 'nordata' });
-    const calls = mockFetch(() => json(200, FOUND));
+    const calls = mockFetch(() => json(200, CNPJ_FOUND));
     const res = await lookupCnpj('11.222.333/0001-81');
-    expect(res).toEqual({ ok: true, company: toCompanyData(FOUND) });
+    expect(res).toEqual({ ok: true, company: toCompanyData(CNPJ_FOUND) });
     expect(calls).toHaveLength(1);
     expect(calls[0].url).toBe('/api/cnpj/11222333000181');
     expect(calls[0].headers.authorization).toBe('Bearer tk');
@@ -68,7 +53,7 @@ describe('cnpjApi', () => {
   });
 
   it('does not call the service for an incomplete CNPJ', async () => {
-    const calls = mockFetch(() => json(200, FOUND));
+    const calls = mockFetch(() => json(200, CNPJ_FOUND));
     expect(await lookupCnpj('11.222.333/0001')).toMatchObject({ ok: false, message: MSG_CNPJ_INVALID });
     expect(calls).toHaveLength(0);
   });

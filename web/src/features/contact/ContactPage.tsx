@@ -1,14 +1,14 @@
-import { Button, Card, H1, H2, InputGroup, Intent, TextArea } from '@blueprintjs/core';
+import { Button, H2, InputGroup, Intent, TextArea } from '@blueprintjs/core';
 import { EnvelopeIcon } from '@blueprintjs/icons';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ErrorModal } from '@/components/ErrorModal';
 import { SuccessModal } from '@/components/SuccessModal';
-import { LOGO_HEIGHT, LOGO_WIDTH, useBrand } from '@/lib/brand';
+import { useBrand } from '@/lib/brand';
 import { contactOutcome, useSendContact, type ContactRequest } from './api/contact';
 import './contact.css';
 import { FormField } from '@/components/FormField';
-import { MAIN_CONTENT_ID, SkipLink } from '@/components/SkipLink';
+import { PublicPage } from '@/components/PublicPage';
 
 /** Shown under a field left empty (the wording of the other forms, spec §5). */
 export const MSG_REQUIRED = '*Campo Obrigatório';
@@ -57,7 +57,6 @@ export function ServiceHours() {
 
 /** Contact `/Contact` (spec §2, §5 "Contact form", §8 "Contact"). */
 export function ContactPage() {
-  const brand = useBrand();
   const navigate = useNavigate();
   const [form, setForm] = useState<ContactRequest>(EMPTY);
   const [flagged, setFlagged] = useState<(keyof ContactRequest)[]>([]);
@@ -110,62 +109,62 @@ export function ContactPage() {
   });
 
   return (
-    <div className="public-page contact-page">
-      <SkipLink />
-      <Card className="public-card contact-card" elevation={2} id={MAIN_CONTENT_ID} tabIndex={-1} role="main">
-        <img className="brand-logo auth-logo" src={brand.logo} alt={brand.name} width={LOGO_WIDTH} height={LOGO_HEIGHT} data-testid="brand-logo" />
-        <H1 className="page-title contact-title" data-testid="page-title">
-          Contato
-        </H1>
-        <div className="contact-layout">
-          <form className="contact-form" onSubmit={onSubmit} noValidate aria-label="Fale conosco">
-            {FIELDS.map(({ key, label }) => (
-              <FormField
-                key={key}
-                label={label}
-                labelFor={`contact-${key}`}
-                required
-                intent={isFlagged(key) ? Intent.DANGER : Intent.NONE}
-                helperText={isFlagged(key) ? <span id={`contact-${key}-error`}>{MSG_REQUIRED}</span> : undefined}
-              >
-                {key === 'description' ? (
-                  <TextArea
-                    {...fieldProps(key)}
-                    fill
-                    rows={6}
-                    maxLength={5000}
-                    onChange={(e) => set(key, e.currentTarget.value)}
-                  />
-                ) : (
-                  <InputGroup
-                    {...fieldProps(key)}
-                    type={key === 'email' ? 'email' : 'text'}
-                    inputMode={key === 'email' ? 'email' : undefined}
-                    autoComplete={key === 'email' ? 'email' : key === 'fullName' ? 'name' : 'off'}
-                    maxLength={key === 'email' ? 254 : 200}
-                    onValueChange={(v) => set(key, v)}
-                  />
-                )}
-              </FormField>
-            ))}
-            <Button
-              type="submit"
-              intent={Intent.PRIMARY}
-              size="large"
-              icon={<EnvelopeIcon />}
-              text="Enviar"
-              loading={submitting}
-              data-testid="contact-submit"
-            />
-          </form>
-          <ServiceHours />
-        </div>
-        <p className="auth-back">
-          <Link to="/">Voltar ao login</Link>
-        </p>
-      </Card>
-      <SuccessModal isOpen={success !== null} message={success ?? ''} onClose={() => navigate('/', { replace: true })} />
-      <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={() => setError(null)} />
-    </div>
+    <PublicPage
+      name="contact"
+      title="Contato"
+      outside={
+        <>
+          <SuccessModal isOpen={success !== null} message={success ?? ''} onClose={() => navigate('/', { replace: true })} />
+          <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={() => setError(null)} />
+        </>
+      }
+    >
+      <div className="contact-layout">
+        <form className="contact-form" onSubmit={onSubmit} noValidate aria-label="Fale conosco">
+          {FIELDS.map(({ key, label }) => (
+            <FormField
+              key={key}
+              label={label}
+              labelFor={`contact-${key}`}
+              required
+              intent={isFlagged(key) ? Intent.DANGER : Intent.NONE}
+              helperText={isFlagged(key) ? <span id={`contact-${key}-error`}>{MSG_REQUIRED}</span> : undefined}
+            >
+              {key === 'description' ? (
+                <TextArea
+                  {...fieldProps(key)}
+                  fill
+                  rows={6}
+                  maxLength={5000}
+                  onChange={(e) => set(key, e.currentTarget.value)}
+                />
+              ) : (
+                <InputGroup
+                  {...fieldProps(key)}
+                  type={key === 'email' ? 'email' : 'text'}
+                  inputMode={key === 'email' ? 'email' : undefined}
+                  autoComplete={key === 'email' ? 'email' : key === 'fullName' ? 'name' : 'off'}
+                  maxLength={key === 'email' ? 254 : 200}
+                  onValueChange={(v) => set(key, v)}
+                />
+              )}
+            </FormField>
+          ))}
+          <Button
+            type="submit"
+            intent={Intent.PRIMARY}
+            size="large"
+            icon={<EnvelopeIcon />}
+            text="Enviar"
+            loading={submitting}
+            data-testid="contact-submit"
+          />
+        </form>
+        <ServiceHours />
+      </div>
+      <p className="auth-back">
+        <Link to="/">Voltar ao login</Link>
+      </p>
+    </PublicPage>
   );
 }

@@ -4,7 +4,7 @@ import { Group } from '@visx/group';
 import { scaleLinear, scalePoint } from '@visx/scale';
 import { LinePath } from '@visx/shape';
 import { TooltipWithBounds, useTooltip } from '@visx/tooltip';
-import { useEffect, useRef, useState } from 'react';
+import { BOTTOM_AXIS, GRID_STROKE, LEFT_AXIS, useWidth } from '@/components/chart';
 import type { MonthPoint } from './api/dashboard';
 import { chartYMax, countText, integerTicks, MONTH_NAMES, type Series } from './chart';
 
@@ -12,26 +12,6 @@ const COLORS: Record<Series, string> = { approved: '#238551', disapproved: '#cd4
 const SERIES_LABEL: Record<Series, string> = { approved: 'Aprovadas', disapproved: 'Reprovadas' };
 const HEIGHT = 280;
 const MARGIN = { top: 16, right: 24, bottom: 36, left: 44 };
-
-/** Width of an element, followed as it resizes. */
-function useWidth<T extends HTMLElement>(fallback: number) {
-  const ref = useRef<T | null>(null);
-  const [width, setWidth] = useState(fallback);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const measure = () => {
-      const w = el.getBoundingClientRect().width;
-      if (w > 0) setWidth(Math.floor(w));
-    };
-    measure();
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-  return { ref, width };
-}
 
 export interface MonthlyChartProps {
   months: readonly MonthPoint[];
@@ -70,7 +50,7 @@ export function MonthlyChart({ months, series }: MonthlyChartProps) {
     <div className="monthly-chart" ref={ref} data-testid="monthly-chart" data-y-max={yMax}>
       <svg width={width} height={HEIGHT} role="group" aria-label="Oportunidades aprovadas e reprovadas por mês">
         <Group left={MARGIN.left} top={MARGIN.top}>
-          <GridRows scale={y} width={innerWidth} tickValues={ticks} stroke="#e5e8eb" />
+          <GridRows scale={y} width={innerWidth} tickValues={ticks} stroke={GRID_STROKE} />
           {series.map((s) => (
             <LinePath<MonthPoint>
               key={s}
@@ -120,17 +100,13 @@ export function MonthlyChart({ months, series }: MonthlyChartProps) {
             scale={y}
             tickValues={ticks}
             tickFormat={(v) => Number(v).toLocaleString('pt-BR')}
-            stroke="#8f99a8"
-            tickStroke="#8f99a8"
-            tickLabelProps={{ fill: '#404854', fontSize: 11, textAnchor: 'end', dx: -4, dy: 3 }}
+            {...LEFT_AXIS}
           />
           <AxisBottom
             top={innerHeight}
             scale={x}
             tickFormat={(v) => months.find((m) => m.month === v)?.label ?? ''}
-            stroke="#8f99a8"
-            tickStroke="#8f99a8"
-            tickLabelProps={{ fill: '#404854', fontSize: 11, textAnchor: 'middle' }}
+            {...BOTTOM_AXIS}
           />
         </Group>
       </svg>

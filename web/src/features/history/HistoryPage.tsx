@@ -1,8 +1,9 @@
-import { Button, Card, H1, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Button, Card, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
 import { ArrowLeftIcon, HistoryIcon, RefreshIcon } from '@blueprintjs/icons';
 import { useState, type ReactNode } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { ErrorModal } from '@/components/ErrorModal';
+import { PageHeader } from '@/components/PageHeader';
 import { LOADING_MESSAGES } from '@/components/LoadingModal';
 import { DEFAULT_PAGE_SIZE, PageSizeSelect, PAGE_SIZES } from '@/components/PageSizeSelect';
 import { Paginator } from '@/components/Paginator';
@@ -173,17 +174,14 @@ export function HistoryPage() {
 
   return (
     <section className="panel-screen history-page" aria-labelledby="page-title">
-      <div className="page-header">
-        <H1 id="page-title" className="page-title" data-testid="page-title">
-          Histórico
-        </H1>
+      <PageHeader title="Histórico" className="page-header">
         <Button
           icon={<ArrowLeftIcon />}
           text="Voltar"
           onClick={() => navigate(HISTORY_TYPES[type].back)}
           data-testid="history-back"
         />
-      </div>
+      </PageHeader>
       <Card className="list-card" elevation={1}>
         <p className="history-subject" data-testid="history-subject">
           {subject ? (

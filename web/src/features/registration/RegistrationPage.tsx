@@ -1,11 +1,10 @@
-import { Button, Card, H1, H2, InputGroup, Intent, ProgressBar, Spinner } from '@blueprintjs/core';
+import { Button, H2, InputGroup, Intent, ProgressBar, Spinner } from '@blueprintjs/core';
 import { ArrowLeftIcon, ArrowRightIcon } from '@blueprintjs/icons';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ErrorModal } from '@/components/ErrorModal';
 import { LoadingModal } from '@/components/LoadingModal';
 import { SuccessModal } from '@/components/SuccessModal';
-import { LOGO_HEIGHT, LOGO_WIDTH, useBrand } from '@/lib/brand';
 import { normalizeCnpj } from '@/lib/cnpj';
 import { lookupCnpj, type CompanyData } from '@/lib/cnpjApi';
 import { onlyDigits } from '@/lib/format';
@@ -21,7 +20,7 @@ import { PersonFieldsForm } from '@/components/PersonFieldsForm';
 import { MOBILE_LENGTH, cnpjError, isPersonValid, personErrors, phoneDigits, type PersonFields } from '@/components/personFields';
 import './registration.css';
 import { FormField } from '@/components/FormField';
-import { MAIN_CONTENT_ID, SkipLink } from '@/components/SkipLink';
+import { PublicPage } from '@/components/PublicPage';
 
 export const STEP_TITLES = { 1: 'Crie seu usuário', 2: 'Sua revenda' } as const;
 
@@ -50,7 +49,6 @@ const COMPANY_FIELDS: readonly { key: keyof CompanyData; label: string }[] = [
  * "Registration step 1/2", §8 "Reseller registration", "Company lookup").
  */
 export function RegistrationPage() {
-  const brand = useBrand();
   const navigate = useNavigate();
   const [step, setStep] = useState<1 | 2>(1);
   const [person, setPerson] = useState<PersonFields>({ name: '', email: '', phone: '' });
@@ -179,32 +177,37 @@ export function RegistrationPage() {
   }
 
   return (
-    <div className="public-page registration-page">
-      <SkipLink />
-      <Card className="public-card registration-card" elevation={2} id={MAIN_CONTENT_ID} tabIndex={-1} role="main">
-        <img className="brand-logo auth-logo" src={brand.logo} alt={brand.name} width={LOGO_WIDTH} height={LOGO_HEIGHT} data-testid="brand-logo" />
-        <H1 className="page-title registration-title" data-testid="page-title">
-          Cadastre sua revenda
-        </H1>
-        <div className="registration-progress">
-          <ProgressBar
-            value={step === 1 ? 0.5 : 1}
-            intent={Intent.PRIMARY}
-            stripes={false}
-            animate={false}
-            aria-label={`Etapa ${step} de 2`}
-            data-testid="registration-progress"
-          />
-          <span className="registration-step-text" aria-hidden="true">
-            Etapa {step} de 2
-          </span>
-        </div>
+    <PublicPage
+      name="registration"
+      title="Cadastre sua revenda"
+      outside={
+        <>
+          <LoadingModal isOpen={waiting} />
+          <SuccessModal isOpen={success !== null} message={success ?? ''} onClose={() => navigate('/', { replace: true })} />
+          <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={() => setError(null)} />
+        </>
+      }
+    >
+      <div className="registration-progress">
+        <ProgressBar
+          value={step === 1 ? 0.5 : 1}
+          intent={Intent.PRIMARY}
+          stripes={false}
+          animate={false}
+          aria-label={`Etapa ${step} de 2`}
+          data-testid="registration-progress"
+        />
+        <span className="registration-step-text" aria-hidden="true">
+          Etapa {step} de 2
+        </span>
+      </div>
 
+      <form onSubmit={step === 1 ? onNext : onFinish} noValidate aria-labelledby="registration-step-title" data-testid={`registration-step-${step}`}>
+        <H2 id="registration-step-title" className="registration-step-title" data-testid="step-title">
+          {STEP_TITLES[step]}
+        </H2>
         {step === 1 ? (
-          <form onSubmit={onNext} noValidate aria-labelledby="registration-step-title" data-testid="registration-step-1">
-            <H2 id="registration-step-title" className="registration-step-title" data-testid="step-title">
-              {STEP_TITLES[1]}
-            </H2>
+          <>
             <PersonFieldsForm
               idPrefix="registration"
               values={person}
@@ -225,12 +228,9 @@ export function RegistrationPage() {
                 data-testid="registration-next"
               />
             </div>
-          </form>
+          </>
         ) : (
-          <form onSubmit={onFinish} noValidate aria-labelledby="registration-step-title" data-testid="registration-step-2">
-            <H2 id="registration-step-title" className="registration-step-title" data-testid="step-title">
-              {STEP_TITLES[2]}
-            </H2>
+          <>
             <FormField
               label="CNPJ"
               labelFor="registration-cnpj"
@@ -291,16 +291,13 @@ export function RegistrationPage() {
                 data-testid="registration-finish"
               />
             </div>
-          </form>
+          </>
         )}
+      </form>
 
-        <p className="auth-back">
-          <Link to="/">Voltar ao login</Link>
-        </p>
-      </Card>
-      <LoadingModal isOpen={waiting} />
-      <SuccessModal isOpen={success !== null} message={success ?? ''} onClose={() => navigate('/', { replace: true })} />
-      <ErrorModal isOpen={error !== null} message={error ?? ''} onClose={() => setError(null)} />
-    </div>
+      <p className="auth-back">
+        <Link to="/">Voltar ao login</Link>
+      </p>
+    </PublicPage>
   );
 }

@@ -3,7 +3,7 @@ import { GridColumns, GridRows } from '@visx/grid';
 import { Group } from '@visx/group';
 import { scaleBand, scaleLinear } from '@visx/scale';
 import { Bar } from '@visx/shape';
-import { useEffect, useRef, useState } from 'react';
+import { BOTTOM_AXIS, GRID_STROKE, LEFT_AXIS, useWidth } from '@/components/chart';
 
 export interface BarDatum {
   key: string;
@@ -14,26 +14,6 @@ export interface BarDatum {
   mark?: number | null;
   /** The bar's text alternative: its label and figures in words. */
   description: string;
-}
-
-/** Width of an element, followed as it resizes. */
-function useWidth<T extends HTMLElement>(fallback: number) {
-  const ref = useRef<T | null>(null);
-  const [width, setWidth] = useState(fallback);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const measure = () => {
-      const w = el.getBoundingClientRect().width;
-      if (w > 0) setWidth(Math.floor(w));
-    };
-    measure();
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-  return { ref, width };
 }
 
 export interface BarChartProps {
@@ -93,9 +73,9 @@ export function BarChart({ data, title, format, horizontal = false, max, color =
       <svg width={width} height={height} role="img" aria-label={summary}>
         <Group left={margin.left} top={margin.top}>
           {horizontal ? (
-            <GridColumns scale={value} height={innerHeight} numTicks={4} stroke="#e5e8eb" />
+            <GridColumns scale={value} height={innerHeight} numTicks={4} stroke={GRID_STROKE} />
           ) : (
-            <GridRows scale={value} width={innerWidth} numTicks={4} stroke="#e5e8eb" />
+            <GridRows scale={value} width={innerWidth} numTicks={4} stroke={GRID_STROKE} />
           )}
           {data.map((d) => {
             const pos = band(d.key) ?? 0;
@@ -118,18 +98,14 @@ export function BarChart({ data, title, format, horizontal = false, max, color =
               <AxisLeft
                 scale={band}
                 tickFormat={(k) => cut(labelOf(String(k)), labelChars)}
-                stroke="#8f99a8"
-                tickStroke="#8f99a8"
-                tickLabelProps={{ fill: '#404854', fontSize: 11, textAnchor: 'end', dx: -4, dy: 3 }}
+                {...LEFT_AXIS}
               />
               <AxisBottom
                 top={innerHeight}
                 scale={value}
                 numTicks={width < 420 ? 3 : 5}
                 tickFormat={(v) => format(Number(v))}
-                stroke="#8f99a8"
-                tickStroke="#8f99a8"
-                tickLabelProps={{ fill: '#404854', fontSize: 11, textAnchor: 'middle' }}
+                {...BOTTOM_AXIS}
               />
             </>
           ) : (
@@ -138,9 +114,7 @@ export function BarChart({ data, title, format, horizontal = false, max, color =
                 scale={value}
                 numTicks={4}
                 tickFormat={(v) => format(Number(v))}
-                stroke="#8f99a8"
-                tickStroke="#8f99a8"
-                tickLabelProps={{ fill: '#404854', fontSize: 11, textAnchor: 'end', dx: -4, dy: 3 }}
+                {...LEFT_AXIS}
               />
               <AxisBottom
                 top={innerHeight}
@@ -149,9 +123,7 @@ export function BarChart({ data, title, format, horizontal = false, max, color =
                   const i = data.findIndex((d) => d.key === k);
                   return i % every === 0 ? labelOf(String(k)) : '';
                 }}
-                stroke="#8f99a8"
-                tickStroke="#8f99a8"
-                tickLabelProps={{ fill: '#404854', fontSize: 11, textAnchor: 'middle' }}
+                {...BOTTOM_AXIS}
               />
             </>
           )}

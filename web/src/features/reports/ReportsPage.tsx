@@ -7,7 +7,7 @@ import { detailsPath } from '@/lib/guards';
 import { formatBRL, formatCNPJ, formatDate } from '@/lib/format';
 import { LONG_DATE_MASK } from '@/lib/masks';
 import { statusClass, statusIntent, statusLabel } from '@/lib/status';
-import { exportReport, saveBlob, type Report } from './api/reports';
+import { exportReport, saveBlob, type PipelineRow, type Report } from './api/reports';
 import { useReport } from './api/useReport';
 import { BarChart, type BarDatum } from './BarChart';
 import {
@@ -56,43 +56,101 @@ function Figure({ label, value, hint, testId }: { label: string; value: string; 
   );
 }
 
-/** A chart and its table: beside it on a wide screen, below it on a phone. */
-function ChartWithTable({ title, id, chart, table }: { title: string; id: string; chart: ReactNode; table: ReactNode }) {
+/**
+ * A report's card: its title and its table, with the chart beside the table
+ * on a wide screen (below it on a phone) when there is one.
+ */
+function ReportSection({ title, id, chart, children }: { title: string; id: string; chart?: ReactNode; children: ReactNode }) {
+  const table = (
+    <div className={chart ? 'report-pair-table table-scroll' : 'table-scroll'} tabIndex={0} role="group" aria-label={`Tabela: ${title}`}>
+      {children}
+    </div>
+  );
   return (
     <Card className="report-section" elevation={1} aria-labelledby={`${id}-title`} role="region" data-testid={id}>
       <H2 id={`${id}-title`} className="card-title">
         {title}
       </H2>
-      <div className="report-pair">
-        <div className="report-pair-chart">{chart}</div>
-        <div className="report-pair-table table-scroll" tabIndex={0} role="group" aria-label={`Tabela: ${title}`}>
+      {chart ? (
+        <div className="report-pair">
+          <div className="report-pair-chart">{chart}</div>
           {table}
         </div>
-      </div>
+      ) : (
+        table
+      )}
     </Card>
   );
 }
 
-function TableCard({ title, id, children }: { title: string; id: string; children: ReactNode }) {
+/** A column of a report's table: its header, and its cell for a row. */
+interface ReportColumn<T> {
+  header: string;
+  /** A figure (aligned right). */
+  num?: boolean;
+  cell: (row: T) => ReactNode;
+}
+
+interface ReportTableProps<T> {
+  testId: string;
+  /** Its rows stack into cards on a phone, each cell named by its column (data-label). */
+  stack?: boolean;
+  /** The row's header (the first column) and the other columns. */
+  columns: readonly [ReportColumn<T>, ...ReportColumn<T>[]];
+  rows: readonly T[];
+  rowKey: (row: T) => string;
+  /** The line shown when there are no rows; null shows none. */
+  empty?: string | null;
+}
+
+/** One of the report's tables: a row a record, its first cell the row's header. */
+function ReportTable<T>({ testId, stack = false, columns, rows, rowKey, empty = 'Nada no período.' }: ReportTableProps<T>) {
+  const [head, ...rest] = columns;
   return (
-    <Card className="report-section" elevation={1} aria-labelledby={`${id}-title`} role="region" data-testid={id}>
-      <H2 id={`${id}-title`} className="card-title">
-        {title}
-      </H2>
-      <div className="table-scroll" tabIndex={0} role="group" aria-label={`Tabela: ${title}`}>
-        {children}
-      </div>
-    </Card>
+    <HTMLTable compact className={stack ? 'report-table report-stack' : 'report-table'} data-testid={testId}>
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th key={c.header} scope="col" className={c.num ? 'num' : undefined}>
+              {c.header}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.length === 0 && empty !== null ? (
+          <tr>
+            <td colSpan={columns.length} className="report-empty">
+              {empty}
+            </td>
+          </tr>
+        ) : (
+          rows.map((r) => (
+            <tr key={rowKey(r)}>
+              <th scope="row">{head.cell(r)}</th>
+              {rest.map((c) => (
+                <td key={c.header} className={c.num ? 'num' : undefined} data-label={stack ? c.header : undefined}>
+                  {c.cell(r)}
+                </td>
+              ))}
+            </tr>
+          ))
+        )}
+      </tbody>
+    </HTMLTable>
   );
 }
 
-const none = (cols: number, text = 'Nada no período.') => (
-  <tr>
-    <td colSpan={cols} className="report-empty">
-      {text}
-    </td>
-  </tr>
-);
+const count = (n: number) => n.toLocaleString('pt-BR');
+
+/** The pipeline by a key (UF, status): the open opportunities and their estimated value. */
+function pipelineColumns(header: string): [ReportColumn<PipelineRow>, ...ReportColumn<PipelineRow>[]] {
+  return [
+    { header, cell: (s) => s.label },
+    { header: 'Abertas', num: true, cell: (s) => count(s.count) },
+    { header: 'Valor estimado', num: true, cell: (s) => formatBRL(s.value) },
+  ];
+}
 
 function ReportBody({ report }: { report: Report }) {
   const d = report.decisions;
@@ -140,7 +198,7 @@ function ReportBody({ report }: { report: Report }) {
         />
       </div>
 
-      <ChartWithTable
+      <ReportSection
         id="report-months"
         title="Tempo até a decisão por mês"
         chart={
@@ -149,210 +207,163 @@ function ReportBody({ report }: { report: Report }) {
             <p className="report-legend">Barra: mediana. Traço: p90 (90% decididas até ali).</p>
           </>
         }
-        table={
-          <HTMLTable compact className="report-table" data-testid="table-months">
-            <thead>
-              <tr>
-                <th scope="col">Mês</th>
-                <th scope="col" className="num">Decisões</th>
-                <th scope="col" className="num">Mediana</th>
-                <th scope="col" className="num">p90</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.byMonth.map((m) => (
-                <tr key={m.month}>
-                  <th scope="row">{m.label}</th>
-                  <td className="num">{m.count.toLocaleString('pt-BR')}</td>
-                  <td className="num">{hoursText(m.p50Hours)}</td>
-                  <td className="num">{hoursText(m.p90Hours)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </HTMLTable>
-        }
-      />
+      >
+        <ReportTable
+          testId="table-months"
+          columns={[
+            { header: 'Mês', cell: (m) => m.label },
+            { header: 'Decisões', num: true, cell: (m) => count(m.count) },
+            { header: 'Mediana', num: true, cell: (m) => hoursText(m.p50Hours) },
+            { header: 'p90', num: true, cell: (m) => hoursText(m.p90Hours) },
+          ]}
+          rows={d.byMonth}
+          rowKey={(m) => m.month}
+          empty={null}
+        />
+      </ReportSection>
 
-      <ChartWithTable
+      <ReportSection
         id="report-resales"
         title="Taxa de aprovação por revenda"
         chart={<BarChart data={resellers} title="Taxa de aprovação por revenda" horizontal max={1} format={(v) => percentText(v)} color="#238551" testId="chart-resales" />}
-        table={
-          <HTMLTable compact className="report-table report-stack" data-testid="table-resales">
-            <thead>
-              <tr>
-                <th scope="col">Revenda</th>
-                <th scope="col" className="num">Registradas</th>
-                <th scope="col" className="num">Aprovadas</th>
-                <th scope="col" className="num">Taxa</th>
-                <th scope="col" className="num">Pipeline</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.byResale.length === 0
-                ? none(5)
-                : report.byResale.map((r) => (
-                    <tr key={r.id}>
-                      <th scope="row">
-                        {r.name}
-                        <small className="report-sub">{formatCNPJ(r.cnpj)}</small>
-                      </th>
-                      <td className="num" data-label="Registradas">{r.registered.toLocaleString('pt-BR')}</td>
-                      <td className="num" data-label="Aprovadas">
-                        {r.approved.toLocaleString('pt-BR')} / {r.decided.toLocaleString('pt-BR')}
-                      </td>
-                      <td className="num" data-label="Taxa">{percentText(r.approvalRate)}</td>
-                      <td className="num" data-label="Pipeline">{formatBRL(r.pipeline)}</td>
-                    </tr>
-                  ))}
-            </tbody>
-          </HTMLTable>
-        }
-      />
+      >
+        <ReportTable
+          testId="table-resales"
+          stack
+          columns={[
+            {
+              header: 'Revenda',
+              cell: (r) => (
+                <>
+                  {r.name}
+                  <small className="report-sub">{formatCNPJ(r.cnpj)}</small>
+                </>
+              ),
+            },
+            { header: 'Registradas', num: true, cell: (r) => count(r.registered) },
+            { header: 'Aprovadas', num: true, cell: (r) => `${count(r.approved)} / ${count(r.decided)}` },
+            { header: 'Taxa', num: true, cell: (r) => percentText(r.approvalRate) },
+            { header: 'Pipeline', num: true, cell: (r) => formatBRL(r.pipeline) },
+          ]}
+          rows={report.byResale}
+          rowKey={(r) => r.id}
+        />
+      </ReportSection>
 
-      <ChartWithTable
+      <ReportSection
         id="report-states"
         title="Pipeline por UF"
         chart={<BarChart data={states} title="Pipeline por UF (valor estimado das abertas)" format={compactBRL} color="#c87619" testId="chart-states" />}
-        table={
-          <HTMLTable compact className="report-table" data-testid="table-states">
-            <thead>
-              <tr>
-                <th scope="col">UF</th>
-                <th scope="col" className="num">Abertas</th>
-                <th scope="col" className="num">Valor estimado</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.pipeline.byState.length === 0
-                ? none(3)
-                : report.pipeline.byState.map((s) => (
-                    <tr key={s.key}>
-                      <th scope="row">{s.label}</th>
-                      <td className="num">{s.count.toLocaleString('pt-BR')}</td>
-                      <td className="num">{formatBRL(s.value)}</td>
-                    </tr>
-                  ))}
-            </tbody>
-          </HTMLTable>
-        }
-      />
+      >
+        <ReportTable testId="table-states" columns={pipelineColumns('UF')} rows={report.pipeline.byState} rowKey={(s) => s.key} />
+      </ReportSection>
 
       <div className="report-tables">
-        <TableCard id="report-representatives" title="Decisões por representante">
-          <HTMLTable compact className="report-table" data-testid="table-representatives">
-            <thead>
-              <tr>
-                <th scope="col">Representante</th>
-                <th scope="col" className="num">Decisões</th>
-                <th scope="col" className="num">Mediana</th>
-                <th scope="col" className="num">Aprovação</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.byRepresentative.length === 0
-                ? none(4)
-                : report.byRepresentative.map((r) => (
-                    <tr key={r.id}>
-                      <th scope="row">{r.name || '—'}</th>
-                      <td className="num">{r.decided.toLocaleString('pt-BR')}</td>
-                      <td className="num">{hoursText(r.p50Hours)}</td>
-                      <td className="num">{percentText(r.approvalRate)}</td>
-                    </tr>
-                  ))}
-            </tbody>
-          </HTMLTable>
-        </TableCard>
+        <ReportSection id="report-representatives" title="Decisões por representante">
+          <ReportTable
+            testId="table-representatives"
+            columns={[
+              { header: 'Representante', cell: (r) => r.name || '—' },
+              { header: 'Decisões', num: true, cell: (r) => count(r.decided) },
+              { header: 'Mediana', num: true, cell: (r) => hoursText(r.p50Hours) },
+              { header: 'Aprovação', num: true, cell: (r) => percentText(r.approvalRate) },
+            ]}
+            rows={report.byRepresentative}
+            rowKey={(r) => r.id}
+          />
+        </ReportSection>
 
-        <TableCard id="report-status" title="Pipeline por status">
-          <HTMLTable compact className="report-table" data-testid="table-status">
-            <thead>
-              <tr>
-                <th scope="col">Status</th>
-                <th scope="col" className="num">Abertas</th>
-                <th scope="col" className="num">Valor estimado</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.pipeline.byStatus.length === 0
-                ? none(3)
-                : report.pipeline.byStatus.map((s) => (
-                    <tr key={s.key}>
-                      <th scope="row">{s.label}</th>
-                      <td className="num">{s.count.toLocaleString('pt-BR')}</td>
-                      <td className="num">{formatBRL(s.value)}</td>
-                    </tr>
-                  ))}
-            </tbody>
-          </HTMLTable>
-        </TableCard>
+        <ReportSection id="report-status" title="Pipeline por status">
+          <ReportTable testId="table-status" columns={pipelineColumns('Status')} rows={report.pipeline.byStatus} rowKey={(s) => s.key} />
+        </ReportSection>
 
-        <TableCard id="report-products" title="Pipeline por produto">
-          <HTMLTable compact className="report-table report-stack" data-testid="table-products">
-            <thead>
-              <tr>
-                <th scope="col">Produto</th>
-                <th scope="col" className="num">Abertas</th>
-                <th scope="col" className="num">Valor</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.pipeline.byProduct.length === 0
-                ? none(3)
-                : report.pipeline.byProduct.map((p) => (
-                    <tr key={p.partNumber}>
-                      <th scope="row">
-                        {p.description || p.partNumber}
-                        <small className="report-sub">{p.partNumber}</small>
-                      </th>
-                      <td className="num" data-label="Abertas">{p.count.toLocaleString('pt-BR')}</td>
-                      <td className="num" data-label="Valor">{formatBRL(p.value)}</td>
-                    </tr>
-                  ))}
-            </tbody>
-          </HTMLTable>
-        </TableCard>
+        <ReportSection id="report-products" title="Pipeline por produto">
+          <ReportTable
+            testId="table-products"
+            stack
+            columns={[
+              {
+                header: 'Produto',
+                cell: (p) => (
+                  <>
+                    {p.description || p.partNumber}
+                    <small className="report-sub">{p.partNumber}</small>
+                  </>
+                ),
+              },
+              { header: 'Abertas', num: true, cell: (p) => count(p.count) },
+              { header: 'Valor', num: true, cell: (p) => formatBRL(p.value) },
+            ]}
+            rows={report.pipeline.byProduct}
+            rowKey={(p) => p.partNumber}
+          />
+        </ReportSection>
       </div>
 
-      <TableCard id="report-expiring" title={`Vencendo nos próximos ${report.expiringDays} dias`}>
-        <HTMLTable compact className="report-table report-stack" data-testid="table-expiring">
-          <thead>
-            <tr>
-              <th scope="col">Oportunidade</th>
-              <th scope="col">Revenda</th>
-              <th scope="col">Status</th>
-              <th scope="col">Válida até</th>
-              <th scope="col" className="num">Valor estimado</th>
-            </tr>
-          </thead>
-          <tbody>
-            {report.expiringSoon.length === 0
-              ? none(5, 'Nenhuma aprovação vence nesses dias.')
-              : report.expiringSoon.map((e) => (
-                  <tr key={e.id}>
-                    <th scope="row">
-                      <Link to={detailsPath(e.id)}>{e.name || e.corporateName || 'Oportunidade'}</Link>
-                      <small className="report-sub">
-                        {e.corporateName}
-                        {e.state ? ` · ${e.state}` : ''}
-                      </small>
-                    </th>
-                    <td data-label="Revenda">{e.resale || '—'}</td>
-                    <td data-label="Status">
-                      <Tag minimal intent={statusIntent(e.status)} className={statusClass(e.status)}>
-                        {statusLabel(e.status)}
-                      </Tag>
-                    </td>
-                    <td data-label="Válida até">
-                      {formatDate(e.validUntil)} <small className="report-sub">{e.daysLeft === 1 ? 'em 1 dia' : `em ${e.daysLeft} dias`}</small>
-                    </td>
-                    <td className="num" data-label="Valor estimado">{formatBRL(e.estimated)}</td>
-                  </tr>
-                ))}
-          </tbody>
-        </HTMLTable>
-      </TableCard>
+      <ReportSection id="report-expiring" title={`Vencendo nos próximos ${report.expiringDays} dias`}>
+        <ReportTable
+          testId="table-expiring"
+          stack
+          columns={[
+            {
+              header: 'Oportunidade',
+              cell: (e) => (
+                <>
+                  <Link to={detailsPath(e.id)}>{e.name || e.corporateName || 'Oportunidade'}</Link>
+                  <small className="report-sub">
+                    {e.corporateName}
+                    {e.state ? ` · ${e.state}` : ''}
+                  </small>
+                </>
+              ),
+            },
+            { header: 'Revenda', cell: (e) => e.resale || '—' },
+            {
+              header: 'Status',
+              cell: (e) => (
+                <Tag minimal intent={statusIntent(e.status)} className={statusClass(e.status)}>
+                  {statusLabel(e.status)}
+                </Tag>
+              ),
+            },
+            {
+              header: 'Válida até',
+              cell: (e) => (
+                <>
+                  {formatDate(e.validUntil)} <small className="report-sub">{e.daysLeft === 1 ? 'em 1 dia' : `em ${e.daysLeft} dias`}</small>
+                </>
+              ),
+            },
+            { header: 'Valor estimado', num: true, cell: (e) => formatBRL(e.estimated) },
+          ]}
+          rows={report.expiringSoon}
+          rowKey={(e) => e.id}
+          empty="Nenhuma aprovação vence nesses dias."
+        />
+      </ReportSection>
     </>
+  );
+}
+
+/** A day of the period (dd/mm/aaaa); onChange hears only a changed text. */
+function DayField(props: { id: string; label: string; value: string; invalid: boolean; onChange: (v: string) => void }) {
+  const { id, label, value, invalid, onChange } = props;
+  return (
+    <FormGroup label={label} labelFor={id}>
+      <MaskedInput
+        id={id}
+        mask={LONG_DATE_MASK}
+        value={value}
+        onValueChange={(v) => {
+          if (v !== value) onChange(v);
+        }}
+        placeholder="dd/mm/aaaa"
+        inputMode="numeric"
+        aria-invalid={invalid}
+        aria-describedby={invalid ? 'report-period-error' : undefined}
+        data-testid={id}
+      />
+    </FormGroup>
   );
 }
 
@@ -439,40 +450,26 @@ export function ReportsPage() {
               data-testid="report-preset"
             />
           </FormGroup>
-          <FormGroup label="De" labelFor="report-from">
-            <MaskedInput
-              id="report-from"
-              mask={LONG_DATE_MASK}
-              value={fromText}
-              onValueChange={(v) => {
-                if (v === fromText) return;
-                setFromText(v);
-                setPreset('custom');
-              }}
-              placeholder="dd/mm/aaaa"
-              inputMode="numeric"
-              aria-invalid={formError !== null}
-              aria-describedby={formError ? 'report-period-error' : undefined}
-              data-testid="report-from"
-            />
-          </FormGroup>
-          <FormGroup label="Até" labelFor="report-to">
-            <MaskedInput
-              id="report-to"
-              mask={LONG_DATE_MASK}
-              value={toText}
-              onValueChange={(v) => {
-                if (v === toText) return;
-                setToText(v);
-                setPreset('custom');
-              }}
-              placeholder="dd/mm/aaaa"
-              inputMode="numeric"
-              aria-invalid={formError !== null}
-              aria-describedby={formError ? 'report-period-error' : undefined}
-              data-testid="report-to"
-            />
-          </FormGroup>
+          <DayField
+            id="report-from"
+            label="De"
+            value={fromText}
+            invalid={formError !== null}
+            onChange={(v) => {
+              setFromText(v);
+              setPreset('custom');
+            }}
+          />
+          <DayField
+            id="report-to"
+            label="Até"
+            value={toText}
+            invalid={formError !== null}
+            onChange={(v) => {
+              setToText(v);
+              setPreset('custom');
+            }}
+          />
           <div className="report-period-actions">
             <Button type="submit" intent="primary" text="Aplicar" loading={loading && report !== null} data-testid="report-apply" />
             <Button

@@ -2,24 +2,22 @@ import { Button, Card, H1, H2, Intent } from '@blueprintjs/core';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { ErrorModal } from '@/components/ErrorModal';
-import { PasswordFields } from '@/components/PasswordFields';
+import { PasswordFields, usePasswordPair } from '@/components/PasswordFields';
 import { SuccessModal } from '@/components/SuccessModal';
 import { useUpdatePassword } from './api/useUpdatePassword';
 import { PANEL_BASE } from '@/lib/guards';
-import { PASSWORD_UPDATED, PASSWORD_UPDATE_ERROR, passwordError } from '@/lib/password';
+import { PASSWORD_UPDATED, PASSWORD_UPDATE_ERROR } from '@/lib/password';
 
 
 /** Settings (spec §2 "Settings", §5 "Password", §8 "Password update"). */
 export function SettingsPage() {
   const navigate = useNavigate();
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
+  const { password, confirmation, valid, fields } = usePasswordPair();
   const [submitting, setSubmitting] = useState(false);
   const update = useUpdatePassword();
   const [success, setSuccess] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const valid = passwordError(password, confirmation) === null;
   const toOpportunities = () => navigate(`${PANEL_BASE}/Opportunities`);
 
   async function onSubmit(event: FormEvent) {
@@ -41,10 +39,7 @@ export function SettingsPage() {
         <H2 className="card-title">Atualizar a sua senha</H2>
         <form onSubmit={onSubmit} noValidate aria-label="Atualizar a sua senha">
           <PasswordFields
-            password={password}
-            confirmation={confirmation}
-            onPasswordChange={setPassword}
-            onConfirmationChange={setConfirmation}
+            {...fields}
             passwordLabel="Senha"
             confirmationLabel="Confirmação de senha"
             disabled={submitting}

@@ -15,6 +15,18 @@ function publicApi(extra: (url: string) => Response | undefined = () => undefine
   });
 }
 
+/** The authenticator lets a seller of Yep in (id 9, 'Vera Vendedora', a session of 8 hours). */
+function sellerLogin() {
+  const exp = Math.floor(Date.now() / 1000) + 3600 * 8;
+  publicApi((url) => {
+    if (url.startsWith('/authenticator/login'))
+      return json(200, { data: { data: { access_token: fakeJwt(exp), refresh_token: 'r' } } });
+    if (url === '/authenticator/auth/payload') return json(200, { payload: { id: '9', name: 'Vera Vendedora', exp } });
+    if (url === '/authenticator/user/9/role') return json(200, { roles: [{ name: 'SELLER', data: { brand: 'yep' } }] });
+    return undefined;
+  });
+}
+
 function submitButton() {
   return screen.getByRole('button', { name: 'Entrar' });
 }
@@ -94,14 +106,7 @@ describe('LoginPage', () => {
   });
 
   it('logs in and lands on the first page of the role', async () => {
-    const exp = Math.floor(Date.now() / 1000) + 3600 * 8;
-    publicApi((url) => {
-      if (url.startsWith('/authenticator/login'))
-        return json(200, { data: { data: { access_token: fakeJwt(exp), refresh_token: 'r' } } });
-      if (url === '/authenticator/auth/payload') return json(200, { payload: { id: '9', name: 'Vera Vendedora', exp } });
-      if (url === '/authenticator/user/9/role') return json(200, { roles: [{ name: 'SELLER', data: { brand: 'yep' } }] });
-      return undefined;
-    });
+    sellerLogin();
     renderAt('/', <AppRoutes />);
     await userEvent.click(screen.getByRole('checkbox', { name: 'Mantenha-me conectado' }));
     await userEvent.type(screen.getByLabelText('E-mail'), ' vendedor1@yep.demo ');
@@ -138,16 +143,6 @@ describe('LoginPage', () => {
     expect(screen.queryByTestId('email-notice')).not.toBeInTheDocument();
   });
   describe('return address (an e-mail link opened while logged out)', () => {
-    function sellerLogin() {
-      const exp = Math.floor(Date.now() / 1000) + 3600 * 8;
-      publicApi((url) => {
-        if (url.startsWith('/authenticator/login'))
-          return json(200, { data: { data: { access_token: fakeJwt(exp), refresh_token: 'r' } } });
-        if (url === '/authenticator/auth/payload') return json(200, { payload: { id: '9', name: 'Vera Vendedora', exp } });
-        if (url === '/authenticator/user/9/role') return json(200, { roles: [{ name: 'SELLER', data: { brand: 'yep' } }] });
-        return undefined;
-      });
-    }
     async function signIn() {
       await userEvent.type(screen.getByLabelText('E-mail'), 'vendedor1@yep.demo');
       await userEvent.type(screen.getByLabelText('Senha'), 'Oportuna@2026');

@@ -3,10 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ErrorModal } from '@/components/ErrorModal';
-import { PasswordFields } from '@/components/PasswordFields';
+import { PasswordFields, usePasswordPair } from '@/components/PasswordFields';
 import { SuccessModal } from '@/components/SuccessModal';
 import * as authApi from '@/lib/authApi';
-import { PASSWORD_UPDATED, PASSWORD_UPDATE_ERROR, passwordError } from '@/lib/password';
+import { PASSWORD_UPDATED, PASSWORD_UPDATE_ERROR } from '@/lib/password';
 
 export const INVALID_LINK = 'Link de redefinição inválido ou expirado.';
 
@@ -15,13 +15,11 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
+  const { password, confirmation, valid, fields } = usePasswordPair();
   const [submitting, setSubmitting] = useState(false);
   const [success, setSuccess] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const valid = passwordError(password, confirmation) === null;
   // The link is checked before any password is typed: a used or expired link says so at once.
   const check = useQuery({
     queryKey: ['reset-token', token],
@@ -58,10 +56,7 @@ export function ResetPasswordPage() {
       ) : (
         <form onSubmit={onSubmit} noValidate aria-label="Redefinir senha">
           <PasswordFields
-            password={password}
-            confirmation={confirmation}
-            onPasswordChange={setPassword}
-            onConfirmationChange={setConfirmation}
+            {...fields}
             disabled={submitting}
           />
           <Button type="submit" intent={Intent.PRIMARY} size="large" fill text="Finalizar" disabled={!valid} loading={submitting} />

@@ -1,37 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request, type HttpResponse } from '@/lib/http';
-import type { CreateOpportunityPayload, RenewalPayload } from '../model/payload';
+import type { CreateOpportunityPayload, ProductPayload, ProjectPayload, RenewalPayload } from '../model/payload';
 
 /**
  * Typed calls of the main API for one opportunity (docs/api.md) and the
  * messages of spec §8 for their outcomes.
  */
 
-export interface ProjectRecord {
-  aplication: string;
-  specification: string;
-  homologated: boolean | null;
-  haveCollector: boolean | null;
-  haveCollectorDescription: string;
-  partner: boolean | null;
-  partnerOwner: string;
-  partnerName: string;
-  opportunityType: string;
-  opportunityTypeStatus: string;
-  additionalInformation: string;
-  conclusionDate: string;
-  opportunityOrigin: string;
-  justification: string;
-}
+/** A record's project fields: as the create form sent them. */
+export type ProjectRecord = ProjectPayload;
 
-export interface ProductRecord {
-  partNumber: string;
-  description: string;
-  amount: number;
-  price: number;
-  accessory: boolean;
-  competition: boolean;
-}
+/** A record's product line: as the create form sent it. */
+export type ProductRecord = ProductPayload;
 
 /** GET /opportunity/id/{id} record (docs/api.md "Record"). */
 export interface OpportunityRecord {

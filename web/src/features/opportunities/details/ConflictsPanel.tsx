@@ -4,7 +4,7 @@ import { formatBRL, formatCNPJ, formatDate } from '@/lib/format';
 import { PANEL_BASE } from '@/lib/guards';
 import { readSession } from '@/lib/session';
 import { statusClass, statusIntent, statusLabel } from '@/lib/status';
-import type { ConflictKind, OpportunityRecord } from '../api/opportunity';
+import type { ConflictKind, ConflictRecord, OpportunityRecord } from '../api/opportunity';
 import { useConflictOverrides } from '../api/useConflictOverrides';
 import { SectionCard } from '../shared/OpportunitySections';
 import './conflicts.css';
@@ -26,18 +26,11 @@ export function daysInAnalysis(createdAt: string, approveDate: string | null | u
   return Math.max(0, Math.floor((end.getTime() - new Date(createdAt).getTime()) / DAY));
 }
 
-interface Column {
-  id: string;
+/** A registration side by side: this one (current, no kind) or a conflicting one. */
+interface Column extends Omit<ConflictRecord, 'kind' | 'products'> {
   current: boolean;
   kind?: ConflictKind;
-  cnpj: string;
-  corporateName: string;
-  resale: string;
-  status: string;
-  createdAt: string;
-  approveDate: string | null;
-  estimated: number;
-  products: { partNumber: string; description: string; amount: number }[];
+  products: NonNullable<ConflictRecord['products']>;
 }
 
 /**

@@ -11,10 +11,11 @@ import { formatDate } from '@/lib/format';
 import { PANEL_BASE } from '@/lib/guards';
 import { FIELD_LABELS, sellerLabel } from '../model/form';
 import { type RenewalPayload } from '../model/payload';
-import { PROBABILITY_LABELS, PROBABILITY_VALUES, statusClass, statusIntent, statusLabel } from '@/lib/status';
+import { statusClass, statusIntent, statusLabel } from '@/lib/status';
 import { OpportunitySections, ReadOnlyField, SectionCard } from '../shared/OpportunitySections';
 import '../shared/opportunity.css';
 import { ValidityCue } from '../shared/validity';
+import { ProbabilityOptions } from '../shared/fields';
 import { RenewalDialog } from './RenewalDialog';
 import { ConflictsPanel } from './ConflictsPanel';
 import { ConflictOverrideDialog } from './ConflictOverrideDialog';
@@ -39,6 +40,24 @@ export function OpportunityDetailsPage() {
   const { record, status, can, isRep, name, nameError, probability, busy, dialog, setDialog, success, failure } = d;
   const reasonTitle = reasonLabel(status);
   const toList = () => navigate(`${PANEL_BASE}/Opportunities`);
+  // The decisions and the renewal request the user may take, in the order shown.
+  const actions: { text: string; intent: Intent; onClick: () => void; testId: string }[] = [
+    ...(can.decide
+      ? [
+          { text: 'Reprovar', intent: Intent.DANGER, onClick: () => setDialog('refuse'), testId: 'refuse-button' },
+          { text: 'Aprovar', intent: Intent.SUCCESS, onClick: d.onApproveClick, testId: 'approve-button' },
+        ]
+      : []),
+    ...(can.decideRenewal
+      ? [
+          { text: 'Recusar Renovação', intent: Intent.DANGER, onClick: () => setDialog('refuseRenewal'), testId: 'refuse-renewal-button' },
+          { text: 'Aprovar Renovação', intent: Intent.SUCCESS, onClick: () => setDialog('approveRenewal'), testId: 'approve-renewal-button' },
+        ]
+      : []),
+    ...(can.requestRenewal
+      ? [{ text: 'Solicitar renovação', intent: Intent.PRIMARY, onClick: () => setDialog('renewal'), testId: 'request-renewal-button' }]
+      : []),
+  ];
 
   return (
     <section className="panel-screen op-screen" aria-labelledby="page-title">
@@ -132,11 +151,7 @@ export function OpportunityDetailsPage() {
                     disabled={!can.edit || busy}
                     onChange={(e) => d.setProbability(Number(e.currentTarget.value))}
                   >
-                    {PROBABILITY_VALUES.map((p) => (
-                      <option key={p} value={p}>
-                        {PROBABILITY_LABELS[p]}
-                      </option>
-                    ))}
+                    <ProbabilityOptions />
                   </HTMLSelect>
                 </FormField>
               </div>
@@ -158,51 +173,9 @@ export function OpportunityDetailsPage() {
           <ConflictsPanel record={record} />
 
           <div className="op-actions" data-testid="detail-actions">
-            {can.decide && (
-              <>
-                <Button
-                  intent={Intent.DANGER}
-                  text="Reprovar"
-                  disabled={busy}
-                  onClick={() => setDialog('refuse')}
-                  data-testid="refuse-button"
-                />
-                <Button
-                  intent={Intent.SUCCESS}
-                  text="Aprovar"
-                  disabled={busy}
-                  onClick={d.onApproveClick}
-                  data-testid="approve-button"
-                />
-              </>
-            )}
-            {can.decideRenewal && (
-              <>
-                <Button
-                  intent={Intent.DANGER}
-                  text="Recusar Renovação"
-                  disabled={busy}
-                  onClick={() => setDialog('refuseRenewal')}
-                  data-testid="refuse-renewal-button"
-                />
-                <Button
-                  intent={Intent.SUCCESS}
-                  text="Aprovar Renovação"
-                  disabled={busy}
-                  onClick={() => setDialog('approveRenewal')}
-                  data-testid="approve-renewal-button"
-                />
-              </>
-            )}
-            {can.requestRenewal && (
-              <Button
-                intent={Intent.PRIMARY}
-                text="Solicitar renovação"
-                disabled={busy}
-                onClick={() => setDialog('renewal')}
-                data-testid="request-renewal-button"
-              />
-            )}
+            {actions.map((a) => (
+              <Button key={a.testId} intent={a.intent} text={a.text} disabled={busy} onClick={a.onClick} data-testid={a.testId} />
+            ))}
           </div>
 
           <OpportunitySections record={record} sellerLabel={sellerLabel(brand.slug)} />

@@ -1,22 +1,13 @@
-import {
-  Button,
-  DialogBody,
-  DialogFooter,
-  HTMLSelect,
-  InputGroup,
-  Intent,
-  Radio,
-  TextArea,
-} from '@blueprintjs/core';
+import { HTMLSelect, InputGroup, Intent, TextArea } from '@blueprintjs/core';
 import { useEffect, useState, type ReactNode } from 'react';
-import { Dialog } from '@/components/Dialog';
+import { FormDialog } from '@/components/FormDialog';
 import { DATE_MASK } from '@/lib/masks';
 import { RENEWAL_LABELS, emptyRenewalForm, validateRenewal, type RenewalForm } from '../model/renewal';
 import { buildRenewalPayload, type RenewalPayload } from '../model/payload';
 import { type SimNao } from '../model/form';
-import { PROBABILITY_LABELS, PROBABILITY_VALUES } from '@/lib/status';
 import { MaskedInput } from '@/components/MaskedInput';
 import { SIM_NAO_OPTIONS } from '../shared/options';
+import { ProbabilityOptions, RadioRow } from '../shared/fields';
 import { FormField } from '@/components/FormField';
 
 export interface RenewalDialogProps {
@@ -70,126 +61,94 @@ export function RenewalDialog({ isOpen, loading = false, onSubmit, onCancel, now
   const simNao = (key: 'proposalSent' | 'productHomologated' | 'projectStillInScope') =>
     group(
       key,
-      <div
-        className="op-radio-row"
-        role="radiogroup"
-        aria-labelledby={`renewal-${key}-label`}
-        id={`renewal-${key}`}
-        data-testid={`renewal-${key}`}
-      >
-        {SIM_NAO_OPTIONS.map((o) => (
-          <Radio
-            key={o.value}
-            name={`renewal-${key}`}
-            value={o.value}
-            label={o.label}
-            checked={form[key] === o.value}
-            disabled={loading}
-            onChange={() => {
-              set(key, o.value as SimNao);
-              touch(key)();
-            }}
-          />
-        ))}
-      </div>,
+      <RadioRow
+        name={`renewal-${key}`}
+        testId={`renewal-${key}`}
+        options={SIM_NAO_OPTIONS}
+        value={form[key]}
+        disabled={loading}
+        onChoose={(v) => {
+          set(key, v as SimNao);
+          touch(key)();
+        }}
+      />,
       undefined,
       true,
     );
 
   return (
-    <Dialog
+    <FormDialog
       isOpen={isOpen}
-      onClose={loading ? undefined : onCancel}
       title="Solicitar renovação"
-      className="modal op-dialog"
+      formLabel="Solicitar renovação"
+      noValidate
+      loading={loading}
+      onCancel={onCancel}
+      onSubmit={() => {
+        setAttempted(true);
+        if (loading || Object.keys(errors).length > 0) return;
+        onSubmit(buildRenewalPayload(form));
+      }}
+      confirmText="Solicitar renovação"
+      confirmIntent={Intent.PRIMARY}
+      confirmTestId="renewal-submit"
     >
-      <form
-        noValidate
-        aria-label="Solicitar renovação"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setAttempted(true);
-          if (loading || Object.keys(errors).length > 0) return;
-          onSubmit(buildRenewalPayload(form));
-        }}
-      >
-        <DialogBody>
-          <div className="op-grid">
-            {simNao('proposalSent')}
-            {simNao('productHomologated')}
-            {group(
-              'nextStep',
-              <InputGroup
-                id="renewal-nextStep"
-                value={form.nextStep}
-                disabled={loading}
-                onValueChange={(v) => set('nextStep', v)}
-              />,
-              'op-span-all',
-            )}
-            {group(
-              'probabilityClosing',
-              <HTMLSelect
-                id="renewal-probabilityClosing"
-                value={String(form.probabilityClosing || '')}
-                disabled={loading}
-                onChange={(e) => set('probabilityClosing', Number(e.currentTarget.value) || 0)}
-                onBlur={touch('probabilityClosing')}
-              >
-                <option value="">Selecione</option>
-                {PROBABILITY_VALUES.map((p) => (
-                  <option key={p} value={p}>
-                    {PROBABILITY_LABELS[p]}
-                  </option>
-                ))}
-              </HTMLSelect>,
-            )}
-            {group(
-              'lastVisitDate',
-              <MaskedInput
-                id="renewal-lastVisitDate"
-                mask={DATE_MASK}
-                inputMode="numeric"
-                placeholder="dd/mm/aa"
-                value={form.lastVisitDate}
-                disabled={loading}
-                intent={errorOf('lastVisitDate') ? Intent.DANGER : Intent.NONE}
-                onValueChange={(v) => set('lastVisitDate', v)}
-                onBlur={touch('lastVisitDate')}
-              />,
-            )}
-            {simNao('projectStillInScope')}
-            {group(
-              'reason',
-              <TextArea
-                id="renewal-reason"
-                fill
-                rows={3}
-                value={form.reason}
-                disabled={loading}
-                intent={errorOf('reason') ? Intent.DANGER : Intent.NONE}
-                onChange={(e) => set('reason', e.currentTarget.value)}
-                onBlur={touch('reason')}
-              />,
-              'op-span-all',
-            )}
-          </div>
-        </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button variant="outlined" text="Cancelar" onClick={onCancel} disabled={loading} />
-              <Button
-                type="submit"
-                intent={Intent.PRIMARY}
-                text="Solicitar renovação"
-                loading={loading}
-                data-testid="renewal-submit"
-              />
-            </>
-          }
-        />
-      </form>
-    </Dialog>
+      <div className="op-grid">
+        {simNao('proposalSent')}
+        {simNao('productHomologated')}
+        {group(
+          'nextStep',
+          <InputGroup
+            id="renewal-nextStep"
+            value={form.nextStep}
+            disabled={loading}
+            onValueChange={(v) => set('nextStep', v)}
+          />,
+          'op-span-all',
+        )}
+        {group(
+          'probabilityClosing',
+          <HTMLSelect
+            id="renewal-probabilityClosing"
+            value={String(form.probabilityClosing || '')}
+            disabled={loading}
+            onChange={(e) => set('probabilityClosing', Number(e.currentTarget.value) || 0)}
+            onBlur={touch('probabilityClosing')}
+          >
+            <option value="">Selecione</option>
+            <ProbabilityOptions />
+          </HTMLSelect>,
+        )}
+        {group(
+          'lastVisitDate',
+          <MaskedInput
+            id="renewal-lastVisitDate"
+            mask={DATE_MASK}
+            inputMode="numeric"
+            placeholder="dd/mm/aa"
+            value={form.lastVisitDate}
+            disabled={loading}
+            intent={errorOf('lastVisitDate') ? Intent.DANGER : Intent.NONE}
+            onValueChange={(v) => set('lastVisitDate', v)}
+            onBlur={touch('lastVisitDate')}
+          />,
+        )}
+        {simNao('projectStillInScope')}
+        {group(
+          'reason',
+          <TextArea
+            id="renewal-reason"
+            fill
+            rows={3}
+            value={form.reason}
+            disabled={loading}
+            intent={errorOf('reason') ? Intent.DANGER : Intent.NONE}
+            onChange={(e) => set('reason', e.currentTarget.value)}
+            onBlur={touch('reason')}
+          />,
+          'op-span-all',
+        )}
+      </div>
+    </FormDialog>
   );
 }

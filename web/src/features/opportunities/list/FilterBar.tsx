@@ -55,6 +55,11 @@ export function FilterBar({
     onStatus(
       filters.status.includes(status) ? filters.status.filter((s) => s !== status) : [...filters.status, status],
     );
+  const textField = (f: (typeof TEXT_FIELDS)[number]) => (
+    <FormGroup key={f.key} label={f.label} labelFor={`filter-${f.key}`}>
+      <InputGroup id={`filter-${f.key}`} value={filters[f.key]} placeholder={f.placeholder} onValueChange={(v) => onText(f.key, v)} />
+    </FormGroup>
+  );
 
   return (
     <div className="filter-bar" data-testid="filter-bar">
@@ -91,16 +96,7 @@ export function FilterBar({
         )}
       </div>
       <div className="filter-fields">
-        {TEXT_FIELDS.slice(0, 2).map((f) => (
-          <FormGroup key={f.key} label={f.label} labelFor={`filter-${f.key}`}>
-            <InputGroup
-              id={`filter-${f.key}`}
-              value={filters[f.key]}
-              placeholder={f.placeholder}
-              onValueChange={(v) => onText(f.key, v)}
-            />
-          </FormGroup>
-        ))}
+        {TEXT_FIELDS.slice(0, 2).map(textField)}
         <FormGroup label="Data de cadastro" labelFor="filter-date">
           <IMaskInput
             id="filter-date"
@@ -127,69 +123,66 @@ export function FilterBar({
             onAccept={(value: string) => onText('cnpj', value)}
           />
         </FormGroup>
-        {TEXT_FIELDS.slice(2).map((f) => (
-          <FormGroup key={f.key} label={f.label} labelFor={`filter-${f.key}`}>
-            <InputGroup
-              id={`filter-${f.key}`}
-              value={filters[f.key]}
-              placeholder={f.placeholder}
-              onValueChange={(v) => onText(f.key, v)}
-            />
-          </FormGroup>
-        ))}
-        <FormGroup
+        {TEXT_FIELDS.slice(2).map(textField)}
+        <GeoSelect
+          id="filter-state"
           label="Estado"
-          labelFor="filter-state"
-          intent={geoError.states ? Intent.WARNING : Intent.NONE}
-          helperText={geoError.states ? <span id="filter-state-error">{GEO_ERROR}</span> : undefined}
-        >
-          <HTMLSelect
-            id="filter-state"
-            aria-describedby={geoError.states ? 'filter-state-error' : undefined}
-            fill
-            value={filters.state}
-            onChange={(e) => onState(e.currentTarget.value)}
-          >
-            <option value="">Todos</option>
-            {filters.state && !states.some((s) => s.sigla === filters.state) && (
-              <option value={filters.state}>{filters.state}</option>
-            )}
-            {states.map((s) => (
-              <option key={s.sigla} value={s.sigla}>
-                {s.nome} ({s.sigla})
-              </option>
-            ))}
-          </HTMLSelect>
-        </FormGroup>
-        <FormGroup
+          failed={geoError.states}
+          value={filters.state}
+          anyText="Todos"
+          options={states.map((st) => ({ key: st.sigla, value: st.sigla, label: `${st.nome} (${st.sigla})` }))}
+          onChange={onState}
+        />
+        <GeoSelect
+          id="filter-city"
           label="Cidade"
-          labelFor="filter-city"
-          intent={geoError.cities ? Intent.WARNING : Intent.NONE}
-          helperText={geoError.cities ? <span id="filter-city-error">{GEO_ERROR}</span> : undefined}
-        >
-          <HTMLSelect
-            id="filter-city"
-            aria-describedby={geoError.cities ? 'filter-city-error' : undefined}
-            fill
-            value={filters.city}
-            disabled={!filters.state}
-            onChange={(e) => onCity(e.currentTarget.value)}
-          >
-            <option value="">Todas</option>
-            {filters.city && !cities.some((c) => c.nome === filters.city) && (
-              <option value={filters.city}>{filters.city}</option>
-            )}
-            {cities.map((c) => (
-              <option key={c.id} value={c.nome}>
-                {c.nome}
-              </option>
-            ))}
-          </HTMLSelect>
-        </FormGroup>
+          failed={geoError.cities}
+          value={filters.city}
+          disabled={!filters.state}
+          anyText="Todas"
+          options={cities.map((c) => ({ key: String(c.id), value: c.nome, label: c.nome }))}
+          onChange={onCity}
+        />
       </div>
       <div className="filter-actions">
         <Button variant="minimal" icon={<FilterRemoveIcon />} text="Limpar filtros" onClick={onClear} data-testid="clear-filters" />
       </div>
     </div>
+  );
+}
+
+interface GeoSelectProps {
+  id: string;
+  label: string;
+  /** Its list failed to load: GEO_ERROR shows under it. */
+  failed: boolean;
+  value: string;
+  disabled?: boolean;
+  /** The empty choice ('Todos', 'Todas'). */
+  anyText: string;
+  options: { key: string; value: string; label: string }[];
+  onChange: (value: string) => void;
+}
+
+/** 'Estado' or 'Cidade': a chosen value the list lacks (not loaded yet, or failed) stays a choice. */
+function GeoSelect({ id, label, failed, value, disabled, anyText, options, onChange }: GeoSelectProps) {
+  const errorId = `${id}-error`;
+  return (
+    <FormGroup
+      label={label}
+      labelFor={id}
+      intent={failed ? Intent.WARNING : Intent.NONE}
+      helperText={failed ? <span id={errorId}>{GEO_ERROR}</span> : undefined}
+    >
+      <HTMLSelect id={id} aria-describedby={failed ? errorId : undefined} fill value={value} disabled={disabled} onChange={(e) => onChange(e.currentTarget.value)}>
+        <option value="">{anyText}</option>
+        {value && !options.some((o) => o.value === value) && <option value={value}>{value}</option>}
+        {options.map((o) => (
+          <option key={o.key} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </HTMLSelect>
+    </FormGroup>
   );
 }

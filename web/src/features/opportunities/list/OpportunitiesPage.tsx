@@ -3,10 +3,10 @@ import { DownloadIcon, PlusIcon } from '@blueprintjs/icons';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ColumnChooser } from '@/components/ColumnChooser';
-import { LIST_ERROR, ListBody } from '@/components/ListBody';
+import { LIST_ERROR } from '@/components/ListBody';
 import { ListScreen } from '@/components/ListScreen';
 import { SortControl } from '@/components/SortControl';
-import { useListData } from '@/components/useListData';
+import { listProps, useListData } from '@/components/useListData';
 import { PAGE_SIZES_WITH_ALL } from '@/components/PageSizeSelect';
 import { useBrand } from '@/lib/brand';
 import { useCities, useStates } from '../api/geo';
@@ -111,20 +111,17 @@ export function OpportunitiesPage() {
     setSort({ field, direction });
     setPage(1);
   };
-  const onAmount = (size: number) => {
-    setAmount(size);
-    setPage(1);
-  };
 
   // One request per distinct query; a newer one cancels the older.
   const queryKey = JSON.stringify(listQuery(applied, sort, amount, page));
-  const { rows, total, state, pages, error, setError, reload } = useListData<OpportunityRow>(
+  const list = useListData<OpportunityRow>(
     endpoint.ok ? (signal) => listOpportunities(endpoint.path, JSON.parse(queryKey), signal) : null,
     `${endpoint.ok ? endpoint.path : ''}|${queryKey}`,
     page,
     amount,
     setPage,
   );
+  const { rows, state, error, setError } = list;
 
   async function onExport() {
     if (exporting) return;
@@ -139,24 +136,15 @@ export function OpportunitiesPage() {
   const loading = state === 'loading';
   const distributor = brand.distributor || 'N/C';
 
-  const body = (
-    <ListBody
-      state={state}
-      rowCount={rows.length}
-      errorTitle="Não foi possível carregar as oportunidades"
-      onRetry={reload}
-      emptyDescription={hasFilters(applied) ? 'Nenhuma oportunidade corresponde aos filtros.' : 'Nenhuma oportunidade registrada ainda.'}
-      blocked={endpoint.ok ? null : endpoint.message}
-    >
-      <OpportunityTable
-        rows={shown}
-        sort={sort}
-        onSort={onSort}
-        distributor={distributor}
-        columns={columns}
-        busy={loading}
-      />
-    </ListBody>
+  const table = (
+    <OpportunityTable
+      rows={shown}
+      sort={sort}
+      onSort={onSort}
+      distributor={distributor}
+      columns={columns}
+      busy={loading}
+    />
   );
 
   return (
@@ -201,16 +189,12 @@ export function OpportunitiesPage() {
           onMine={roles.includes('REPRESENTATIVE') ? onMine : undefined}
         />
       }
-      state={state}
-      rowCount={rows.length}
-      total={total}
+      errorTitle="Não foi possível carregar as oportunidades"
+      emptyDescription={hasFilters(applied) ? 'Nenhuma oportunidade corresponde aos filtros.' : 'Nenhuma oportunidade registrada ainda.'}
+      blocked={endpoint.ok ? null : endpoint.message}
+      {...listProps(list, amount, setAmount, page, setPage)}
       noun={['oportunidade', 'oportunidades']}
-      amount={amount}
-      onAmount={onAmount}
       pageSizes={PAGE_SIZES_WITH_ALL}
-      page={page}
-      pageCount={pages}
-      onPage={setPage}
       tools={
         <>
           <SortControl fields={SORT_FIELDS} field={sort.field} direction={sort.direction} onChange={onSortControl} />
@@ -220,7 +204,7 @@ export function OpportunitiesPage() {
       error={error}
       onErrorClose={() => setError(null)}
     >
-      {body}
+      {table}
     </ListScreen>
   );
 }

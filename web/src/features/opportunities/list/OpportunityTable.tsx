@@ -1,14 +1,13 @@
-import { Button, HTMLTable, Tag } from '@blueprintjs/core';
+import { Button, Tag } from '@blueprintjs/core';
 import { EyeOpenIcon, HistoryIcon } from '@blueprintjs/icons';
 import { memo, type MouseEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { AgeBar } from '@/components/AgeBar';
 import { CellText } from '@/components/CellText';
-import { TableScroll } from '@/components/ListScreen';
+import { columnCell, ColumnTable, type CellSpec } from '@/components/ColumnTable';
 import { SortableHeader } from '@/components/SortableHeader';
 import { ProbabilityBar } from '@/components/ProbabilityBar';
-import { VirtualRows } from '@/components/VirtualRows';
-import { shownColumns, tableMinWidth } from '@/components/columns';
+import { shownColumns } from '@/components/columns';
 import '@/components/tables.css';
 import { formatBRL, formatCNPJ, formatDate } from '@/lib/format';
 import { detailsPath, historyPath } from '@/lib/guards';
@@ -100,126 +99,86 @@ export const OpportunityTable = memo(function OpportunityTable({
     );
   };
 
-  const cell = (key: OpportunityColumn, row: OpportunityRow): ReactNode => {
-    const name = row.name || 'N/C';
+  const cellOf = (key: OpportunityColumn, row: OpportunityRow): CellSpec => {
     switch (key) {
       case 'actions':
-        return (
-          <td key={key} className={`col-actions${STICKY.actions}`}>
-            <Button
-              variant="minimal"
-              size="small"
-              icon={<EyeOpenIcon />}
-              aria-label={`Ver detalhes de ${row.name || 'oportunidade'}`}
-              title="Ver detalhes"
-              data-testid="row-details"
-              onClick={() => open(row.id)}
-            />
-            <Link
-              to={historyPath(row.id)}
-              className="history-link"
-              aria-label={`Histórico de ${row.name || 'oportunidade'}`}
-              title="Histórico"
-              data-testid="row-history"
-            >
-              <HistoryIcon />
-            </Link>
-          </td>
-        );
+        return {
+          content: (
+            <>
+              <Button
+                variant="minimal"
+                size="small"
+                icon={<EyeOpenIcon />}
+                aria-label={`Ver detalhes de ${row.name || 'oportunidade'}`}
+                title="Ver detalhes"
+                data-testid="row-details"
+                onClick={() => open(row.id)}
+              />
+              <Link
+                to={historyPath(row.id)}
+                className="history-link"
+                aria-label={`Histórico de ${row.name || 'oportunidade'}`}
+                title="Histórico"
+                data-testid="row-history"
+              >
+                <HistoryIcon />
+              </Link>
+            </>
+          ),
+          className: STICKY.actions,
+          bare: true,
+        };
       case 'name':
-        return (
-          <td key={key} className={`col-name${STICKY.name}`} data-label="Nome da oportunidade">
-            <CellText text={name} testId="row-name" className="cell-strong" />
-          </td>
-        );
+        return { content: <CellText text={row.name || 'N/C'} testId="row-name" className="cell-strong" />, className: STICKY.name };
       case 'status':
-        return (
-          <td key={key} className="col-status">
-            <Tag intent={statusIntent(row.status)} className={statusClass(row.status)} minimal htmlTitle={statusLabel(row.status)} data-testid="row-status">
-              {statusLabel(row.status)}
-            </Tag>
-            <ValidityCue subject={row} now={now} />
-          </td>
-        );
+        return {
+          content: (
+            <>
+              <Tag intent={statusIntent(row.status)} className={statusClass(row.status)} minimal htmlTitle={statusLabel(row.status)} data-testid="row-status">
+                {statusLabel(row.status)}
+              </Tag>
+              <ValidityCue subject={row} now={now} />
+            </>
+          ),
+          bare: true,
+        };
       case 'client':
-        return (
-          <td key={key} className="col-client" data-label="Cliente">
-            <CellText text={row.fantasyName || 'N/C'} testId="row-fantasy-name" />
-            {row.corporateName && <CellText text={row.corporateName} className="cell-secondary" />}
-          </td>
-        );
+        return {
+          content: (
+            <>
+              <CellText text={row.fantasyName || 'N/C'} testId="row-fantasy-name" />
+              {row.corporateName && <CellText text={row.corporateName} className="cell-secondary" />}
+            </>
+          ),
+        };
       case 'cnpj':
-        return (
-          <td key={key} className="col-cnpj cell-nowrap" data-label="CNPJ" data-testid="row-cnpj">
-            {formatCNPJ(row.cnpj)}
-          </td>
-        );
+        return { content: formatCNPJ(row.cnpj), className: ' cell-nowrap', testId: 'row-cnpj' };
       case 'city':
-        return (
-          <td key={key} className="col-city" data-label="Cidade/UF">
-            <CellText text={[row.city, row.state].filter(Boolean).join('/') || 'N/C'} />
-          </td>
-        );
+        return { content: <CellText text={[row.city, row.state].filter(Boolean).join('/') || 'N/C'} /> };
       case 'estimated':
-        return (
-          <td key={key} className="col-estimated cell-nowrap cell-number" data-label="Valor estimado" data-testid="row-estimated">
-            {formatBRL(row.estimated) || formatBRL(0)}
-          </td>
-        );
+        return { content: formatBRL(row.estimated) || formatBRL(0), className: ' cell-nowrap cell-number', testId: 'row-estimated' };
       case 'probability':
-        return (
-          <td key={key} className="col-probability" data-label="Probabilidade">
-            <ProbabilityBar value={row.probabilityClosing} />
-          </td>
-        );
+        return { content: <ProbabilityBar value={row.probabilityClosing} /> };
       case 'created':
-        return (
-          <td key={key} className="col-created cell-nowrap" data-label="Cadastro" data-testid="row-created">
-            {formatDate(row.createdAt)}
-          </td>
-        );
+        return { content: formatDate(row.createdAt), className: ' cell-nowrap', testId: 'row-created' };
       case 'age':
-        return (
-          <td key={key} className="col-age" data-label="Tempo em análise">
-            {row.status === 'analysis' ? <AgeBar since={row.createdAt} now={now} /> : <span aria-label="Não se aplica">—</span>}
-          </td>
-        );
+        return { content: row.status === 'analysis' ? <AgeBar since={row.createdAt} now={now} /> : <span aria-label="Não se aplica">—</span> };
       case 'approval':
-        return (
-          <td key={key} className="col-approval cell-nowrap" data-label="Aprovação" data-testid="row-approval">
-            {row.status === 'approved' && formatDate(row.approveDate) ? formatDate(row.approveDate) : NO_DATE}
-          </td>
-        );
+        return {
+          content: row.status === 'approved' && formatDate(row.approveDate) ? formatDate(row.approveDate) : NO_DATE,
+          className: ' cell-nowrap',
+          testId: 'row-approval',
+        };
       case 'register':
-        return (
-          <td key={key} className="col-register" data-label="Registro">
-            <CellText text={row.register || 'N/C'} testId="row-register" />
-          </td>
-        );
+        return { content: <CellText text={row.register || 'N/C'} testId="row-register" /> };
       case 'resale':
-        return (
-          <td key={key} className="col-resale" data-label="Revenda">
-            <CellText text={row.resale || 'N/C'} testId="row-resale" />
-          </td>
-        );
+        return { content: <CellText text={row.resale || 'N/C'} testId="row-resale" /> };
       case 'seller':
-        return (
-          <td key={key} className="col-seller" data-label="Vendedor">
-            <CellText text={row.seller || 'N/C'} testId="row-seller" />
-          </td>
-        );
+        return { content: <CellText text={row.seller || 'N/C'} testId="row-seller" /> };
       case 'responsible':
-        return (
-          <td key={key} className="col-responsible" data-label="Responsável">
-            <CellText text={(row.representative ?? []).map((r) => r.name).join(', ') || 'Todos'} testId="row-responsible" />
-          </td>
-        );
+        return { content: <CellText text={(row.representative ?? []).map((r) => r.name).join(', ') || 'Todos'} testId="row-responsible" /> };
       case 'distributor':
-        return (
-          <td key={key} className="col-distributor" data-label="Distribuidor">
-            <CellText text={distributor} testId="row-distributor" />
-          </td>
-        );
+        return { content: <CellText text={distributor} testId="row-distributor" /> };
     }
   };
 
@@ -232,31 +191,23 @@ export const OpportunityTable = memo(function OpportunityTable({
       className={index % 2 === 1 ? 'is-clickable is-odd' : 'is-clickable'}
       onClick={(e) => onRowClick(e, row.id)}
     >
-      {shown.map((c) => cell(c.key, row))}
+      {shown.map((c) => columnCell(c, cellOf(c.key, row)))}
     </tr>
   );
 
   return (
-    <TableScroll label="Tabela de oportunidades" busy={busy}>
-      <HTMLTable
-        className="opportunity-table list-table"
-        interactive
-        compact
-        data-testid="opportunity-table"
-        data-row-count={rows.length}
-        data-columns={shown.map((c) => c.key).join(' ')}
-        style={{ minWidth: tableMinWidth(shown) }}
-      >
-        <colgroup>
-          {shown.map((c) => (
-            <col key={c.key} className={`col-${c.key}`} style={c.width ? { width: c.width } : undefined} />
-          ))}
-        </colgroup>
-        <thead>
-          <tr>{shown.map((c) => header(c.key, c.label))}</tr>
-        </thead>
-        <VirtualRows rows={rows} columns={shown.length} rowHeight={ROW_HEIGHT} renderRow={renderRow} />
-      </HTMLTable>
-    </TableScroll>
+    <ColumnTable
+      label="Tabela de oportunidades"
+      busy={busy}
+      className="opportunity-table list-table"
+      compact
+      data-testid="opportunity-table"
+      data-row-count={rows.length}
+      columns={shown}
+      header={(c) => header(c.key, c.label)}
+      rows={rows}
+      rowHeight={ROW_HEIGHT}
+      renderRow={renderRow}
+    />
   );
 });

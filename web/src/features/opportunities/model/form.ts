@@ -1,5 +1,6 @@
 import { parsePriceCents } from '@/lib/money';
 import { DEFAULT_PROBABILITY } from '@/lib/status';
+import type { CompanyData } from '@/lib/cnpjApi';
 
 /**
  * The new-opportunity form's model (spec §3, §5): its wire values, its state,
@@ -48,16 +49,11 @@ export interface ProductLineForm {
   price: string;
 }
 
-export interface OpportunityForm {
+/** The form's company fields (fantasy name … state) are the CNPJ lookup's. */
+export interface OpportunityForm extends CompanyData {
   /** Only typed by a representative; empty → the server's default name. */
   name: string;
   cnpj: string;
-  fantasyName: string;
-  corporateName: string;
-  street: string;
-  cep: string;
-  city: string;
-  state: string;
   contact: string;
   phone: string;
   email: string;

@@ -9,6 +9,7 @@ import { isValidCnpj } from '@/lib/cnpj';
 import { isValidEmail } from '@/lib/format';
 import { parseDate, todayInBrasilia } from '@/lib/dates';
 import { parsePriceCents } from '@/lib/money';
+import { CNPJ_FOUND_FIELDS } from '@/test/fixtures';
 
 // 2026-05-10 15:00 in Brasília.
 const NOW = new Date('2026-05-10T18:00:00Z');
@@ -21,12 +22,7 @@ function validForm(): OpportunityForm {
   return {
     ...emptyOpportunityForm(),
     cnpj: '11.222.333/0001-81',
-    fantasyName: 'Boa Compra',
-    corporateName: 'Supermercados Boa Compra Ltda',
-    street: 'Avenida Central, 100',
-    cep: '01310-100',
-    city: 'Campinas',
-    state: 'SP',
+    ...CNPJ_FOUND_FIELDS,
     contact: 'Carla Nogueira',
     phone: '(11) 98765-4321',
     email: ' compras@cliente.com.br ',

@@ -60,60 +60,28 @@ export function ProductLines({ kind, lines, errors, disabled, onChange, onAdd, o
             ? formatBRL(((parseAmount(line.amount) ?? 0) * (parsePriceCents(line.price) ?? 0)) / 100)
             : '';
         const priceMessage = e.price ?? ((left[line.key] && priceError(line.price)) || undefined);
+        /** A part typed as text (the quantity, digits only), named '<title> <n>: <label in lower case>'. */
+        const textField = (part: 'partNumber' | 'description' | 'amount', idPart: string, label: string, className?: string) => {
+          const input = {
+            id: id(idPart),
+            value: line[part],
+            disabled,
+            intent: e[part] ? Intent.DANGER : Intent.NONE,
+            onValueChange: (v: string) => onChange({ ...line, [part]: v }),
+            'aria-label': `${title} ${n}: ${label.toLowerCase()}`,
+            'data-testid': `line-${kind}-${index}-${part}`,
+          };
+          return (
+            <FormField className={className} label={label} labelFor={input.id} intent={input.intent} helperText={e[part]}>
+              {part === 'amount' ? <MaskedInput {...input} mask={QUANTITY_MASK} inputMode="numeric" /> : <InputGroup {...input} />}
+            </FormField>
+          );
+        };
         return (
           <div className="op-line" key={line.key} data-testid={`line-${kind}-${index}`}>
-            <FormField
-              className="op-line-pn"
-              label="Part number"
-              labelFor={id('pn')}
-              intent={e.partNumber ? Intent.DANGER : Intent.NONE}
-              helperText={e.partNumber}
-            >
-              <InputGroup
-                id={id('pn')}
-                value={line.partNumber}
-                disabled={disabled}
-                intent={e.partNumber ? Intent.DANGER : Intent.NONE}
-                onValueChange={(v) => onChange({ ...line, partNumber: v })}
-                aria-label={`${title} ${n}: part number`}
-                data-testid={`line-${kind}-${index}-partNumber`}
-              />
-            </FormField>
-            <FormField
-              className="op-line-description"
-              label="Descrição"
-              labelFor={id('description')}
-              intent={e.description ? Intent.DANGER : Intent.NONE}
-              helperText={e.description}
-            >
-              <InputGroup
-                id={id('description')}
-                value={line.description}
-                disabled={disabled}
-                intent={e.description ? Intent.DANGER : Intent.NONE}
-                onValueChange={(v) => onChange({ ...line, description: v })}
-                aria-label={`${title} ${n}: descrição`}
-                data-testid={`line-${kind}-${index}-description`}
-              />
-            </FormField>
-            <FormField
-              label="Quantidade"
-              labelFor={id('amount')}
-              intent={e.amount ? Intent.DANGER : Intent.NONE}
-              helperText={e.amount}
-            >
-              <MaskedInput
-                id={id('amount')}
-                mask={QUANTITY_MASK}
-                inputMode="numeric"
-                value={line.amount}
-                disabled={disabled}
-                intent={e.amount ? Intent.DANGER : Intent.NONE}
-                onValueChange={(v) => onChange({ ...line, amount: v })}
-                aria-label={`${title} ${n}: quantidade`}
-                data-testid={`line-${kind}-${index}-amount`}
-              />
-            </FormField>
+            {textField('partNumber', 'pn', 'Part number', 'op-line-pn')}
+            {textField('description', 'description', 'Descrição', 'op-line-description')}
+            {textField('amount', 'amount', 'Quantidade')}
             <FormGroup
               label="Preço (R$)"
               labelFor={id('price')}

@@ -2,6 +2,7 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@/App';
+import { CNPJ_FOUND } from '@/test/fixtures';
 import { TEST_BRAND, json, mockFetch, renderAt, storeSession, type Call } from '@/test/helpers';
 
 // A busy machine (CI, parallel builds) can take more than the default second to render and answer.
@@ -12,15 +13,6 @@ const SELLERS = [
   { name: 'Vanessa Lima', user_id: 'u1', company: 'Revenda Modelo' },
   { name: 'Victor Souza', user_id: 'u2', company: 'Revenda Modelo' },
 ];
-const COMPANY = {
-  nome_fantasia: 'Boa Compra',
-  razao_social: 'Supermercados Boa Compra Ltda',
-  rua: 'Avenida Central, 100',
-  cep: '01310100',
-  cidade: 'Campinas',
-  estado: 'SP',
-};
-
 type Handler = (call: Call) => Response | undefined;
 
 /** The API as the registration screen sees it; `extra` answers first. */
@@ -29,10 +21,18 @@ function api(extra: Handler = () => undefined) {
     const r = extra(call);
     if (r) return r;
     if (call.url.startsWith('/api/opportunity/getSellersOnSalesforce')) return json(200, SELLERS);
-    if (call.url.startsWith('/api/cnpj/')) return json(200, COMPANY);
+    if (call.url.startsWith('/api/cnpj/')) return json(200, CNPJ_FOUND);
     if (call.url === '/api/opportunity/create') return json(200, { message: 'Oportunidade cadastrada com sucesso', data: { id: 'n1' } });
     return json(404, { message: 'Recurso não encontrado.' });
   });
+}
+
+/** A Nordata user of these roles opens the registration screen; the API's calls. */
+function openAs(roles: string[], extra?: Handler) {
+  storeSession({ roles, company: 'nordata' });
+  const calls = api(extra);
+  renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+  return calls;
 }
 
 function futureDate(): string {
@@ -68,9 +68,7 @@ async function fillValidForm() {
 
 describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
   it("shows the title, the sections and the seller picker; default probability 25 ('0% - 49%')", async () => {
-    storeSession({ roles: ['RESALE'], company: 'nordata' });
-    api();
-    renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    openAs(['RESALE']);
     expect(screen.getByTestId('page-title')).toHaveTextContent('Registro de Oportunidades');
     expect(screen.queryByLabelText(/^Nome da Oportunidade/)).not.toBeInTheDocument();
     expect(screen.getByLabelText(/^Probabilidade de fechamento/)).toHaveValue('25');
@@ -85,9 +83,7 @@ describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
   });
 
   it('fills the company from the lookup at 18 characters; the company fields are read-only', async () => {
-    storeSession({ roles: ['SELLER'], company: 'nordata' });
-    const calls = api();
-    renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    const calls = openAs(['SELLER']);
     const cnpj = screen.getByLabelText(/^CNPJ/);
     await userEvent.type(cnpj, '1122233300018');
     expect(cnpj).toHaveValue('11.222.333/0001-8');
@@ -105,9 +101,7 @@ describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
   });
 
   it('takes an alphanumeric CNPJ: letters upper-cased as typed, looked up and sent as 12ABC34501DE35', async () => {
-    storeSession({ roles: ['SELLER'], company: 'nordata' });
-    const calls = api();
-    renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    const calls = openAs(['SELLER']);
     const cnpj = await screen.findByLabelText(/^CNPJ/);
     await userEvent.type(cnpj, '12abc34501de35');
     expect(cnpj).toHaveValue('12.ABC.345/01DE-35');
@@ -117,9 +111,7 @@ describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
   });
 
   it('shows the CNPJ modal for an unknown CNPJ (404) and for wrong check digits without a lookup', async () => {
-    storeSession({ roles: ['SELLER'], company: 'nordata' });
-    const calls = api((c) => (c.url.startsWith('/api/cnpj/') ? json(404, { message: 'CNPJ não encontrado' }) : undefined));
-    renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    const calls = openAs(['SELLER'], (c) => (c.url.startsWith('/api/cnpj/') ? json(404, { message: 'CNPJ não encontrado' }) : undefined));
     await userEvent.type(screen.getByLabelText(/^CNPJ/), '99999999000191');
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('Ops!');
@@ -134,9 +126,7 @@ describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
   });
 
   it("says 'É permitido somente 3 consultas por minuto' after a 429", async () => {
-    storeSession({ roles: ['SELLER'], company: 'nordata' });
-    api((c) => (c.url.startsWith('/api/cnpj/') ? json(429, { message: 'É permitido somente 3 consultas por minuto' }) : undefined));
-    renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    openAs(['SELLER'], (c) => (c.url.startsWith('/api/cnpj/') ? json(429, { message: 'É permitido somente 3 consultas por minuto' }) : undefined));
     await userEvent.type(screen.getByLabelText(/^CNPJ/), '11222333000181');
     expect(await screen.findByRole('dialog')).toHaveTextContent('É permitido somente 3 consultas por minuto');
   });
@@ -173,9 +163,7 @@ describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
   });
 
   it('does not retry the lookup of a CNPJ the service called invalid', async () => {
-    storeSession({ roles: ['SELLER'], company: 'nordata' });
-    const calls = api((c) => (c.url.startsWith('/api/cnpj/') ? json(404, { message: 'CNPJ não encontrado' }) : undefined));
-    renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    const calls = openAs(['SELLER'], (c) => (c.url.startsWith('/api/cnpj/') ? json(404, { message: 'CNPJ não encontrado' }) : undefined));
     const cnpj = screen.getByLabelText(/^CNPJ/);
     await userEvent.type(cnpj, '11222333000181');
     const dialog = await screen.findByRole('dialog');
@@ -188,9 +176,7 @@ describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
   });
 
   it('ties each radio group to its label (no label pointing at the group)', () => {
-    storeSession({ roles: ['SELLER'], company: 'nordata' });
-    api();
-    renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    openAs(['SELLER']);
     for (const name of ['Faz parte de um grupo/rede?', 'Produto homologado?', 'Possui equipamento similar?', 'Possui parceiro de software?']) {
       const group = screen.getByRole('radiogroup', { name });
       expect(group).not.toHaveAttribute('aria-label');
@@ -201,9 +187,7 @@ describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
   });
 
   it("lists the missing labels in 'Campos obrigatórios ausentes!' and marks the fields", async () => {
-    storeSession({ roles: ['SELLER'], company: 'nordata' });
-    const calls = api();
-    renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    const calls = openAs(['SELLER']);
     await userEvent.type(screen.getByLabelText(/^Nome do contato/), 'Carla');
     await userEvent.type(screen.getByLabelText(/^Telefone/), '0000000000');
     await userEvent.click(screen.getByRole('button', { name: 'Finalizar registro' }));
@@ -240,9 +224,7 @@ describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
   });
 
   it('keeps the estimated total live, without competitors', async () => {
-    storeSession({ roles: ['SELLER'], company: 'nordata' });
-    api();
-    renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    openAs(['SELLER']);
     const total = screen.getByTestId('estimated-total');
     expect(total).toHaveTextContent('R$ 0,00');
     await userEvent.type(screen.getByTestId('line-product-0-partNumber'), 'CT-40');
@@ -271,9 +253,7 @@ describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
     ['1234.56', 'R$ 2.469,12'],
     ['1 234,56', 'R$ 2.469,12'],
   ])("reads the price typed as %s (never as 1,23), shows it as 1.234,56 right-aligned", async (typed, expected) => {
-    storeSession({ roles: ['SELLER'], company: 'nordata' });
-    api();
-    renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    openAs(['SELLER']);
     await userEvent.type(await screen.findByTestId('line-product-0-partNumber'), 'CT-40');
     await userEvent.type(screen.getByTestId('line-product-0-amount'), '2');
     const price = screen.getByTestId('line-product-0-price');
@@ -291,9 +271,7 @@ describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
     ['1.23,45', 'Separador de milhar fora do lugar. Digite o valor como 1.234,56.'],
     ['12a', 'Valor inválido. Digite o valor como 1.234,56.'],
   ])('refuses the price %s with a pt-BR message once the field is left, and keeps what was typed', async (typed, message) => {
-    storeSession({ roles: ['SELLER'], company: 'nordata' });
-    api();
-    renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    openAs(['SELLER']);
     await userEvent.type(await screen.findByTestId('line-product-0-amount'), '2');
     const price = screen.getByTestId('line-product-0-price');
     await userEvent.type(price, typed);
@@ -306,9 +284,7 @@ describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
   });
 
   it('shows the partner, agency and collector follow-up fields only when they apply', async () => {
-    storeSession({ roles: ['SELLER'], company: 'nordata' });
-    api();
-    renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    openAs(['SELLER']);
     expect(screen.queryByLabelText(/^Proprietário do software/)).not.toBeInTheDocument();
     await choose('Possui parceiro de software?', 'Sim');
     await userEvent.selectOptions(screen.getByLabelText(/^Proprietário do software/), 'Software de Parceiros');
@@ -368,9 +344,7 @@ describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
   });
 
   it('preselects the signed-in seller; a changed form gets a new key', async () => {
-    storeSession({ roles: ['SELLER'], company: 'nordata' }); // userid u1
-    const calls = api((c) => (c.url === '/api/opportunity/create' ? json(423, { message: 'x' }) : undefined));
-    renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    const calls = openAs(['SELLER'], (c) => (c.url === '/api/opportunity/create' ? json(423, { message: 'x' }) : undefined)); // userid u1
     await fillValidForm();
     await waitFor(() => expect(screen.getByRole('combobox', { name: /^Vendedor/ })).toHaveValue('u1'));
     await userEvent.click(screen.getByTestId('accepted-term'));
@@ -420,26 +394,20 @@ describe('RegistrationOpportunityPage', { timeout: 30_000 }, () => {
   });
 
   it("reports a CRM seller list failure with 'Não foi possivel recuperar os vendedores no Salesforce'", async () => {
-    storeSession({ roles: ['RESALE'], company: 'nordata' });
-    api((c) => (c.url.startsWith('/api/opportunity/getSellersOnSalesforce') ? json(502, { message: 'x' }) : undefined));
-    renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    openAs(['RESALE'], (c) => (c.url.startsWith('/api/opportunity/getSellersOnSalesforce') ? json(502, { message: 'x' }) : undefined));
     expect(await screen.findByTestId('sellers-error')).toHaveTextContent(
       'Não foi possivel recuperar os vendedores no Salesforce',
     );
   });
 
   it('opens the guidelines PDF of the brand', async () => {
-    storeSession({ roles: ['RESALE'], company: 'nordata' });
-    api();
-    renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    openAs(['RESALE']);
     await userEvent.click(screen.getByRole('button', { name: 'Ler as diretrizes' }));
     expect(screen.getByTestId('pdf-viewer-frame')).toHaveAttribute('src', '/brand-assets/nordata/guidelines.pdf');
   });
 
   it("shows the opportunity name only to a representative", async () => {
-    storeSession({ roles: ['RESALE', 'REPRESENTATIVE'], company: 'nordata' });
-    api();
-    renderAt('/Painel/Opportunities/registration', <AppRoutes />, NORDATA);
+    openAs(['RESALE', 'REPRESENTATIVE']);
     expect(screen.getByLabelText(/^Nome da Oportunidade/)).toBeInTheDocument();
   });
 });

@@ -6,11 +6,11 @@ import {
   HTMLSelect,
   InputGroup,
   Intent,
-  Radio,
   Spinner,
   TextArea,
 } from '@blueprintjs/core';
 import { useMemo, type ReactNode } from 'react';
+import type { FactoryOpts } from 'imask';
 import { useNavigate } from 'react-router';
 import { ErrorModal } from '@/components/ErrorModal';
 import { FormField } from '@/components/FormField';
@@ -24,9 +24,9 @@ import { CNPJ_MASK, DATE_MASK, PHONE_MASK } from '@/lib/masks';
 import { MSG_CREATED } from '../api/opportunity';
 import { FIELD_LABELS, PARTNER_SOFTWARE, sellerLabel, type FieldKey } from '../model/form';
 import { readSession } from '@/lib/session';
-import { PROBABILITY_LABELS, PROBABILITY_VALUES } from '@/lib/status';
 import { MaskedInput } from '@/components/MaskedInput';
 import { SectionCard } from '../shared/OpportunitySections';
+import { ProbabilityOptions, RadioRow } from '../shared/fields';
 import {
   AGENCY_STATUS_OPTIONS,
   AGENCY_TYPE_OPTIONS,
@@ -117,22 +117,17 @@ export function RegistrationOpportunityPage() {
   const radios = (key: FieldKey, options: readonly Option[]) =>
     field(
       key,
-      <div className="op-radio-row" role="radiogroup" aria-labelledby={`${key}-label`} id={key} data-testid={`radio-${key}`}>
-        {options.map((o) => (
-          <Radio
-            key={o.value}
-            name={key}
-            value={o.value}
-            label={o.label}
-            checked={form[key] === o.value}
-            disabled={disabled}
-            onChange={() => {
-              set(key, o.value as never);
-              touch(key)();
-            }}
-          />
-        ))}
-      </div>,
+      <RadioRow
+        name={key}
+        testId={`radio-${key}`}
+        options={options}
+        value={String(form[key] ?? '')}
+        disabled={disabled}
+        onChoose={(v) => {
+          set(key, v as never);
+          touch(key)();
+        }}
+      />,
       { group: true },
     );
   const select = (key: FieldKey, options: readonly Option[], placeholder = 'Selecione') =>
@@ -153,6 +148,30 @@ export function RegistrationOpportunityPage() {
           </option>
         ))}
       </HTMLSelect>,
+    );
+  /** A masked input (phone, date) that keeps its text as typed. */
+  const masked = (key: 'phone' | 'conclusionDate', mask: FactoryOpts, inputMode: 'tel' | 'numeric', placeholder: string) =>
+    field(
+      key,
+      <MaskedInput
+        id={key}
+        name={key}
+        mask={mask}
+        inputMode={inputMode}
+        placeholder={placeholder}
+        value={form[key]}
+        disabled={disabled}
+        intent={errorOf(key) ? Intent.DANGER : Intent.NONE}
+        onValueChange={(v) => set(key, v)}
+        onBlur={touch(key)}
+      />,
+    );
+  /** An optional free text across the grid. */
+  const longText = (key: 'justification' | 'additionalInformation') =>
+    field(
+      key,
+      <TextArea id={key} name={key} fill value={form[key]} disabled={disabled} onChange={(e) => set(key, e.currentTarget.value)} />,
+      { required: false, className: 'op-span-all' },
     );
 
   return (
@@ -199,21 +218,7 @@ export function RegistrationOpportunityPage() {
         <SectionCard title="Contato do cliente" testId="section-contact">
           <div className="op-grid">
             {text('contact')}
-            {field(
-              'phone',
-              <MaskedInput
-                id="phone"
-                name="phone"
-                mask={PHONE_MASK}
-                inputMode="tel"
-                placeholder="(00) 00000-0000"
-                value={form.phone}
-                disabled={disabled}
-                intent={errorOf('phone') ? Intent.DANGER : Intent.NONE}
-                onValueChange={(v) => set('phone', v)}
-                onBlur={touch('phone')}
-              />,
-            )}
+            {masked('phone', PHONE_MASK, 'tel', '(00) 00000-0000')}
             {text('email', { type: 'email' })}
             {radios('network', SIM_NAO_OPTIONS)}
           </div>
@@ -231,21 +236,7 @@ export function RegistrationOpportunityPage() {
             {form.partner === 'true' && form.partnerOwner === PARTNER_SOFTWARE && text('partnerName')}
             {select('opportunityType', AGENCY_TYPE_OPTIONS)}
             {form.opportunityType === 'public' && select('opportunityTypeStatus', AGENCY_STATUS_OPTIONS)}
-            {field(
-              'conclusionDate',
-              <MaskedInput
-                id="conclusionDate"
-                name="conclusionDate"
-                mask={DATE_MASK}
-                inputMode="numeric"
-                placeholder="dd/mm/aa"
-                value={form.conclusionDate}
-                disabled={disabled}
-                intent={errorOf('conclusionDate') ? Intent.DANGER : Intent.NONE}
-                onValueChange={(v) => set('conclusionDate', v)}
-                onBlur={touch('conclusionDate')}
-              />,
-            )}
+            {masked('conclusionDate', DATE_MASK, 'numeric', 'dd/mm/aa')}
             {select('opportunityOrigin', ORIGIN_OPTIONS, 'N/C')}
             {field(
               'probabilityClosing',
@@ -256,37 +247,11 @@ export function RegistrationOpportunityPage() {
                 disabled={disabled}
                 onChange={(e) => set('probabilityClosing', Number(e.currentTarget.value))}
               >
-                {PROBABILITY_VALUES.map((p) => (
-                  <option key={p} value={p}>
-                    {PROBABILITY_LABELS[p]}
-                  </option>
-                ))}
+                <ProbabilityOptions />
               </HTMLSelect>,
             )}
-            {field(
-              'justification',
-              <TextArea
-                id="justification"
-                name="justification"
-                fill
-                value={form.justification}
-                disabled={disabled}
-                onChange={(e) => set('justification', e.currentTarget.value)}
-              />,
-              { required: false, className: 'op-span-all' },
-            )}
-            {field(
-              'additionalInformation',
-              <TextArea
-                id="additionalInformation"
-                name="additionalInformation"
-                fill
-                value={form.additionalInformation}
-                disabled={disabled}
-                onChange={(e) => set('additionalInformation', e.currentTarget.value)}
-              />,
-              { required: false, className: 'op-span-all' },
-            )}
+            {longText('justification')}
+            {longText('additionalInformation')}
           </div>
         </SectionCard>
 

@@ -52,40 +52,28 @@ describe('registrationOutcome (spec §8 "Reseller registration")', () => {
 });
 
 describe('registerResale', () => {
+  const RESALE = {
+    email: 'a@b.com.br',
+    phone: '11987654321',
+    contactName: 'Ana',
+    cnpj: '11222333000181',
+    fantasyName: 'N/C',
+    corporateName: 'Ana Ltda',
+    street: 'Rua A, 1',
+    state: 'SP',
+    cep: '01001000',
+    city: 'São Paulo',
+  };
+
   it('posts the payload with the brand, an empty role list and Brasil, without a session', async () => {
     setCompany('tagora');
     const calls = mockFetch(() => json(201, { message: MSG_RESALE_REGISTERED }));
-    const r = await registerResale({
-      email: 'a@b.com.br',
-      phone: '11987654321',
-      contactName: 'Ana',
-      cnpj: '11222333000181',
-      fantasyName: 'N/C',
-      corporateName: 'Ana Ltda',
-      street: 'Rua A, 1',
-      state: 'SP',
-      cep: '01001000',
-      city: 'São Paulo',
-    });
+    const r = await registerResale(RESALE);
     expect(r.status).toBe(201);
     expect(calls[0].url).toBe('/api/register/resale');
     expect(calls[0].method).toBe('POST');
     expect(calls[0].headers.authorization).toBeUndefined();
     expect(calls[0].headers.company).toBe('tagora');
-    expect(calls[0].body).toEqual({
-      role: [],
-      brand: 'tagora',
-      country: 'Brasil',
-      email: 'a@b.com.br',
-      phone: '11987654321',
-      contactName: 'Ana',
-      cnpj: '11222333000181',
-      fantasyName: 'N/C',
-      corporateName: 'Ana Ltda',
-      street: 'Rua A, 1',
-      state: 'SP',
-      cep: '01001000',
-      city: 'São Paulo',
-    });
+    expect(calls[0].body).toEqual({ role: [], brand: 'tagora', country: 'Brasil', ...RESALE });
   });
 });

@@ -1,7 +1,7 @@
-import { Button, Callout, Card, Classes, H1, H2, Intent, Spinner, Tag } from '@blueprintjs/core';
-import { DisableIcon, HistoryIcon, TickIcon } from '@blueprintjs/icons';
+import { Button, Callout, Card, H2, Intent, Spinner, Tag } from '@blueprintjs/core';
+import { DisableIcon, TickIcon } from '@blueprintjs/icons';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { statusClass, resaleStatusIntent, resaleStatusLabel } from '@/lib/status';
 import { ConfirmationModal } from '@/components/ConfirmationModal';
 import { ErrorModal } from '@/components/ErrorModal';
@@ -12,13 +12,14 @@ import { PANEL_BASE } from '@/lib/guards';
 import { MAX_RESALE_REASON, MSG_RESALE_APPROVED, MSG_RESALE_DECISION_ERROR, MSG_RESALE_DISAPPROVED, decisionSucceeded, useDecideResale, getResale, toDetails, type ResaleDecision, type ResaleDetails } from '../api/resale';
 import { resaleHistoryPath } from '../list/ResalesPage';
 import '@/components/partners.css';
-import { EmailText } from '@/components/EmailText';
+import { DetailsGrid, type DetailRow } from '@/components/DetailsGrid';
+import { HistoryButtonLink, PageHeader } from '@/components/PageHeader';
 
 export const NO_REASON = 'Sem Justificativa';
 export const NOT_INFORMED = 'N/C';
 
 /** The rows of the details, in display order: label and formatted value. */
-export function detailRows(d: ResaleDetails): { key: string; label: string; value: string }[] {
+export function detailRows(d: ResaleDetails): DetailRow[] {
   return [
     { key: 'corporateName', label: 'Razão social', value: d.corporateName },
     { key: 'fantasyName', label: 'Nome fantasia', value: d.fantasyName.trim() || NOT_INFORMED },
@@ -115,22 +116,9 @@ export function ResaleDetailsPage() {
 
   return (
     <section className="panel-screen resale-details-page" aria-labelledby="page-title">
-      <div className="partners-header">
-        <H1 id="page-title" className="page-title" data-testid="page-title">
-          Detalhes da revenda
-        </H1>
-        {details.id && (
-          <Link
-            to={resaleHistoryPath(details.id)}
-            className={`${Classes.BUTTON} ${Classes.OUTLINED}`}
-            role="button"
-            data-testid="resale-history"
-          >
-            <HistoryIcon />
-            <span className={Classes.BUTTON_TEXT}>Histórico</span>
-          </Link>
-        )}
-      </div>
+      <PageHeader title="Detalhes da revenda" className="partners-header">
+        {details.id && <HistoryButtonLink to={resaleHistoryPath(details.id)} testId="resale-history" />}
+      </PageHeader>
       <Card className="partners-card" elevation={1}>
         <div className="partners-header">
           <H2 className="card-title">{details.corporateName || 'Revenda'}</H2>
@@ -146,14 +134,7 @@ export function ResaleDetailsPage() {
             {loadError}
           </Callout>
         )}
-        <dl className="details-grid" hidden={details.status === ''}>
-          {detailRows(details).map((row) => (
-            <div key={row.key}>
-              <dt>{row.label}</dt>
-              <dd data-testid={`resale-${row.key}`}>{row.key === 'email' && row.value ? <EmailText value={row.value} /> : row.value || '—'}</dd>
-            </div>
-          ))}
-        </dl>
+        <DetailsGrid rows={detailRows(details)} testIdPrefix="resale" hidden={details.status === ''} />
         {details.status === 'disapproved' && (
           <Callout intent={Intent.DANGER} title="Razão da reprovação" className="details-reason">
             <span data-testid="resale-reason-text">{details.reason.trim() || NO_REASON}</span>

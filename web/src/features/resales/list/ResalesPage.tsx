@@ -1,4 +1,4 @@
-import { Button, Checkbox, FormGroup, HTMLTable, Intent, Tag } from '@blueprintjs/core';
+import { Button, Checkbox, FormGroup, Intent, Tag } from '@blueprintjs/core';
 import { EyeOpenIcon, FilterRemoveIcon, HistoryIcon } from '@blueprintjs/icons';
 import type { FactoryOpts } from 'imask';
 import { useEffect, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
@@ -13,14 +13,13 @@ import {
 } from '@/lib/status';
 import { CellText } from '@/components/CellText';
 import { ColumnChooser } from '@/components/ColumnChooser';
-import { shownColumns, tableMinWidth } from '@/components/columns';
+import { shownColumns } from '@/components/columns';
 import { SortControl } from '@/components/SortControl';
-import { ListBody } from '@/components/ListBody';
-import { ListScreen, TableScroll } from '@/components/ListScreen';
+import { ListScreen } from '@/components/ListScreen';
+import { columnCell, ColumnTable, type CellSpec } from '@/components/ColumnTable';
 import { SortableHeader } from '@/components/SortableHeader';
-import { useListData } from '@/components/useListData';
+import { listProps, useListData } from '@/components/useListData';
 import { PAGE_SIZES_WITH_ALL } from '@/components/PageSizeSelect';
-import { VirtualRows } from '@/components/VirtualRows';
 import { formatCNPJ, formatDate, formatPhone } from '@/lib/format';
 import { PANEL_BASE, resaleDetailsPath } from '@/lib/guards';
 import { listResales, type Resale } from '../api/resale';
@@ -66,13 +65,14 @@ export function ResalesPage() {
 
   const sentDate = appliedDate(date);
   const queryKey = JSON.stringify({ amount, page, status, date: sentDate, createdAt });
-  const { rows, total, state, pages, error, setError, reload } = useListData<Resale>(
+  const list = useListData<Resale>(
     (signal) => listResales(JSON.parse(queryKey), signal),
     queryKey,
     page,
     amount,
     setPage,
   );
+  const { rows, state, error, setError } = list;
 
   function toggleStatus(value: ResaleStatus, checked: boolean) {
     setStatus((list) => (checked ? RESALE_STATUSES.filter((s) => s === value || list.includes(s)) : list.filter((s) => s !== value)));
@@ -127,118 +127,95 @@ export function ResalesPage() {
     );
   };
 
-  const cell = (key: ResaleColumn, r: Resale): ReactNode => {
+  const cellOf = (key: ResaleColumn, r: Resale): CellSpec => {
     switch (key) {
       case 'resale':
-        return (
-          <td key={key} className={`col-resale${STICKY}`} data-label="Revenda">
-            <CellText text={r.corporateName} className="cell-strong" />
-            <CellText text={r.fantasyName || 'N/C'} className="cell-secondary" />
-          </td>
-        );
+        return {
+          content: (
+            <>
+              <CellText text={r.corporateName} className="cell-strong" />
+              <CellText text={r.fantasyName || 'N/C'} className="cell-secondary" />
+            </>
+          ),
+          className: STICKY,
+        };
       case 'cnpj':
-        return (
-          <td key={key} className="col-cnpj cell-nowrap" data-label="CNPJ">
-            {formatCNPJ(r.cnpj)}
-          </td>
-        );
+        return { content: formatCNPJ(r.cnpj), className: ' cell-nowrap' };
       case 'phone':
-        return (
-          <td key={key} className="col-phone cell-nowrap" data-label="Telefone">
-            {formatPhone(r.phone)}
-          </td>
-        );
+        return { content: formatPhone(r.phone), className: ' cell-nowrap' };
       case 'contact':
-        return (
-          <td key={key} className="col-contact" data-label="Contato">
-            <CellText text={r.contactName} />
-            <CellText text={r.email} className="cell-secondary" />
-          </td>
-        );
+        return {
+          content: (
+            <>
+              <CellText text={r.contactName} />
+              <CellText text={r.email} className="cell-secondary" />
+            </>
+          ),
+        };
       case 'date':
-        return (
-          <td key={key} className="col-date cell-nowrap" data-label="Solicitado em">
-            {formatDate(r.createdAt)}
-          </td>
-        );
+        return { content: formatDate(r.createdAt), className: ' cell-nowrap' };
       case 'status':
-        return (
-          <td key={key} className="col-status">
+        return {
+          content: (
             <Tag intent={resaleStatusIntent(r.status)} className={statusClass(r.status)} minimal round data-testid="resale-status">
               {resaleStatusLabel(r.status)}
             </Tag>
-          </td>
-        );
+          ),
+          bare: true,
+        };
       case 'actions':
-        return (
-          <td key={key} className="col-actions cell-actions">
-            <Link
-              to={resaleDetailsPath(r)}
-              className="icon-link"
-              aria-label={`Detalhes da revenda ${r.corporateName}`}
-              title="Detalhes"
-              data-testid="resale-details-link"
-            >
-              <EyeOpenIcon />
-            </Link>
-            <Link
-              to={resaleHistoryPath(r.id)}
-              className="icon-link"
-              aria-label={`Histórico da revenda ${r.corporateName}`}
-              title="Histórico"
-              data-testid="resale-history-link"
-            >
-              <HistoryIcon />
-            </Link>
-          </td>
-        );
+        return {
+          content: (
+            <>
+              <Link
+                to={resaleDetailsPath(r)}
+                className="icon-link"
+                aria-label={`Detalhes da revenda ${r.corporateName}`}
+                title="Detalhes"
+                data-testid="resale-details-link"
+              >
+                <EyeOpenIcon />
+              </Link>
+              <Link
+                to={resaleHistoryPath(r.id)}
+                className="icon-link"
+                aria-label={`Histórico da revenda ${r.corporateName}`}
+                title="Histórico"
+                data-testid="resale-history-link"
+              >
+                <HistoryIcon />
+              </Link>
+            </>
+          ),
+          className: ' cell-actions',
+          bare: true,
+        };
     }
   };
 
-  const body = (
-    <ListBody
-      state={state}
-      rowCount={rows.length}
-      errorTitle="Não foi possível carregar as revendas"
-      onRetry={reload}
-      emptyDescription={status.length > 0 || sentDate ? 'Nenhuma revenda corresponde aos filtros.' : 'Nenhuma revenda cadastrada ainda.'}
-    >
-    <TableScroll label="Tabela de revendas" busy={loading}>
-      <HTMLTable
-        interactive
-        className="partners-table list-table resales-table"
-        data-testid="resales-table"
-        data-columns={shown.map((c) => c.key).join(' ')}
-        style={{ minWidth: tableMinWidth(shown) }}
-      >
-        <colgroup>
-          {shown.map((c) => (
-            <col key={c.key} className={`col-${c.key}`} style={c.width ? { width: c.width } : undefined} />
-          ))}
-        </colgroup>
-        <thead>
-          <tr>{shown.map((c) => header(c.key, c.label))}</tr>
-        </thead>
-        <VirtualRows
-          rows={rows}
-          columns={shown.length}
-          rowHeight={53}
-          renderRow={(r, index) => (
-            <tr
-              key={r.id}
-              className={index % 2 === 1 ? 'is-clickable is-odd' : 'is-clickable'}
-              tabIndex={0}
-              data-testid={`resale-row-${r.id}`}
-              onClick={(e) => onRowClick(e, r)}
-              onKeyDown={(e) => onRowKey(e, r)}
-            >
-              {shown.map((c) => cell(c.key, r))}
-            </tr>
-          )}
-        />
-      </HTMLTable>
-    </TableScroll>
-    </ListBody>
+  const table = (
+    <ColumnTable
+      label="Tabela de revendas"
+      busy={loading}
+      className="partners-table list-table resales-table"
+      data-testid="resales-table"
+      columns={shown}
+      header={(c) => header(c.key, c.label)}
+      rows={rows}
+      rowHeight={53}
+      renderRow={(r, index) => (
+        <tr
+          key={r.id}
+          className={index % 2 === 1 ? 'is-clickable is-odd' : 'is-clickable'}
+          tabIndex={0}
+          data-testid={`resale-row-${r.id}`}
+          onClick={(e) => onRowClick(e, r)}
+          onKeyDown={(e) => onRowKey(e, r)}
+        >
+          {shown.map((c) => columnCell(c, cellOf(c.key, r)))}
+        </tr>
+      )}
+    />
   );
 
   return (
@@ -292,19 +269,11 @@ export function ResalesPage() {
           />
         </div>
       }
-      state={state}
-      rowCount={rows.length}
-      total={total}
+      errorTitle="Não foi possível carregar as revendas"
+      emptyDescription={status.length > 0 || sentDate ? 'Nenhuma revenda corresponde aos filtros.' : 'Nenhuma revenda cadastrada ainda.'}
+      {...listProps(list, amount, setAmount, page, setPage)}
       noun={['revenda', 'revendas']}
-      amount={amount}
-      onAmount={(size) => {
-        setAmount(size);
-        setPage(1);
-      }}
       pageSizes={PAGE_SIZES_WITH_ALL}
-      page={page}
-      pageCount={pages}
-      onPage={setPage}
       tools={
         <>
           <SortControl
@@ -327,7 +296,7 @@ export function ResalesPage() {
       error={error}
       onErrorClose={() => setError(null)}
     >
-      {body}
+      {table}
     </ListScreen>
   );
 }

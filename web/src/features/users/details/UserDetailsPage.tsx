@@ -1,8 +1,8 @@
-import { Button, Card, Classes, H1, H2, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import { HistoryIcon, RefreshIcon, TrashIcon } from '@blueprintjs/icons';
+import { Button, Card, H2, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { RefreshIcon, TrashIcon } from '@blueprintjs/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { ConfirmationModal } from '@/components/ConfirmationModal';
 import { ErrorModal } from '@/components/ErrorModal';
 import { SuccessModal } from '@/components/SuccessModal';
@@ -24,7 +24,8 @@ import {
 } from '../api/users';
 import { phoneText, userHistoryPath } from '../list/UsersPage';
 import '@/components/partners.css';
-import { EmailText } from '@/components/EmailText';
+import { DetailsGrid } from '@/components/DetailsGrid';
+import { HistoryButtonLink, PageHeader } from '@/components/PageHeader';
 
 /** `Users/:id`: 'Detalhes do usuário' for a representative, 'Detalhes do vendedor' otherwise (spec §2). */
 export function userDetailsTitle(roles: readonly string[]): string {
@@ -145,13 +146,7 @@ export function UserDetailsPage() {
             </Tag>
           )}
         </div>
-        <dl className="details-grid">
-          {rows.map((row) => (
-            <div key={row.key}>
-              <dt>{row.label}</dt>
-              <dd data-testid={`detail-${row.key}`}>{row.key === 'email' && row.value ? <EmailText value={row.value} /> : row.value || '—'}</dd>
-            </div>
-          ))}
+        <DetailsGrid rows={rows} testIdPrefix="detail">
           <div>
             <dt>Perfil</dt>
             <dd data-testid="detail-roles">
@@ -162,7 +157,7 @@ export function UserDetailsPage() {
               ))}
             </dd>
           </div>
-        </dl>
+        </DetailsGrid>
         {canDelete && (
           <div className="details-actions">
             <Button
@@ -180,22 +175,9 @@ export function UserDetailsPage() {
 
   return (
     <section className="panel-screen user-details-page" aria-labelledby="page-title">
-      <div className="partners-header">
-        <H1 id="page-title" className="page-title" data-testid="page-title">
-          {title}
-        </H1>
-        {id && (
-          <Link
-            to={userHistoryPath(id)}
-            className={`${Classes.BUTTON} ${Classes.OUTLINED}`}
-            role="button"
-            data-testid="user-history"
-          >
-            <HistoryIcon />
-            <span className={Classes.BUTTON_TEXT}>Histórico</span>
-          </Link>
-        )}
-      </div>
+      <PageHeader title={title} className="partners-header">
+        {id && <HistoryButtonLink to={userHistoryPath(id)} testId="user-history" />}
+      </PageHeader>
       <Card className="partners-card" elevation={1}>
         {body}
       </Card>

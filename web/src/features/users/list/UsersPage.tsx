@@ -3,10 +3,9 @@ import { EyeOpenIcon, HistoryIcon, PlusIcon, SearchIcon } from '@blueprintjs/ico
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { CellText } from '@/components/CellText';
-import { ListBody } from '@/components/ListBody';
 import { ListScreen, TableScroll } from '@/components/ListScreen';
 import { VirtualRows } from '@/components/VirtualRows';
-import { useListData } from '@/components/useListData';
+import { listProps, useListData } from '@/components/useListData';
 import { PAGE_SIZES } from '@/components/PageSizeSelect';
 import { formatPhone } from '@/lib/format';
 import { PANEL_BASE } from '@/lib/guards';
@@ -52,13 +51,14 @@ export function UsersPage() {
   useEffect(() => saveSellerPreferences({ name, amount }), [name, amount]);
 
   const queryKey = JSON.stringify({ amount, page, name });
-  const { rows, total, state, pages, error, setError, reload } = useListData<SellerRow>(
+  const list = useListData<SellerRow>(
     source.ok ? (signal) => listSellers(source.kind, JSON.parse(queryKey), signal) : null,
     `${source.ok ? source.kind : ''}|${queryKey}`,
     page,
     amount,
     setPage,
   );
+  const { rows, state, error, setError, reload } = list;
 
   // Applied by Enter (the form's submit) or the magnifier (spec §2).
   function onSearch(event: FormEvent) {
@@ -69,14 +69,7 @@ export function UsersPage() {
   }
 
   const loading = state === 'loading';
-  const body = (
-    <ListBody
-      state={state}
-      rowCount={rows.length}
-      errorTitle="Não foi possível carregar os usuários"
-      onRetry={reload}
-      blocked={source.ok ? null : source.message}
-    >
+  const table = (
     <TableScroll label="Tabela de usuários" busy={loading}>
       <HTMLTable className="partners-table list-table users-table" data-testid="users-table">
         <thead>
@@ -150,7 +143,6 @@ export function UsersPage() {
         />
       </HTMLTable>
     </TableScroll>
-    </ListBody>
   );
 
   return (
@@ -196,23 +188,15 @@ export function UsersPage() {
           </FormGroup>
         </form>
       }
-      state={state}
-      rowCount={rows.length}
-      total={total}
+      errorTitle="Não foi possível carregar os usuários"
+      blocked={source.ok ? null : source.message}
+      {...listProps(list, amount, setAmount, page, setPage)}
       noun={['usuário', 'usuários']}
-      amount={amount}
-      onAmount={(size) => {
-        setAmount(size);
-        setPage(1);
-      }}
       pageSizes={PAGE_SIZES}
-      page={page}
-      pageCount={pages}
-      onPage={setPage}
       error={error}
       onErrorClose={() => setError(null)}
     >
-      {body}
+      {table}
     </ListScreen>
   );
 }

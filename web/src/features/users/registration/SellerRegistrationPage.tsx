@@ -1,7 +1,8 @@
-import { Button, Card, Classes, H1, Intent } from '@blueprintjs/core';
+import { Button, Card, Classes, Intent } from '@blueprintjs/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ErrorModal } from '@/components/ErrorModal';
+import { PageHeader } from '@/components/PageHeader';
 import { SuccessModal } from '@/components/SuccessModal';
 import { PANEL_BASE } from '@/lib/guards';
 import { sellerCreationOutcome, useCreateSeller } from '../api/users';
@@ -58,11 +59,7 @@ export function SellerRegistrationPage() {
 
   return (
     <section className="panel-screen seller-registration-page" aria-labelledby="page-title">
-      <div className="partners-header">
-        <H1 id="page-title" className="page-title" data-testid="page-title">
-          Cadastre seu vendedor
-        </H1>
-      </div>
+      <PageHeader title="Cadastre seu vendedor" className="partners-header" />
       <Card className="partners-card partners-form" elevation={1}>
         <p className={Classes.TEXT_MUTED}>
           O vendedor receberá um e-mail com um link para criar a sua senha de acesso ao portal.
