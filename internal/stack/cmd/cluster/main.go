@@ -17,7 +17,6 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"net"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -129,7 +128,7 @@ func run(ctx context.Context, o options) error {
 	uiOrigins := fmt.Sprintf("http://localhost:%d,http://127.0.0.1:%d", o.uiPort, o.uiPort)
 	codecAddr := fmt.Sprintf("127.0.0.1:%d", o.codecPort)
 	codec := proc.New("codec-server", []string{o.bin, "codec-server"}, logs, append(env, "CODEC_ADDR="+codecAddr, "CODEC_CORS_ORIGIN="+uiOrigins))
-	codec.Ready = listens(codecAddr)
+	codec.Ready = proc.Listens(codecAddr)
 	if err := codec.Start(ctx); err != nil {
 		return err
 	}
@@ -231,18 +230,6 @@ cors:
 		slog.Info("temporal UI", "version", strings.TrimSpace(string(out)))
 	}
 	p := proc.New("temporal-ui", []string{o.ui, "--root", "/", "--config", abs, "--env", "oportuna", "start"}, logs, os.Environ())
-	p.Ready = listens(fmt.Sprintf("127.0.0.1:%d", o.uiPort))
+	p.Ready = proc.Listens(fmt.Sprintf("127.0.0.1:%d", o.uiPort))
 	return p, p.Start(ctx)
-}
-
-// listens answers nil once addr accepts a connection.
-func listens(addr string) func(context.Context) error {
-	return func(ctx context.Context) error {
-		var d net.Dialer
-		conn, err := d.DialContext(ctx, "tcp", addr)
-		if err != nil {
-			return err
-		}
-		return conn.Close()
-	}
 }
