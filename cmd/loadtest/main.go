@@ -34,15 +34,12 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/signal"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -137,10 +134,9 @@ func main() {
 		o.databaseURL = stack.AdminURLFromEnv(os.Getenv)
 	}
 	if o.dir == "" {
-		o.dir = filepath.Join(".data", "loadtest", time.Now().UTC().Format("20060102-150405"))
+		o.dir = stack.RunDir("loadtest")
 	}
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stack.CommandContext()
 	defer stop()
 	code, err := run(ctx, o)
 	if err != nil {

@@ -19,11 +19,9 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"oportuna/internal/health"
@@ -68,8 +66,7 @@ func main() {
 		}
 		o.uiPort, o.codecPort = stack.FreePort(), stack.FreePort()
 	}
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stack.CommandContext()
 	defer stop()
 	if err := run(ctx, o); err != nil && !errors.Is(err, context.Canceled) {
 		fail(err)
