@@ -22,10 +22,7 @@ import (
 const exportSheet = "Oportunidades"
 
 // exportColumns are the export's pt-BR headers with their widths.
-var exportColumns = []struct {
-	title string
-	width float64
-}{
+var exportColumns = []xlsxColumn{
 	{"Data de cadastro", 14}, {"Nome da oportunidade", 36}, {"Status", 20}, {"CNPJ", 20},
 	{"Nome fantasia", 28}, {"Razão social", 34}, {"Contato", 24}, {"E-mail", 30}, {"Telefone", 16},
 	{"Estado", 8}, {"Cidade", 22}, {"Probabilidade de fechamento", 14}, {"Valor estimado", 18},
@@ -83,11 +80,7 @@ func (s *Server) handleExportOpportunities(w http.ResponseWriter, r *http.Reques
 		return
 	}
 	defer f.Close()
-	name := fmt.Sprintf("%s-%s.xlsx", exportSheet, calendar.ISO(s.now()))
-	w.Header().Set("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	w.Header().Set("Cache-Control", "no-store")
-	_, _ = f.WriteTo(w)
+	sendXLSX(w, f, fmt.Sprintf("%s-%s.xlsx", exportSheet, calendar.ISO(s.now())))
 }
 
 // buildExport streams the query's rows into a workbook.
@@ -106,24 +99,10 @@ func (s *Server) buildExport(ctx context.Context, filter store.OpportunityFilter
 		f.Close()
 		return nil, fmt.Errorf("export: %w", err)
 	}
-	header, _ := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDE3EA"}}})
-	dateFmt := "dd/mm/yyyy"
-	moneyFmt := `"R$" #,##0.00`
-	dateStyle, _ := f.NewStyle(&excelize.Style{CustomNumFmt: &dateFmt})
-	moneyStyle, _ := f.NewStyle(&excelize.Style{CustomNumFmt: &moneyFmt})
-	for i, col := range exportColumns {
-		if err := sw.SetColWidth(i+1, i+1, col.width); err != nil {
-			return fail(err)
-		}
-	}
-	if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
-		return fail(err)
-	}
-	titles := make([]any, len(exportColumns))
-	for i, col := range exportColumns {
-		titles[i] = excelize.Cell{StyleID: header, Value: col.title}
-	}
-	if err := sw.SetRow("A1", titles, excelize.RowOpts{Height: 20}); err != nil {
+	header := xlsxHeaderStyle(f)
+	dateStyle := xlsxNumFmt(f, "dd/mm/yyyy")
+	moneyStyle := xlsxNumFmt(f, `"R$" #,##0.00`)
+	if err := startXLSXTable(sw, header, exportColumns, excelize.RowOpts{Height: 20}); err != nil {
 		return fail(err)
 	}
 	dateCell := func(t *time.Time) any {

@@ -169,18 +169,25 @@ func (s *Server) approvalSLA() time.Duration {
 
 // handleReports answers GET /api/reports?from=&to=.
 func (s *Server) handleReports(w http.ResponseWriter, r *http.Request) {
-	c := auth.FromContext(r.Context())
+	if rep, ok := s.requestedReport(w, r); ok {
+		respond.JSON(w, http.StatusOK, map[string]any{"data": rep})
+	}
+}
+
+// requestedReport builds the report of the request's period for the caller's
+// brand, or answers 400 (a bad period) or 500 and false.
+func (s *Server) requestedReport(w http.ResponseWriter, r *http.Request) (*report, bool) {
 	p, msg := parseReportPeriod(r)
 	if msg != "" {
 		respond.Error(w, http.StatusBadRequest, msg)
-		return
+		return nil, false
 	}
-	rep, err := s.buildReport(r.Context(), c.Brand, p)
+	rep, err := s.buildReport(r.Context(), auth.FromContext(r.Context()).Brand, p)
 	if err != nil {
 		respond.Internal(w, r, err)
-		return
+		return nil, false
 	}
-	respond.JSON(w, http.StatusOK, map[string]any{"data": rep})
+	return rep, true
 }
 
 // hours rounds a duration in hours to a tenth.

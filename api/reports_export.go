@@ -9,7 +9,6 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"oportuna/auth"
 	"oportuna/cnpj"
 	"oportuna/internal/calendar"
 	"oportuna/internal/respond"
@@ -20,15 +19,8 @@ import (
 // the report as an .xlsx, one sheet per table, each with its header, an
 // autofilter, dates as dates and numbers as numbers.
 func (s *Server) handleReportsExport(w http.ResponseWriter, r *http.Request) {
-	c := auth.FromContext(r.Context())
-	p, msg := parseReportPeriod(r)
-	if msg != "" {
-		respond.Error(w, http.StatusBadRequest, msg)
-		return
-	}
-	rep, err := s.buildReport(r.Context(), c.Brand, p)
-	if err != nil {
-		respond.Internal(w, r, err)
+	rep, ok := s.requestedReport(w, r)
+	if !ok {
 		return
 	}
 	f, err := reportWorkbook(rep)
@@ -37,11 +29,7 @@ func (s *Server) handleReportsExport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer f.Close()
-	name := fmt.Sprintf("Relatorios-%s-a-%s.xlsx", rep.Period.From, rep.Period.To)
-	w.Header().Set("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	w.Header().Set("Cache-Control", "no-store")
-	_, _ = f.WriteTo(w)
+	sendXLSX(w, f, fmt.Sprintf("Relatorios-%s-a-%s.xlsx", rep.Period.From, rep.Period.To))
 }
 
 // The sheets of the report's workbook, in order.
@@ -60,14 +48,9 @@ const (
 type cellStyles struct{ header, date, month, money, percent, hours int }
 
 func newCellStyles(f *excelize.File) cellStyles {
-	format := func(code string) int {
-		id, _ := f.NewStyle(&excelize.Style{CustomNumFmt: &code})
-		return id
-	}
-	header, _ := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true},
-		Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDE3EA"}}})
-	return cellStyles{header: header, date: format("dd/mm/yyyy"), month: format("mm/yyyy"),
-		money: format(`"R$" #,##0.00`), percent: format("0.0%"), hours: format("0.0")}
+	header := xlsxHeaderStyle(f)
+	return cellStyles{header: header, date: xlsxNumFmt(f, "dd/mm/yyyy"), month: xlsxNumFmt(f, "mm/yyyy"),
+		money: xlsxNumFmt(f, `"R$" #,##0.00`), percent: xlsxNumFmt(f, "0.0%"), hours: xlsxNumFmt(f, "0.0")}
 }
 
 // reportWorkbook writes the report's tables, one sheet each.
@@ -89,12 +72,11 @@ func reportWorkbook(rep *report) (*excelize.File, error) {
 	}
 	d := rep.Decisions
 	sheets := []struct {
-		name   string
-		titles []string
-		widths []float64
-		rows   [][]any
+		name string
+		cols []xlsxColumn
+		rows [][]any
 	}{
-		{name: sheetSummary, titles: []string{"Indicador", "Valor"}, widths: []float64{44, 18}, rows: [][]any{
+		{name: sheetSummary, cols: []xlsxColumn{{"Indicador", 44}, {"Valor", 18}}, rows: [][]any{
 			{"Período: de", excelize.Cell{StyleID: st.date, Value: calendarDay(rep.Period.From)}},
 			{"Período: até", excelize.Cell{StyleID: st.date, Value: calendarDay(rep.Period.To)}},
 			{"Decisões", d.Count},
@@ -106,16 +88,16 @@ func reportWorkbook(rep *report) (*excelize.File, error) {
 			{"Pipeline: oportunidades abertas", rep.Pipeline.Count},
 			{"Pipeline: valor estimado", money(rep.Pipeline.Total)},
 		}},
-		{name: sheetMonths, titles: []string{"Mês", "Decisões", "Mediana (horas)", "p90 (horas)"}, widths: []float64{12, 12, 16, 14}},
-		{name: sheetReps, titles: []string{"Representante", "Decisões", "Aprovadas", "Taxa de aprovação", "Mediana (horas)"},
-			widths: []float64{32, 12, 12, 18, 16}},
-		{name: sheetResales, titles: []string{"Revenda", "CNPJ", "Registradas", "Aprovadas", "Decididas", "Taxa de aprovação", "Pipeline"},
-			widths: []float64{34, 20, 13, 12, 12, 18, 18}},
-		{name: sheetByStatus, titles: []string{"Status", "Oportunidades", "Valor estimado"}, widths: []float64{24, 15, 18}},
-		{name: sheetByState, titles: []string{"UF", "Oportunidades", "Valor estimado"}, widths: []float64{16, 15, 18}},
-		{name: sheetByProduct, titles: []string{"Part number", "Produto", "Oportunidades", "Valor estimado"}, widths: []float64{18, 36, 15, 18}},
-		{name: sheetExpiring, titles: []string{"Oportunidade", "Razão social", "UF", "Status", "Revenda", "Válida até", "Dias restantes", "Valor estimado"},
-			widths: []float64{32, 32, 6, 14, 30, 13, 15, 18}},
+		{name: sheetMonths, cols: []xlsxColumn{{"Mês", 12}, {"Decisões", 12}, {"Mediana (horas)", 16}, {"p90 (horas)", 14}}},
+		{name: sheetReps, cols: []xlsxColumn{{"Representante", 32}, {"Decisões", 12}, {"Aprovadas", 12},
+			{"Taxa de aprovação", 18}, {"Mediana (horas)", 16}}},
+		{name: sheetResales, cols: []xlsxColumn{{"Revenda", 34}, {"CNPJ", 20}, {"Registradas", 13}, {"Aprovadas", 12}, {"Decididas", 12},
+			{"Taxa de aprovação", 18}, {"Pipeline", 18}}},
+		{name: sheetByStatus, cols: []xlsxColumn{{"Status", 24}, {"Oportunidades", 15}, {"Valor estimado", 18}}},
+		{name: sheetByState, cols: []xlsxColumn{{"UF", 16}, {"Oportunidades", 15}, {"Valor estimado", 18}}},
+		{name: sheetByProduct, cols: []xlsxColumn{{"Part number", 18}, {"Produto", 36}, {"Oportunidades", 15}, {"Valor estimado", 18}}},
+		{name: sheetExpiring, cols: []xlsxColumn{{"Oportunidade", 32}, {"Razão social", 32}, {"UF", 6}, {"Status", 14}, {"Revenda", 30},
+			{"Válida até", 13}, {"Dias restantes", 15}, {"Valor estimado", 18}}},
 	}
 	for _, m := range d.ByMonth {
 		month, _ := time.Parse("2006-01", m.Month)
@@ -152,7 +134,7 @@ func reportWorkbook(rep *report) (*excelize.File, error) {
 			f.Close()
 			return nil, err
 		}
-		if err := writeReportSheet(f, st, sh.name, sh.titles, sh.widths, sh.rows); err != nil {
+		if err := writeReportSheet(f, st, sh.name, sh.cols, sh.rows); err != nil {
 			f.Close()
 			return nil, fmt.Errorf("reports export: %s: %w", sh.name, err)
 		}
@@ -167,24 +149,12 @@ func calendarDay(s string) time.Time {
 }
 
 // writeReportSheet writes a table: bold header, frozen, widths, autofilter.
-func writeReportSheet(f *excelize.File, st cellStyles, sheet string, titles []string, widths []float64, rows [][]any) error {
+func writeReportSheet(f *excelize.File, st cellStyles, sheet string, cols []xlsxColumn, rows [][]any) error {
 	sw, err := f.NewStreamWriter(sheet)
 	if err != nil {
 		return err
 	}
-	for i, w := range widths {
-		if err := sw.SetColWidth(i+1, i+1, w); err != nil {
-			return err
-		}
-	}
-	if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
-		return err
-	}
-	head := make([]any, len(titles))
-	for i, t := range titles {
-		head[i] = excelize.Cell{StyleID: st.header, Value: t}
-	}
-	if err := sw.SetRow("A1", head); err != nil {
+	if err := startXLSXTable(sw, st.header, cols); err != nil {
 		return err
 	}
 	for i, row := range rows {
@@ -195,6 +165,6 @@ func writeReportSheet(f *excelize.File, st cellStyles, sheet string, titles []st
 	if err := sw.Flush(); err != nil {
 		return err
 	}
-	last, _ := excelize.CoordinatesToCellName(len(titles), max(len(rows)+1, 1))
+	last, _ := excelize.CoordinatesToCellName(len(cols), max(len(rows)+1, 1))
 	return f.AutoFilter(sheet, "A1:"+last, nil)
 }

@@ -18,20 +18,12 @@ cleanup() {
 trap cleanup INT TERM EXIT
 
 mkdir -p "$DATA/cluster"
-if [ -z "${DATABASE_URL:-}" ]; then
-  scripts/pg.sh status || started_pg=1 # stop it on exit only if this script started it
-  scripts/pg.sh start
-  export DATABASE_URL=$(scripts/pg.sh url)
-  admin_url=$(PGDB=postgres scripts/pg.sh url)
-else
-  admin_url=$DATABASE_URL # Temporal's databases beside the portal's, as in docker-compose.yml
-fi
+ensure_database
+admin_url=$DATABASE_URL # Temporal's databases beside the portal's, as in docker-compose.yml
+[ -z "$PG_LOCAL" ] || admin_url=$(PGDB=postgres scripts/pg.sh url)
 
 ensure_payload_keys
-if [ -z "${JWT_SECRET:-}" ]; then
-  [ -s "$DATA/jwt_secret" ] || (umask 077; head -c 48 /dev/urandom | base64 | tr -d '\n=+/' >"$DATA/jwt_secret")
-  export JWT_SECRET=$(cat "$DATA/jwt_secret")
-fi
+ensure_jwt_secret
 
 go build -tags dev -o "$DATA/cluster/oportuna-cluster" ./internal/stack/cmd/cluster
 # shellcheck disable=SC2086 # CLUSTER_FLAGS are words

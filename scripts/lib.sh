@@ -90,3 +90,24 @@ start_codec_server() {
   CODEC_PID=$!
   wait_tcp "${1%:*}" "${1##*:}" 30
 }
+
+# ensure_database: DATABASE_URL, else the local cluster of scripts/pg.sh
+# (PG_LOCAL=1), started; started_pg=1 when this call started it (the caller
+# stops it on exit only then).
+ensure_database() {
+  PG_LOCAL=
+  if [ -z "${DATABASE_URL:-}" ]; then
+    PG_LOCAL=1
+    scripts/pg.sh status || started_pg=1
+    scripts/pg.sh start
+    export DATABASE_URL=$(scripts/pg.sh url)
+  fi
+}
+
+# ensure_jwt_secret: JWT_SECRET, else a secret kept in .data/jwt_secret (made once).
+ensure_jwt_secret() {
+  if [ -z "${JWT_SECRET:-}" ]; then
+    [ -s "$DATA/jwt_secret" ] || (umask 077; head -c 48 /dev/urandom | base64 | tr -d '\n=+/' >"$DATA/jwt_secret")
+    export JWT_SECRET=$(cat "$DATA/jwt_secret")
+  fi
+}

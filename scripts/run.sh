@@ -18,11 +18,7 @@ cleanup() {
 trap cleanup INT TERM EXIT
 
 mkdir -p "$DATA"
-if [ -z "${DATABASE_URL:-}" ]; then
-  scripts/pg.sh status || started_pg=1 # stop it on exit only if this script started it
-  scripts/pg.sh start
-  export DATABASE_URL=$(scripts/pg.sh url)
-fi
+ensure_database
 
 # Payloads in Temporal are encrypted (key made once in .data/payload_keys); the
 # codec server lets the Temporal UI show them decrypted.
@@ -51,10 +47,7 @@ if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
   export TEMPORAL_ADDRESS=127.0.0.1:7233
 fi
 
-if [ -z "${JWT_SECRET:-}" ]; then
-  [ -s "$DATA/jwt_secret" ] || (umask 077; head -c 48 /dev/urandom | base64 | tr -d '\n=+/' >"$DATA/jwt_secret")
-  export JWT_SECRET=$(cat "$DATA/jwt_secret")
-fi
+ensure_jwt_secret
 
 bin/oportuna migrate
 bin/oportuna seed

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -69,20 +68,9 @@ func (a answer) String() string {
 // call sends one request; key, when set, goes in the Idempotency-Key header.
 func (p *portal) call(ctx context.Context, method, path, token, key string, body any) answer {
 	p.stats.requests.Add(1)
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, p.base()+path, rd)
+	req, err := stack.APIRequest(ctx, method, p.base()+path, token, brandSlug, key, body)
 	if err != nil {
 		return answer{err: err}
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("company", brandSlug)
-	req.Header.Set("Content-Type", "application/json")
-	if key != "" {
-		req.Header.Set("Idempotency-Key", key)
 	}
 	res, err := p.hc.Do(req)
 	if err != nil {

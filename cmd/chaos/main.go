@@ -23,11 +23,9 @@ import (
 	mrand "math/rand/v2"
 	"net/http"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -125,10 +123,9 @@ func main() {
 		o.seed = uint64(time.Now().UnixNano())
 	}
 	if o.dir == "" {
-		o.dir = filepath.Join(".data", "chaos", time.Now().UTC().Format("20060102-150405"))
+		o.dir = stack.RunDir("chaos")
 	}
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stack.CommandContext()
 	defer stop()
 	code, err := run(ctx, o)
 	if err != nil {

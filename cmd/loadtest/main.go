@@ -34,15 +34,12 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/signal"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -137,10 +134,9 @@ func main() {
 		o.databaseURL = stack.AdminURLFromEnv(os.Getenv)
 	}
 	if o.dir == "" {
-		o.dir = filepath.Join(".data", "loadtest", time.Now().UTC().Format("20060102-150405"))
+		o.dir = stack.RunDir("loadtest")
 	}
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stack.CommandContext()
 	defer stop()
 	code, err := run(ctx, o)
 	if err != nil {
@@ -348,12 +344,19 @@ func (lt *loadtest) registration(ctx context.Context, tag string, clients, n int
 	return r
 }
 
+// takeFirst removes up to n items from the front of *queue (under mu) and
+// answers them.
+func takeFirst[T any](mu *sync.Mutex, queue *[]T, n int) []T {
+	mu.Lock()
+	defer mu.Unlock()
+	batch := (*queue)[:min(n, len(*queue))]
+	*queue = (*queue)[len(batch):]
+	return batch
+}
+
 // approval approves up to n of the registered opportunities not yet approved.
 func (lt *loadtest) approval(ctx context.Context, clients, n int) *Result {
-	lt.mu.Lock()
-	batch := lt.pending[:min(n, len(lt.pending))]
-	lt.pending = lt.pending[len(batch):]
-	lt.mu.Unlock()
+	batch := takeFirst(&lt.mu, &lt.pending, n)
 	slog.Info("approval", "clients", clients, "n", len(batch), "api_replicas", lt.pairs())
 	r := runPhase(ctx, "approval (Update + CRM + read model), "+clientsLabel(clients), "approval", clients, len(batch), lt.o.limit, func(ctx context.Context, i int) error {
 		if err := lt.portal.approve(ctx, lt.tokens[lt.o.representative], batch[i]); err != nil {
@@ -386,10 +389,7 @@ func (lt *loadtest) engineUwS(ctx context.Context, tag string, clients, n int) *
 
 // engineUpdate sends one more update to n of the engine workflows.
 func (lt *loadtest) engineUpdate(ctx context.Context, clients, n int) *Result {
-	lt.mu.Lock()
-	batch := lt.engIdle[:min(n, len(lt.engIdle))]
-	lt.engIdle = lt.engIdle[len(batch):]
-	lt.mu.Unlock()
+	batch := takeFirst(&lt.mu, &lt.engIdle, n)
 	slog.Info("engine: update", "clients", clients, "n", len(batch))
 	return runPhase(ctx, "engine: Update + 1 activity, "+clientsLabel(clients), "engine-update", clients, len(batch), lt.o.limit, func(ctx context.Context, i int) error {
 		return lt.eng.update(ctx, batch[i])

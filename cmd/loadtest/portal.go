@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -38,28 +37,12 @@ func (p *portal) base() string {
 // call sends one request and decodes the JSON answer into out (when not nil);
 // a status other than want is an error that quotes the answer's message.
 func (p *portal) call(ctx context.Context, method, path, token, key string, body any, want int, out any) error {
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, p.base()+path, rd)
+	req, err := stack.APIRequest(ctx, method, p.base()+path, token, p.brand, key, body)
 	if err != nil {
 		return err
 	}
 	if p.host != "" {
 		req.Host = p.host
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("company", p.brand)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if key != "" {
-		req.Header.Set("Idempotency-Key", key)
 	}
 	res, err := p.hc.Do(req)
 	if err != nil {

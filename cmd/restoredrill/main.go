@@ -16,7 +16,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -24,15 +23,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -75,10 +71,9 @@ func main() {
 	flag.BoolVar(&o.keep, "keep", false, "keep the PostgreSQL data and the dumps")
 	flag.Parse()
 	if o.dir == "" {
-		o.dir = filepath.Join(".data", "restore-drill", time.Now().UTC().Format("20060102-150405"))
+		o.dir = stack.RunDir("restore-drill")
 	}
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stack.CommandContext()
 	defer stop()
 	failed, err := run(ctx, o)
 	if err != nil {
@@ -373,20 +368,9 @@ func (p *portal) call(ctx context.Context, method, path, user, key string, body 
 	var last int
 	out := map[string]any{}
 	for try := 0; try < 30 && ctx.Err() == nil; try++ {
-		var rd io.Reader
-		if body != nil {
-			b, _ := json.Marshal(body)
-			rd = bytes.NewReader(b)
-		}
-		req, err := http.NewRequestWithContext(ctx, method, p.base()+path, rd)
+		req, err := stack.APIRequest(ctx, method, p.base()+path, p.tokens[user], brandSlug, key, body)
 		if err != nil {
 			return 0, map[string]any{"error": err.Error()}
-		}
-		req.Header.Set("Authorization", "Bearer "+p.tokens[user])
-		req.Header.Set("company", brandSlug)
-		req.Header.Set("Content-Type", "application/json")
-		if key != "" {
-			req.Header.Set("Idempotency-Key", key)
 		}
 		res, err := p.hc.Do(req)
 		if err == nil {

@@ -32,6 +32,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"oportuna/internal/dev/devenv"
 )
 
 // Domain is the domain of the addresses NewMailbox and Unknown make; any other
@@ -243,7 +245,7 @@ postlog   unix-dgram n  -       n       -       1       postlogd
 // check creates the queue's directories) and runs the master in the
 // foreground until Close; it returns once the server greets on its port.
 func (s *Server) startMaster(daemonDir string) error {
-	port, err := freePort()
+	port, err := devenv.FreePort()
 	if err != nil {
 		return err
 	}
@@ -351,15 +353,6 @@ func (s *Server) Defer(on bool) {
 
 // Deferred counts the RCPT TO commands answered with a temporary 451 so far.
 func (s *Server) Deferred() int { return s.policy.deferredCount() }
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
 
 // Dial opens an SMTP conversation with the instance and reads its greeting
 // (for tests that speak SMTP by hand).

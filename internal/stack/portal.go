@@ -1,14 +1,42 @@
 package stack
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"time"
 )
+
+// APIRequest is a call to the portal's API as the holder of token at brand:
+// body, when not nil, sent as JSON; key, when set, as its Idempotency-Key.
+func APIRequest(ctx context.Context, method, url, token, brand, key string, body any) (*http.Request, error) {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("company", brand)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if key != "" {
+		req.Header.Set("Idempotency-Key", key)
+	}
+	return req, nil
+}
 
 // Login signs user in at brand as the web app does (GET
 // /authenticator/login?brand= with Basic auth) and answers the access token

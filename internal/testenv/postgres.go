@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"oportuna/internal/dev/devenv"
 	"oportuna/migrations"
 )
 
@@ -130,16 +131,13 @@ func redact(raw string) string {
 	return u.Redacted()
 }
 
-// pgBin finds a PostgreSQL server program: PATH first, then Debian's layout.
+// pgBin finds a PostgreSQL server program (devenv.PGBin).
 func pgBin(name string) (string, error) {
-	if p, err := exec.LookPath(name); err == nil {
-		return p, nil
+	p, err := devenv.PGBin(name)
+	if err != nil {
+		return "", fmt.Errorf("%w: install Debian's postgresql package or set DATABASE_URL", err)
 	}
-	matches, _ := filepath.Glob("/usr/lib/postgresql/*/bin/" + name)
-	if len(matches) > 0 {
-		return matches[len(matches)-1], nil
-	}
-	return "", fmt.Errorf("%s not found: install Debian's postgresql package or set DATABASE_URL", name)
+	return p, nil
 }
 
 // startCluster initialises a throw-away cluster in a temporary folder.

@@ -450,6 +450,31 @@ func (s *Sim) adminResult(w http.ResponseWriter, err error) {
 	}
 }
 
+// adminControl is the handler of a control set from a JSON body: the body
+// decoded into T, then set, which answers what is wrong with it (400) or ""
+// once applied (the state).
+func adminControl[T any](s *Sim, set func(in T) string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var in T
+		if !decodeAdmin(w, r, &in) {
+			return
+		}
+		if msg := set(in); msg != "" {
+			adminError(w, http.StatusBadRequest, msg)
+			return
+		}
+		s.adminResult(w, nil)
+	}
+}
+
+// adminDo is the handler of a control without a body: do, then the state.
+func (s *Sim) adminDo(do func()) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		do()
+		s.adminResult(w, nil)
+	}
+}
+
 const adminHelp = `Salesforce stand-in: admin API (JSON)
 GET    /__sim/                              state of the failure controls
 POST   /__sim/outage                        {"calls": N, "kind": "unavailable"|"rate_limit"|"lost_response"|"commit_then_503", "after": M}
@@ -496,15 +521,11 @@ func (s *Sim) adminRoutes() *http.ServeMux {
 		b, _ := json.MarshalIndent(st, "", "  ")
 		fmt.Fprintf(w, "%s\nstate: %s\n", adminHelp, b)
 	})
-	m.HandleFunc("POST /__sim/outage", func(w http.ResponseWriter, r *http.Request) {
-		var in struct {
-			Calls int    `json:"calls"`
-			Kind  string `json:"kind"`
-			After int    `json:"after"`
-		}
-		if !decodeAdmin(w, r, &in) {
-			return
-		}
+	m.HandleFunc("POST /__sim/outage", adminControl(s, func(in struct {
+		Calls int    `json:"calls"`
+		Kind  string `json:"kind"`
+		After int    `json:"after"`
+	}) string {
 		switch in.Kind {
 		case "", KindUnavailable:
 			s.Outage(in.Calls)
@@ -513,65 +534,39 @@ func (s *Sim) adminRoutes() *http.ServeMux {
 		case KindLostResponse, KindCommitThen503:
 			s.LoseResponsesAfter(in.After, in.Calls)
 		default:
-			adminError(w, http.StatusBadRequest, "kind deve ser unavailable, rate_limit, lost_response ou commit_then_503.")
-			return
+			return "kind deve ser unavailable, rate_limit, lost_response ou commit_then_503."
 		}
-		s.adminResult(w, nil)
-	})
-	m.HandleFunc("DELETE /__sim/outage", func(w http.ResponseWriter, r *http.Request) {
-		s.ClearOutage()
-		s.adminResult(w, nil)
-	})
-	m.HandleFunc("POST /__sim/down", func(w http.ResponseWriter, r *http.Request) {
-		s.Down()
-		s.adminResult(w, nil)
-	})
-	m.HandleFunc("POST /__sim/up", func(w http.ResponseWriter, r *http.Request) {
-		s.Up()
-		s.adminResult(w, nil)
-	})
-	m.HandleFunc("POST /__sim/duplicate-value", func(w http.ResponseWriter, r *http.Request) {
-		var in struct {
-			Upserts *int `json:"upserts"`
-		}
-		if !decodeAdmin(w, r, &in) {
-			return
-		}
+		return ""
+	}))
+	m.HandleFunc("DELETE /__sim/outage", s.adminDo(s.ClearOutage))
+	m.HandleFunc("POST /__sim/down", s.adminDo(s.Down))
+	m.HandleFunc("POST /__sim/up", s.adminDo(s.Up))
+	m.HandleFunc("POST /__sim/duplicate-value", adminControl(s, func(in struct {
+		Upserts *int `json:"upserts"`
+	}) string {
 		n := 1
 		if in.Upserts != nil {
 			n = *in.Upserts
 		}
 		if n < 1 {
-			adminError(w, http.StatusBadRequest, "upserts deve ser um inteiro positivo.")
-			return
+			return "upserts deve ser um inteiro positivo."
 		}
 		s.DuplicateValues(n)
-		s.adminResult(w, nil)
-	})
-	m.HandleFunc("DELETE /__sim/duplicate-value", func(w http.ResponseWriter, r *http.Request) {
-		s.DuplicateValues(0)
-		s.adminResult(w, nil)
-	})
-	m.HandleFunc("POST /__sim/slow-writes", func(w http.ResponseWriter, r *http.Request) {
-		var in struct {
-			Delay   string `json:"delay"`
-			Upserts int    `json:"upserts"`
-		}
-		if !decodeAdmin(w, r, &in) {
-			return
-		}
+		return ""
+	}))
+	m.HandleFunc("DELETE /__sim/duplicate-value", s.adminDo(func() { s.DuplicateValues(0) }))
+	m.HandleFunc("POST /__sim/slow-writes", adminControl(s, func(in struct {
+		Delay   string `json:"delay"`
+		Upserts int    `json:"upserts"`
+	}) string {
 		d, err := time.ParseDuration(in.Delay)
 		if err != nil || d <= 0 || in.Upserts < 0 {
-			adminError(w, http.StatusBadRequest, "delay deve ser uma duração positiva, por exemplo \"12s\"; upserts, um inteiro não negativo.")
-			return
+			return "delay deve ser uma duração positiva, por exemplo \"12s\"; upserts, um inteiro não negativo."
 		}
 		s.SlowWrites(d, in.Upserts)
-		s.adminResult(w, nil)
-	})
-	m.HandleFunc("DELETE /__sim/slow-writes", func(w http.ResponseWriter, r *http.Request) {
-		s.SlowWrites(0, 0)
-		s.adminResult(w, nil)
-	})
+		return ""
+	}))
+	m.HandleFunc("DELETE /__sim/slow-writes", s.adminDo(func() { s.SlowWrites(0, 0) }))
 	m.HandleFunc("POST /__sim/expire-tokens", func(w http.ResponseWriter, r *http.Request) {
 		n, err := s.ExpireTokens(r.Context())
 		if err != nil {
@@ -580,39 +575,26 @@ func (s *Sim) adminRoutes() *http.ServeMux {
 		}
 		writeJSON(w, http.StatusOK, map[string]int64{"expired": n})
 	})
-	m.HandleFunc("POST /__sim/page-size", func(w http.ResponseWriter, r *http.Request) {
-		var in struct {
-			Size int `json:"size"`
-		}
-		if !decodeAdmin(w, r, &in) {
-			return
-		}
+	m.HandleFunc("POST /__sim/page-size", adminControl(s, func(in struct {
+		Size int `json:"size"`
+	}) string {
 		if in.Size <= 0 {
-			adminError(w, http.StatusBadRequest, "size deve ser um inteiro positivo.")
-			return
+			return "size deve ser um inteiro positivo."
 		}
 		s.SetPageSize(in.Size)
-		s.adminResult(w, nil)
-	})
-	m.HandleFunc("POST /__sim/slowness", func(w http.ResponseWriter, r *http.Request) {
-		var in struct {
-			Delay string `json:"delay"`
-		}
-		if !decodeAdmin(w, r, &in) {
-			return
-		}
+		return ""
+	}))
+	m.HandleFunc("POST /__sim/slowness", adminControl(s, func(in struct {
+		Delay string `json:"delay"`
+	}) string {
 		d, err := time.ParseDuration(in.Delay)
 		if err != nil || d < 0 {
-			adminError(w, http.StatusBadRequest, "delay deve ser uma duração, por exemplo \"2s\".")
-			return
+			return "delay deve ser uma duração, por exemplo \"2s\"."
 		}
 		s.SetDelay(d)
-		s.adminResult(w, nil)
-	})
-	m.HandleFunc("DELETE /__sim/slowness", func(w http.ResponseWriter, r *http.Request) {
-		s.SetDelay(0)
-		s.adminResult(w, nil)
-	})
+		return ""
+	}))
+	m.HandleFunc("DELETE /__sim/slowness", s.adminDo(func() { s.SetDelay(0) }))
 	withBody := func(field string, fn func(ctx context.Context, v string) error) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			var in map[string]string

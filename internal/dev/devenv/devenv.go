@@ -69,3 +69,16 @@ func FreePort() (int, error) {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
+
+// PGBin finds a PostgreSQL server program (initdb, pg_ctl): PATH first, then
+// Debian's layout (the newest version); the error says which was not found.
+func PGBin(name string) (string, error) {
+	if p, err := exec.LookPath(name); err == nil {
+		return p, nil
+	}
+	matches, _ := filepath.Glob("/usr/lib/postgresql/*/bin/" + name)
+	if len(matches) > 0 {
+		return matches[len(matches)-1], nil
+	}
+	return "", fmt.Errorf("%s not found", name)
+}

@@ -42,6 +42,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"oportuna/deploy"
+	"oportuna/internal/dev/devenv"
 	"oportuna/internal/stack/proc"
 )
 
@@ -504,18 +505,6 @@ func waitReady(ctx context.Context, s *Service) error {
 	}
 }
 
-// listens answers nil once addr accepts a connection.
-func listens(addr string) func(context.Context) error {
-	return func(ctx context.Context) error {
-		var d net.Dialer
-		conn, err := d.DialContext(ctx, "tcp", addr)
-		if err != nil {
-			return err
-		}
-		return conn.Close()
-	}
-}
-
 // answers answers nil once the gRPC health service at addr answers, SERVING or not.
 func answers(addr string) func(context.Context) error {
 	return func(ctx context.Context) error {
@@ -545,7 +534,7 @@ func serviceReady(name string, ports ServicePorts) func(context.Context) error {
 		"matching": "temporal.api.workflowservice.v1.MatchingService",
 	}[name]
 	if healthName == "" {
-		return listens(fmt.Sprintf("127.0.0.1:%d", ports.Membership))
+		return proc.Listens(fmt.Sprintf("127.0.0.1:%d", ports.Membership))
 	}
 	return func(ctx context.Context) error {
 		status, err := health(ctx, addr, healthName)
@@ -594,30 +583,20 @@ func freePorts() (map[string]ServicePorts, error) {
 	for _, name := range Services {
 		var p ServicePorts
 		var err error
-		if p.GRPC, err = freePort(); err != nil {
+		if p.GRPC, err = devenv.FreePort(); err != nil {
 			return nil, err
 		}
 		if p.Membership, err = freeLowPort(taken); err != nil {
 			return nil, err
 		}
 		if name == "frontend" {
-			if p.HTTP, err = freePort(); err != nil {
+			if p.HTTP, err = devenv.FreePort(); err != nil {
 				return nil, err
 			}
 		}
 		out[name] = p
 	}
 	return out, nil
-}
-
-// freePort asks the kernel for a free loopback port.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // freeLowPort finds a free loopback port in [20000, 32768), starting at a

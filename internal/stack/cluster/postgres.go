@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"oportuna/internal/dev/devenv"
 )
 
 // Postgres is the PostgreSQL server Temporal keeps its state in. One the
@@ -77,7 +79,7 @@ func StartPostgres(ctx context.Context, dir string, settings []string) (*Postgre
 			return nil, err
 		}
 	}
-	if p.Port, err = freePort(); err != nil {
+	if p.Port, err = devenv.FreePort(); err != nil {
 		return nil, err
 	}
 	// Four services with pools of their own, besides whoever else uses it.
@@ -229,16 +231,13 @@ func (p *Postgres) run(ctx context.Context, args ...string) error {
 	return nil
 }
 
-// pgBin finds a PostgreSQL server program: PATH first, then Debian's layout.
+// pgBin finds a PostgreSQL server program (devenv.PGBin).
 func pgBin(name string) (string, error) {
-	if p, err := exec.LookPath(name); err == nil {
-		return p, nil
+	p, err := devenv.PGBin(name)
+	if err != nil {
+		return "", fmt.Errorf("%w: install Debian's postgresql package, or give the cluster a server (AdminURL)", err)
 	}
-	matches, _ := filepath.Glob("/usr/lib/postgresql/*/bin/" + name)
-	if len(matches) > 0 {
-		return matches[len(matches)-1], nil
-	}
-	return "", fmt.Errorf("%s not found: install Debian's postgresql package, or give the cluster a server (AdminURL)", name)
+	return p, nil
 }
 
 // dbParams are the TEMPORAL_DB_* variables of config.yaml and schema.sh for

@@ -7,6 +7,7 @@ package proc
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -129,9 +130,7 @@ func (p *Process) Pid() int {
 
 // Kill sends SIGKILL to the running incarnation and waits for it to be gone.
 func (p *Process) Kill() {
-	p.mu.Lock()
-	cmd, exited := p.cmd, p.exited
-	p.mu.Unlock()
+	cmd, exited := p.current()
 	if cmd == nil {
 		return
 	}
@@ -140,11 +139,16 @@ func (p *Process) Kill() {
 	exited <- err
 }
 
+// current is the latest incarnation's command and its exit channel (nil: none started).
+func (p *Process) current() (*exec.Cmd, chan error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cmd, p.exited
+}
+
 // Stop sends SIGTERM and waits (SIGKILL after within).
 func (p *Process) Stop(within time.Duration) {
-	p.mu.Lock()
-	cmd, exited := p.cmd, p.exited
-	p.mu.Unlock()
+	cmd, exited := p.current()
 	if cmd == nil {
 		return
 	}
@@ -162,4 +166,16 @@ func (p *Process) LogFiles() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]string(nil), p.logs...)
+}
+
+// Listens is a Ready that answers nil once addr accepts a connection.
+func Listens(addr string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		var d net.Dialer
+		conn, err := d.DialContext(ctx, "tcp", addr)
+		if err != nil {
+			return err
+		}
+		return conn.Close()
+	}
 }

@@ -17,14 +17,11 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"net"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"oportuna/internal/health"
@@ -69,8 +66,7 @@ func main() {
 		}
 		o.uiPort, o.codecPort = stack.FreePort(), stack.FreePort()
 	}
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stack.CommandContext()
 	defer stop()
 	if err := run(ctx, o); err != nil && !errors.Is(err, context.Canceled) {
 		fail(err)
@@ -129,7 +125,7 @@ func run(ctx context.Context, o options) error {
 	uiOrigins := fmt.Sprintf("http://localhost:%d,http://127.0.0.1:%d", o.uiPort, o.uiPort)
 	codecAddr := fmt.Sprintf("127.0.0.1:%d", o.codecPort)
 	codec := proc.New("codec-server", []string{o.bin, "codec-server"}, logs, append(env, "CODEC_ADDR="+codecAddr, "CODEC_CORS_ORIGIN="+uiOrigins))
-	codec.Ready = listens(codecAddr)
+	codec.Ready = proc.Listens(codecAddr)
 	if err := codec.Start(ctx); err != nil {
 		return err
 	}
@@ -231,18 +227,6 @@ cors:
 		slog.Info("temporal UI", "version", strings.TrimSpace(string(out)))
 	}
 	p := proc.New("temporal-ui", []string{o.ui, "--root", "/", "--config", abs, "--env", "oportuna", "start"}, logs, os.Environ())
-	p.Ready = listens(fmt.Sprintf("127.0.0.1:%d", o.uiPort))
+	p.Ready = proc.Listens(fmt.Sprintf("127.0.0.1:%d", o.uiPort))
 	return p, p.Start(ctx)
-}
-
-// listens answers nil once addr accepts a connection.
-func listens(addr string) func(context.Context) error {
-	return func(ctx context.Context) error {
-		var d net.Dialer
-		conn, err := d.DialContext(ctx, "tcp", addr)
-		if err != nil {
-			return err
-		}
-		return conn.Close()
-	}
 }
