@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { noIconNames } from './build/noIconNames.ts';
 import { precompress } from './build/precompress.ts';
 import { trimBlueprintCss } from './build/trimBlueprintCss.ts';
 
@@ -10,7 +11,7 @@ const backend = process.env.OPORTUNA_BACKEND ?? 'http://localhost:8080';
 const proxied = ['/api', '/authenticator', '/mailer', '/brand-assets'];
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), noIconNames(), precompress()],
   // `@/lib/http` is `src/lib/http` (tsconfig.app.json "paths" says the same to TypeScript).
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   // Absolute asset URLs (/assets/...): index.html is served for every path.
