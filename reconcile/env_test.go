@@ -4,8 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -33,10 +31,7 @@ import (
 	"oportuna/workflows"
 )
 
-func TestMain(m *testing.M) {
-	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	testenv.Main(m)
-}
+func TestMain(m *testing.M) { testenv.MainQuiet(m) }
 
 // env is the portal's read model with the demo users, the Salesforce stand-in
 // served over HTTP, and a worker (the portal's workflows and the reconciler)
@@ -299,6 +294,23 @@ func (e *env) openGauge(kind string) float64 {
 	}
 	e.t.Fatalf("no oportuna_reconciliation_findings_open{kind=%q}", kind)
 	return 0
+}
+
+// countedOnce: oportuna_reconciliation_findings_total{kind,repaired} grew by
+// one since it was before.
+func (e *env) countedOnce(kind string, repaired bool, before float64) {
+	e.t.Helper()
+	if n := counter(kind, repaired) - before; n != 1 {
+		e.t.Errorf("oportuna_reconciliation_findings_total{kind=%s,repaired=%t} grew by %v, want 1", kind, repaired, n)
+	}
+}
+
+// wantOpen: oportuna_reconciliation_findings_open{kind} is want.
+func (e *env) wantOpen(kind string, want float64) {
+	e.t.Helper()
+	if g := e.openGauge(kind); g != want {
+		e.t.Errorf("open %s findings = %v, want %v", kind, g, want)
+	}
 }
 
 func contains(list []string, s string) bool {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -38,10 +37,7 @@ import (
 	"oportuna/workflows"
 )
 
-func TestMain(m *testing.M) {
-	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	testenv.Main(m)
-}
+func TestMain(m *testing.M) { testenv.MainQuiet(m) }
 
 // The customer of the opportunity the test registers: none of it may reach a span.
 const (
