@@ -31,7 +31,7 @@ type lookupEnv struct {
 // backed by the stand-in through the BrasilAPI client and a PostgreSQL cache.
 func newLookupAPI(t *testing.T, db *pgxpool.Pool, simURL string, sim *cnpjsim.Server, clk *clock) *lookupEnv {
 	t.Helper()
-	lookup := &cnpj.Lookup{DB: db, Provider: &cnpj.BrasilAPI{BaseURL: simURL, HTTP: client}, TTL: 24 * time.Hour, NotFoundTTL: time.Hour, Now: clk.Now}
+	lookup := cachingLookup(db, simURL, clk)
 	signer := &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour}
 	h := cnpj.NewHandler(db, lookup)
 	h.Signer = signer

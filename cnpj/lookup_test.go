@@ -12,7 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"oportuna/cnpj"
+	"oportuna/internal/dev/cnpjsim"
 	"oportuna/internal/testenv"
 )
 
@@ -36,12 +39,25 @@ func (c *clock) Add(d time.Duration) {
 	c.mu.Unlock()
 }
 
-func TestLookupCachesACompanyForTheTTL(t *testing.T) {
+// cacheEnv is what a caching lookup runs on: a fresh database, the stand-in
+// (and its URL) and a test clock.
+func cacheEnv(t *testing.T) (context.Context, *pgxpool.Pool, *cnpjsim.Server, string, *clock) {
+	t.Helper()
 	db := testenv.DB(t)
 	ctx := testenv.Context(t)
 	sim, url := simServer(t)
-	clk := newClock()
-	l := &cnpj.Lookup{DB: db, Provider: &cnpj.BrasilAPI{BaseURL: url, HTTP: client}, TTL: 24 * time.Hour, NotFoundTTL: time.Hour, Now: clk.Now}
+	return ctx, db, sim, url, newClock()
+}
+
+// cachingLookup asks the stand-in at url through the BrasilAPI client and
+// caches in db, a company for a day and a not-found for an hour, at clk.
+func cachingLookup(db *pgxpool.Pool, url string, clk *clock) *cnpj.Lookup {
+	return &cnpj.Lookup{DB: db, Provider: &cnpj.BrasilAPI{BaseURL: url, HTTP: client}, TTL: 24 * time.Hour, NotFoundTTL: time.Hour, Now: clk.Now}
+}
+
+func TestLookupCachesACompanyForTheTTL(t *testing.T) {
+	ctx, db, sim, url, clk := cacheEnv(t)
+	l := cachingLookup(db, url, clk)
 
 	first, err := l.Find(ctx, "11.222.333/0001-81")
 	if err != nil || first.RazaoSocial == "" {
@@ -83,11 +99,8 @@ func TestLookupCachesACompanyForTheTTL(t *testing.T) {
 }
 
 func TestExpiredEntriesAreSweptAfterAWrite(t *testing.T) {
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
-	_, url := simServer(t)
-	clk := newClock()
-	l := &cnpj.Lookup{DB: db, Provider: &cnpj.BrasilAPI{BaseURL: url, HTTP: client}, TTL: 24 * time.Hour, NotFoundTTL: time.Hour, Now: clk.Now}
+	ctx, db, _, url, clk := cacheEnv(t)
+	l := cachingLookup(db, url, clk)
 	rows := func() []string {
 		t.Helper()
 		r, err := db.Query(ctx, `SELECT cnpj FROM cnpj_cache ORDER BY cnpj`)
@@ -132,11 +145,8 @@ func TestExpiredEntriesAreSweptAfterAWrite(t *testing.T) {
 }
 
 func TestLookupCachesNotFoundBriefly(t *testing.T) {
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
-	sim, url := simServer(t)
-	clk := newClock()
-	l := &cnpj.Lookup{DB: db, Provider: &cnpj.BrasilAPI{BaseURL: url, HTTP: client}, TTL: 24 * time.Hour, NotFoundTTL: time.Hour, Now: clk.Now}
+	ctx, db, sim, url, clk := cacheEnv(t)
+	l := cachingLookup(db, url, clk)
 	reserved := complete(t, "999888770001")
 	for i := 0; i < 2; i++ {
 		if _, err := l.Find(ctx, reserved); !errors.Is(err, cnpj.ErrNotFound) {
