@@ -1,7 +1,6 @@
 package mailer_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -125,26 +124,9 @@ func counter(t *testing.T, name, class string) float64 {
 	return 0
 }
 
-// logs captures what the test logs through slog (JSON lines).
-type logs struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logs) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logs) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
-func captureLogs(t *testing.T) *logs {
-	l := &logs{}
+// captureLogs captures what the test logs through slog (JSON lines).
+func captureLogs(t *testing.T) *testenv.Buffer {
+	l := &testenv.Buffer{}
 	prev := slog.Default()
 	slog.SetDefault(slog.New(slog.NewJSONHandler(l, nil)))
 	t.Cleanup(func() { slog.SetDefault(prev) })
