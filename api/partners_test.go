@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -29,10 +28,8 @@ import (
 // workflows, and the mailer's outbox (no SMTP server: e-mails are stored).
 type partnerStack struct {
 	*stack
-	tc client.Client
-
-	mu  sync.Mutex
-	now time.Time // the form limit's clock
+	tc    client.Client
+	clock *testenv.Clock // the form limit's
 }
 
 const partnerBrands = `[{"slug":"nordata","name":"Nordata","title":"N","admin":{"name":"Ana Admin","email":"admin@nordata.example"}},
@@ -61,13 +58,13 @@ func newPartnerStack(t *testing.T, opts ...func(*Server)) *partnerStack {
 		}
 		t.Cleanup(w.Stop)
 	}
-	ps := &partnerStack{tc: tc, now: time.Now()}
+	ps := &partnerStack{tc: tc, clock: testenv.NewClock(time.Now())}
 	s := &Server{Brands: brands, DB: db, Temporal: tc, CRM: acts.CRM,
 		Auth: testAuth(db, brands), Web: testWeb,
 		Partners: PartnerDeps{
 			Mail:   &workflows.MailDispatcher{Client: tc, Mailer: m},
 			Portal: m.Portal,
-			Now:    ps.clock,
+			Now:    ps.clock.Now,
 		},
 	}
 	for _, o := range opts {
@@ -75,18 +72,6 @@ func newPartnerStack(t *testing.T, opts ...func(*Server)) *partnerStack {
 	}
 	ps.stack = &stack{t: t, srv: serve(t, s), db: db}
 	return ps
-}
-
-func (ps *partnerStack) clock() time.Time {
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	return ps.now
-}
-
-func (ps *partnerStack) advance(d time.Duration) {
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	ps.now = ps.now.Add(d)
 }
 
 // public calls the API without a session.
@@ -207,7 +192,7 @@ func TestPublicFormsAreLimitedPerAddress(t *testing.T) {
 	if code, _, _ := ps.public("POST", "/api/contact", map[string]any{}, "company", "nordata"); code != 400 {
 		t.Errorf("contact after the sign-ups: %d", code)
 	}
-	ps.advance(FormWindow + time.Second)
+	ps.clock.Add(FormWindow + time.Second)
 	code, body, _ = ps.public("POST", "/api/register/resale", signupBody("novo@revenda.com.br", "11444777000161", "nordata"))
 	if code != 201 {
 		t.Fatalf("after the window: %d %v", code, body)

@@ -22,14 +22,14 @@ import (
 type lookupEnv struct {
 	base   string // API base URL
 	sim    *cnpjsim.Server
-	clock  *clock
+	clock  *testenv.Clock
 	signer *auth.Signer
 	db     *pgxpool.Pool
 }
 
 // newLookupAPI serves the handler at /api/cnpj/{digits} (as the API mounts it),
 // backed by the stand-in through the BrasilAPI client and a PostgreSQL cache.
-func newLookupAPI(t *testing.T, db *pgxpool.Pool, simURL string, sim *cnpjsim.Server, clk *clock) *lookupEnv {
+func newLookupAPI(t *testing.T, db *pgxpool.Pool, simURL string, sim *cnpjsim.Server, clk *testenv.Clock) *lookupEnv {
 	t.Helper()
 	lookup := cachingLookup(db, simURL, clk)
 	signer := &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour}

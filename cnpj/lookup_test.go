@@ -19,29 +19,12 @@ import (
 	"oportuna/internal/testenv"
 )
 
-// clock is a test clock the code under test reads through Now.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *clock { return &clock{t: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
+// newClock is the tests' clock, at 09:00 UTC on 2 March 2026.
+func newClock() *testenv.Clock { return testenv.NewClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)) }
 
 // cacheEnv is what a caching lookup runs on: a fresh database, the stand-in
 // (and its URL) and a test clock.
-func cacheEnv(t *testing.T) (context.Context, *pgxpool.Pool, *cnpjsim.Server, string, *clock) {
+func cacheEnv(t *testing.T) (context.Context, *pgxpool.Pool, *cnpjsim.Server, string, *testenv.Clock) {
 	t.Helper()
 	db := testenv.DB(t)
 	ctx := testenv.Context(t)
@@ -51,7 +34,7 @@ func cacheEnv(t *testing.T) (context.Context, *pgxpool.Pool, *cnpjsim.Server, st
 
 // cachingLookup asks the stand-in at url through the BrasilAPI client and
 // caches in db, a company for a day and a not-found for an hour, at clk.
-func cachingLookup(db *pgxpool.Pool, url string, clk *clock) *cnpj.Lookup {
+func cachingLookup(db *pgxpool.Pool, url string, clk *testenv.Clock) *cnpj.Lookup {
 	return &cnpj.Lookup{DB: db, Provider: &cnpj.BrasilAPI{BaseURL: url, HTTP: client}, TTL: 24 * time.Hour, NotFoundTTL: time.Hour, Now: clk.Now}
 }
 
