@@ -2,8 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -77,23 +75,7 @@ func newPartnerStack(t *testing.T, opts ...func(*Server)) *partnerStack {
 // public calls the API without a session.
 func (ps *partnerStack) public(method, path string, body any, headers ...string) (int, map[string]any, http.Header) {
 	ps.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = strings.NewReader(string(b))
-	}
-	req, _ := http.NewRequest(method, ps.srv.URL+path, rd)
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		ps.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	out := map[string]any{}
-	_ = json.NewDecoder(res.Body).Decode(&out)
-	return res.StatusCode, out, res.Header
+	return testenv.CallJSON(ps.t, method, ps.srv.URL+path, body, headers...)
 }
 
 // loginWith signs in with a password, answering the status.
