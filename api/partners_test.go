@@ -50,12 +50,7 @@ func newPartnerStack(t *testing.T, opts ...func(*Server)) *partnerStack {
 		t.Fatal(err)
 	}
 	// The workflow queue's worker and its CRM and mail queues' (notices, e-mails).
-	for _, w := range worker.New(tc, workflows.TaskQueue, acts, worker.Settings{}, nil) {
-		if err := w.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(w.Stop)
-	}
+	testenv.StartWorkers(t, worker.New(tc, workflows.TaskQueue, acts, worker.Settings{}, nil)...)
 	ps := &partnerStack{tc: tc, clock: testenv.NewClock(time.Now())}
 	s := &Server{Brands: brands, DB: db, Temporal: tc, CRM: acts.CRM,
 		Auth: testAuth(db, brands), Web: testWeb,
