@@ -17,6 +17,7 @@ import (
 	"oportuna/cnpj"
 	"oportuna/internal/dev/cnpjsim"
 	"oportuna/internal/testenv"
+	"oportuna/internal/testenv/cnpjtest"
 )
 
 type lookupEnv struct {
@@ -166,7 +167,7 @@ func TestInvalidUnknownAndUnavailableAnswers(t *testing.T) {
 		wantMessage(t, e.get(t, n), http.StatusBadRequest, "CNPJ inválido! Por favor digite um CNPJ válido!")
 	}
 	// Unknown company (the stand-in's reserved 999 roots): 404.
-	wantMessage(t, e.get(t, complete(t, "999123450001")), http.StatusNotFound, "CNPJ inválido! Por favor digite um CNPJ válido!")
+	wantMessage(t, e.get(t, cnpjtest.Complete("999123450001")), http.StatusNotFound, "CNPJ inválido! Por favor digite um CNPJ válido!")
 	// Provider outage: 502; provider rate limit: 429.
 	e.sim.Fail(http.StatusServiceUnavailable)
 	wantMessage(t, e.get(t, "11222333000181"), http.StatusBadGateway, cnpj.MsgUnavailable)

@@ -17,6 +17,7 @@ import (
 	"oportuna/cnpj"
 	"oportuna/internal/dev/cnpjsim"
 	"oportuna/internal/testenv"
+	"oportuna/internal/testenv/cnpjtest"
 )
 
 // newClock is the tests' clock, at 09:00 UTC on 2 March 2026.
@@ -130,7 +131,7 @@ func TestExpiredEntriesAreSweptAfterAWrite(t *testing.T) {
 func TestLookupCachesNotFoundBriefly(t *testing.T) {
 	ctx, db, sim, url, clk := cacheEnv(t)
 	l := cachingLookup(db, url, clk)
-	reserved := complete(t, "999888770001")
+	reserved := cnpjtest.Complete("999888770001")
 	for i := 0; i < 2; i++ {
 		if _, err := l.Find(ctx, reserved); !errors.Is(err, cnpj.ErrNotFound) {
 			t.Fatalf("lookup %d: %v", i, err)
@@ -146,7 +147,7 @@ func TestLookupCachesNotFoundBriefly(t *testing.T) {
 
 	// NotFoundTTL 0: never cached.
 	l.NotFoundTTL = 0
-	other := complete(t, "999777660001")
+	other := cnpjtest.Complete("999777660001")
 	for i := 0; i < 2; i++ {
 		_, _ = l.Find(ctx, other)
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"oportuna/brand"
-	"oportuna/cnpj"
 	"oportuna/crm"
 	"oportuna/internal/dev/crmsim"
 	"oportuna/internal/testenv"
@@ -83,15 +82,6 @@ func (e *simEnv) requests(match func(crmsim.Request) bool) int {
 		}
 	}
 	return n
-}
-
-// validCNPJ completes a 12-character base with its check digits.
-func validCNPJ(base string) string {
-	d, ok := cnpj.CheckDigits(base)
-	if !ok {
-		panic("bad CNPJ base " + base)
-	}
-	return base + d
 }
 
 func sampleOpportunity(id, doc string) crm.Opportunity {

@@ -18,12 +18,12 @@ import (
 	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/brand"
-	"oportuna/cnpj"
 	"oportuna/crm"
 	"oportuna/internal/dev/crmsim"
 	"oportuna/internal/dev/mailbox"
 	"oportuna/internal/metrics"
 	"oportuna/internal/testenv"
+	"oportuna/internal/testenv/cnpjtest"
 	"oportuna/opportunity"
 	"oportuna/reconcile"
 	"oportuna/seed"
@@ -101,15 +101,6 @@ func (e *env) actor(email string, roles ...auth.Role) opportunity.Actor {
 	return a
 }
 
-// validCNPJ completes a 12-character base with its check digits.
-func validCNPJ(base string) string {
-	d, ok := cnpj.CheckDigits(base)
-	if !ok {
-		panic("bad CNPJ base " + base)
-	}
-	return base + d
-}
-
 // register registers a new opportunity of a customer the CRM knows and
 // terminates its workflow when the test ends (its timers must not fire on a
 // later test's worker).
@@ -137,7 +128,7 @@ func (e *env) register(base string) string {
 // record is a registration of a customer the CRM knows (CNPJ base + check digits).
 func (e *env) record(base string) opportunity.Record {
 	return opportunity.Record{
-		Name: "Oportunidade Armazém", CNPJ: validCNPJ(base), Contact: "Ana Souza", Email: "ana@cliente.com.br", Phone: "11987654321",
+		Name: "Oportunidade Armazém", CNPJ: cnpjtest.Complete(base), Contact: "Ana Souza", Email: "ana@cliente.com.br", Phone: "11987654321",
 		CorporateName: "Cliente Bom Ltda", FantasyName: "Cliente Bom", Street: "Rua A, 1", City: "Campinas", State: "SP", CEP: "13010000",
 		Country: "Brasil", ProbabilityClosing: 25, Seller: e.seller.Name, AcceptedTerm: true,
 		Projects: []opportunity.Project{{Aplication: "Inventário", Specification: "Coletor 2D", ConclusionDate: "2026-11-15", OpportunityOrigin: "Partner"}},

@@ -18,6 +18,7 @@ import (
 	"oportuna/activities"
 	"oportuna/crm"
 	"oportuna/internal/testenv"
+	"oportuna/internal/testenv/cnpjtest"
 	"oportuna/opportunity"
 	"oportuna/reconcile"
 	"oportuna/resale"
@@ -214,7 +215,7 @@ func TestReconcileReportsATerminatedWorkflowAndAdoptsRowsWithoutOne(t *testing.T
 	})
 	var resaleID string
 	if err := e.db.QueryRow(e.ctx, `INSERT INTO resales (brand, corporate_name, cnpj, email) VALUES ('yep', 'Revenda Sem Workflow Ltda', $1, 'sem-workflow@revenda.test')
-		RETURNING id::text`, validCNPJ("556667770001")).Scan(&resaleID); err != nil {
+		RETURNING id::text`, cnpjtest.Complete("556667770001")).Scan(&resaleID); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
