@@ -3,7 +3,6 @@ package mailer_test
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -122,15 +121,6 @@ func counter(t *testing.T, name, class string) float64 {
 		}
 	}
 	return 0
-}
-
-// captureLogs captures what the test logs through slog (JSON lines).
-func captureLogs(t *testing.T) *testenv.Buffer {
-	l := &testenv.Buffer{}
-	prev := slog.Default()
-	slog.SetDefault(slog.New(slog.NewJSONHandler(l, nil)))
-	t.Cleanup(func() { slog.SetDefault(prev) })
-	return l
 }
 
 // TestTheEnvelopeHasAngleBracketsAndAStrictServerTakesIt: MAIL FROM and RCPT
@@ -270,7 +260,7 @@ func TestARetriedSendDeliversOnce(t *testing.T) {
 // e-mail once, with the same Message-ID.
 func TestATemporaryRefusalIsRetriedAndDeliveredOnce(t *testing.T) {
 	m, pf, mb := withMailbox(t)
-	logged := captureLogs(t)
+	logged := testenv.CaptureLogs(t)
 	before := counter(t, "oportuna_mail_attempt_failures_total", "4xx")
 	mb.DeferNext(2)
 	ctx := testenv.Context(t)
@@ -318,7 +308,7 @@ func TestATemporaryRefusalIsRetriedAndDeliveredOnce(t *testing.T) {
 // e-mail to a refused and an existing address reaches the existing one.
 func TestAPermanentRefusalIsRecordedAndNotRetried(t *testing.T) {
 	m, pf := withPostfix(t)
-	logged := captureLogs(t)
+	logged := testenv.CaptureLogs(t)
 	before := counter(t, "oportuna_mail_failed_total", "5xx")
 	unknown := postfix.Unknown(t.Name())
 	ctx := testenv.Context(t)

@@ -2,7 +2,9 @@ package testenv
 
 import (
 	"bytes"
+	"log/slog"
 	"sync"
+	"testing"
 )
 
 // Buffer is a bytes.Buffer that goroutines may write at once (a logger's
@@ -17,6 +19,16 @@ func (b *Buffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.Write(p)
+}
+
+// CaptureLogs makes the default slog logger write JSON lines into the Buffer
+// it returns, until the test ends.
+func CaptureLogs(t testing.TB) *Buffer {
+	b := &Buffer{}
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewJSONHandler(b, nil)))
+	t.Cleanup(func() { slog.SetDefault(prev) })
+	return b
 }
 
 // String is everything written so far.
