@@ -12,9 +12,9 @@ import (
 	"oportuna/internal/testenv/cnpjtest"
 )
 
-// otherReseller adds a second reseller company to nordata with its RESALE
-// user (olga@aurora-dist.com.br) and answers its session.
-func otherReseller(t *testing.T, st *stack) *session {
+// addOtherReseller adds a second reseller company to nordata, Aurora, with
+// its RESALE user (olga@aurora-dist.com.br).
+func addOtherReseller(t *testing.T, st *stack) {
 	t.Helper()
 	ctx := context.Background()
 	var id string
@@ -27,6 +27,12 @@ func otherReseller(t *testing.T, st *stack) *session {
 		INSERT INTO user_roles (user_id, role, brand) SELECT id, 'RESALE', 'nordata' FROM u`, hash, id); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// otherReseller adds Aurora (addOtherReseller) and answers Olga's session.
+func otherReseller(t *testing.T, st *stack) *session {
+	t.Helper()
+	addOtherReseller(t, st)
 	return st.login("olga@aurora-dist.com.br", "nordata")
 }
 
