@@ -180,9 +180,16 @@ func TestANoticeOfAnOpportunityThatDoesNotExistStoresNothing(t *testing.T) {
 	if !errors.As(err, &app) || !app.NonRetryable() {
 		t.Errorf("Notify of a missing opportunity: %v, want a non-retryable error", err)
 	}
+	nothingNoticed(t, a, mb, "", `SELECT count(*) FROM notifications`)
+}
+
+// nothingNoticed: the query counts no stored notice, and no e-mail went out;
+// what names the notices counted.
+func nothingNoticed(t *testing.T, a *activities.Activities, mb *mailbox, what, query string, args ...any) {
+	t.Helper()
 	var notes int
-	if err := a.DB.QueryRow(ctx, `SELECT count(*) FROM notifications`).Scan(&notes); err != nil || notes != 0 {
-		t.Errorf("%d notices stored (%v), want none", notes, err)
+	if err := a.DB.QueryRow(context.Background(), query, args...).Scan(&notes); err != nil || notes != 0 {
+		t.Errorf("%d notices stored%s (%v), want none", notes, what, err)
 	}
 	if len(mb.sent) != 0 {
 		t.Errorf("e-mails sent: %v", mb.sent)
@@ -205,13 +212,7 @@ func TestANoticeOfACancelledOpportunityStoresNothing(t *testing.T) {
 	if err := a.Notify(ctx, n); err != nil {
 		t.Fatalf("Notify of a cancelled opportunity: %v", err)
 	}
-	var notes int
-	if err := a.DB.QueryRow(ctx, `SELECT count(*) FROM notifications WHERE link LIKE '%' || $1`, id).Scan(&notes); err != nil || notes != 0 {
-		t.Errorf("%d notices stored for a cancelled opportunity (%v), want none", notes, err)
-	}
-	if len(mb.sent) != 0 {
-		t.Errorf("e-mails sent: %v", mb.sent)
-	}
+	nothingNoticed(t, a, mb, " for a cancelled opportunity", `SELECT count(*) FROM notifications WHERE link LIKE '%' || $1`, id)
 }
 
 // TestAnIdempotencyKeyActsOnce: a decision's Idempotency-Key is recorded with

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"oportuna/activities"
-	"oportuna/internal/calendar"
+	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 )
 
@@ -14,9 +14,8 @@ import (
 // today and an approval without a conclusion date closes it at the end of its
 // validity, both as days of Brasília's calendar.
 func TestCRMCloseDatesAreBrasiliasDayAtHalfPastElevenAtNight(t *testing.T) {
-	late := time.Date(2026, 11, 30, 23, 30, 0, 0, calendar.Location)
 	rec := opportunity.Record{ID: "op-1", Brand: "yep", Name: "Registrado", Status: opportunity.Approved, ProbabilityClosing: 25}
-	for zone, now := range map[string]time.Time{"UTC": late.UTC(), "machine zone": late.Local(), "UTC+14": late.In(time.FixedZone("LINT", 14*3600))} {
+	for zone, now := range testenv.LateEvenings() {
 		closed := activities.CRMOpportunity(rec, activities.CRMSyncInput{Status: opportunity.Expired}, now, 90*24*time.Hour)
 		if got := closed.CloseDate.Format("2006-01-02"); got != "2026-11-30" {
 			t.Errorf("%s: expiry closes on %s, want 2026-11-30", zone, got)

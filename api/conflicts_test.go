@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"oportuna/auth"
-	"oportuna/cnpj"
+	"oportuna/internal/testenv/cnpjtest"
 )
 
-// otherReseller adds a second reseller company to nordata with its RESALE
-// user (olga@aurora-dist.com.br) and answers its session.
-func otherReseller(t *testing.T, st *stack) *session {
+// addOtherReseller adds a second reseller company to nordata, Aurora, with
+// its RESALE user (olga@aurora-dist.com.br).
+func addOtherReseller(t *testing.T, st *stack) {
 	t.Helper()
 	ctx := context.Background()
 	var id string
@@ -27,6 +27,12 @@ func otherReseller(t *testing.T, st *stack) *session {
 		INSERT INTO user_roles (user_id, role, brand) SELECT id, 'RESALE', 'nordata' FROM u`, hash, id); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// otherReseller adds Aurora (addOtherReseller) and answers Olga's session.
+func otherReseller(t *testing.T, st *stack) *session {
+	t.Helper()
+	addOtherReseller(t, st)
 	return st.login("olga@aurora-dist.com.br", "nordata")
 }
 
@@ -65,11 +71,6 @@ func conflictKinds(rec map[string]any) map[string]string {
 	return out
 }
 
-func withCheckDigits(base string) string {
-	d, _ := cnpj.CheckDigits(base)
-	return base + d
-}
-
 // TestConflictsByCNPJRootAndNameAreListedForStaffOnly: the same CNPJ, the
 // same root (head office and branch, numeric and alphanumeric) and the same
 // normalised company name are conflicts within the brand, listed with their
@@ -87,13 +88,13 @@ func TestConflictsByCNPJRootAndNameAreListedForStaffOnly(t *testing.T) {
 	yepRep := st.login("representante@yep.demo", "yep")
 
 	a := resale.register("11.444.777/0001-61", "Comércio Boa Vista Ltda")
-	b := olga.register("11.444.777/0002-42", "Distribuidora Norte S.A.")         // same root as a
-	c := olga.register("11444777000161", "Outra Razão EIRELI")                   // same CNPJ as a
-	d := seller.register("11222333000181", "COMERCIO BOA-VISTA S/A")             // same name as a
-	e := resale.register("12.ABC.345/01DE-35", "Alfa Numérica Ltda")             // alphanumeric root
-	f := olga.register(withCheckDigits("12ABC3450002"), "Beta Comércio ME")      // same alphanumeric root as e
-	g := yepSeller.register("11.444.777/0001-61", "Comércio Boa Vista Ltda")     // another brand
-	olga.register(withCheckDigits("99888777"+"0001"), "Sem Relação Alguma Ltda") // no conflict
+	b := olga.register("11.444.777/0002-42", "Distribuidora Norte S.A.")           // same root as a
+	c := olga.register("11444777000161", "Outra Razão EIRELI")                     // same CNPJ as a
+	d := seller.register("11222333000181", "COMERCIO BOA-VISTA S/A")               // same name as a
+	e := resale.register("12.ABC.345/01DE-35", "Alfa Numérica Ltda")               // alphanumeric root
+	f := olga.register(cnpjtest.Complete("12ABC3450002"), "Beta Comércio ME")      // same alphanumeric root as e
+	g := yepSeller.register("11.444.777/0001-61", "Comércio Boa Vista Ltda")       // another brand
+	olga.register(cnpjtest.Complete("99888777"+"0001"), "Sem Relação Alguma Ltda") // no conflict
 
 	recA, _ := rep.details(a)
 	if got := conflictKinds(recA); len(got) != 3 || got[b] != "cnpj_root" || got[c] != "cnpj" || got[d] != "name" {

@@ -1,12 +1,10 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -61,24 +59,6 @@ func newStackWith(t *testing.T, d activities.Durations) (*stack, *crmsim.Sim) {
 	}}
 	st.srv = st.replica()
 	return st, sim
-}
-
-// syncBuffer collects log output written from the server's goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func TestTheCRMBudgetEndsBeforeTheAPIStopsWaiting(t *testing.T) {
@@ -149,7 +129,7 @@ func TestCRMErrorsReachTheUserWithTheSpecsMessages(t *testing.T) {
 	stillInAnalysis("after the outage")
 
 	// The seller list fails while the CRM is down, and says why in the log.
-	var logs syncBuffer
+	var logs testenv.Buffer
 	prev := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
 	code, body = seller.call("GET", "/api/opportunity/getSellersOnSalesforce", nil)

@@ -2,13 +2,10 @@ package api
 
 import (
 	"context"
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -29,10 +26,8 @@ import (
 // workflows, and the mailer's outbox (no SMTP server: e-mails are stored).
 type partnerStack struct {
 	*stack
-	tc client.Client
-
-	mu  sync.Mutex
-	now time.Time // the form limit's clock
+	tc    client.Client
+	clock *testenv.Clock // the form limit's
 }
 
 const partnerBrands = `[{"slug":"nordata","name":"Nordata","title":"N","admin":{"name":"Ana Admin","email":"admin@nordata.example"}},
@@ -55,19 +50,14 @@ func newPartnerStack(t *testing.T, opts ...func(*Server)) *partnerStack {
 		t.Fatal(err)
 	}
 	// The workflow queue's worker and its CRM and mail queues' (notices, e-mails).
-	for _, w := range worker.New(tc, workflows.TaskQueue, acts, worker.Settings{}, nil) {
-		if err := w.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(w.Stop)
-	}
-	ps := &partnerStack{tc: tc, now: time.Now()}
+	testenv.StartWorkers(t, worker.New(tc, workflows.TaskQueue, acts, worker.Settings{}, nil)...)
+	ps := &partnerStack{tc: tc, clock: testenv.NewClock(time.Now())}
 	s := &Server{Brands: brands, DB: db, Temporal: tc, CRM: acts.CRM,
 		Auth: testAuth(db, brands), Web: testWeb,
 		Partners: PartnerDeps{
 			Mail:   &workflows.MailDispatcher{Client: tc, Mailer: m},
 			Portal: m.Portal,
-			Now:    ps.clock,
+			Now:    ps.clock.Now,
 		},
 	}
 	for _, o := range opts {
@@ -77,38 +67,10 @@ func newPartnerStack(t *testing.T, opts ...func(*Server)) *partnerStack {
 	return ps
 }
 
-func (ps *partnerStack) clock() time.Time {
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	return ps.now
-}
-
-func (ps *partnerStack) advance(d time.Duration) {
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	ps.now = ps.now.Add(d)
-}
-
 // public calls the API without a session.
 func (ps *partnerStack) public(method, path string, body any, headers ...string) (int, map[string]any, http.Header) {
 	ps.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = strings.NewReader(string(b))
-	}
-	req, _ := http.NewRequest(method, ps.srv.URL+path, rd)
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		ps.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	out := map[string]any{}
-	_ = json.NewDecoder(res.Body).Decode(&out)
-	return res.StatusCode, out, res.Header
+	return testenv.CallJSON(ps.t, method, ps.srv.URL+path, body, headers...)
 }
 
 // loginWith signs in with a password, answering the status.
@@ -207,7 +169,7 @@ func TestPublicFormsAreLimitedPerAddress(t *testing.T) {
 	if code, _, _ := ps.public("POST", "/api/contact", map[string]any{}, "company", "nordata"); code != 400 {
 		t.Errorf("contact after the sign-ups: %d", code)
 	}
-	ps.advance(FormWindow + time.Second)
+	ps.clock.Add(FormWindow + time.Second)
 	code, body, _ = ps.public("POST", "/api/register/resale", signupBody("novo@revenda.com.br", "11444777000161", "nordata"))
 	if code != 201 {
 		t.Fatalf("after the window: %d %v", code, body)

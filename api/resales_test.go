@@ -19,7 +19,7 @@ func TestResaleSignUpValidationAndDuplicates(t *testing.T) {
 	ps := newPartnerStack(t)
 	// Each case from its own address would be the real world; here the limit is lifted by the clock.
 	post := func(body map[string]any) (int, map[string]any) {
-		ps.advance(FormWindow)
+		ps.clock.Add(FormWindow)
 		code, out, _ := ps.public("POST", "/api/register/resale", body)
 		return code, out
 	}
@@ -109,7 +109,7 @@ func (ps *partnerStack) resaleID(brandSlug string) string {
 // signUp registers a company and answers its id.
 func (ps *partnerStack) signUp(email, doc, brandSlug string) string {
 	ps.t.Helper()
-	ps.advance(FormWindow)
+	ps.clock.Add(FormWindow)
 	code, body, _ := ps.public("POST", "/api/register/resale", signupBody(email, doc, brandSlug))
 	if code != 201 {
 		ps.t.Fatalf("sign-up %s: %d %v", email, code, body)

@@ -89,16 +89,8 @@ func TestSearchKeepsToTheCallersRoleAndBrand(t *testing.T) {
 	st := newSearchStack(t)
 	ctx := context.Background()
 	// Another company of nordata, with its own reseller, whose name matches.
-	var otherResale string
-	if err := st.db.QueryRow(ctx, `INSERT INTO resales (brand, status, corporate_name, fantasy_name, cnpj, email)
-		VALUES ('nordata', 'approved', 'Aurora Distribuição Ltda', 'Aurora', '22333444000181', 'contato@aurora-dist.com.br') RETURNING id::text`).Scan(&otherResale); err != nil {
-		t.Fatal(err)
-	}
+	addOtherReseller(t, st)
 	hash, _ := auth.HashPassword("Oportuna@2026")
-	if _, err := st.db.Exec(ctx, `WITH u AS (INSERT INTO users (name, email, password_hash, resale_id) VALUES ('Olga Aurora', 'olga@aurora-dist.com.br', $1, $2) RETURNING id)
-		INSERT INTO user_roles (user_id, role, brand) SELECT id, 'RESALE', 'nordata' FROM u`, hash, otherResale); err != nil {
-		t.Fatal(err)
-	}
 	mine := st.storeFound(searchFixture{by: "vendedor1@nordata.demo", brand: "nordata", name: "Projeto Aurora", fantasy: "Padaria Sol",
 		corporate: "Sol Pães Ltda", cnpj: "11222333000181", email: "compras@padariasol.com.br"})
 	colleague := st.storeFound(searchFixture{by: "vendedor2@nordata.demo", brand: "nordata", name: "Expansão", fantasy: "Aurora Filial", corporate: "Filial Ltda"})

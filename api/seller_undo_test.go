@@ -40,7 +40,7 @@ func TestSellerDeletionCanBeUndoneWithinTheWindow(t *testing.T) {
 		t.Fatalf("refused undos gave the access back: %d", code)
 	}
 
-	ps.advance(SellerUndoWindow - time.Second)
+	ps.clock.Add(SellerUndoWindow - time.Second)
 	if code, body := resale.call("PATCH", "/api/seller/restore/"+victor, nil); code != 200 || body["message"] != MsgUserRestored {
 		t.Fatalf("undo: %d %v", code, body)
 	}
@@ -61,7 +61,7 @@ func TestSellerDeletionCanBeUndoneWithinTheWindow(t *testing.T) {
 	if code, _ := resale.call("PATCH", "/api/seller/inative/"+victor, nil); code != 200 {
 		t.Fatal("delete again")
 	}
-	ps.advance(SellerUndoWindow + time.Second)
+	ps.clock.Add(SellerUndoWindow + time.Second)
 	if code, body := resale.call("PATCH", "/api/seller/restore/"+victor, nil); code != 409 || body["message"] != MsgUndoExpired {
 		t.Errorf("undo after the window: %d %v", code, body)
 	}

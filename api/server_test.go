@@ -3,7 +3,6 @@ package api
 import (
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -17,10 +16,7 @@ import (
 	"oportuna/internal/testenv"
 )
 
-func TestMain(m *testing.M) {
-	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	testenv.Main(m)
-}
+func TestMain(m *testing.M) { testenv.MainQuiet(m) }
 
 func newTestServer(t *testing.T) *httptest.Server {
 	t.Helper()

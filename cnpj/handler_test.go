@@ -17,21 +17,22 @@ import (
 	"oportuna/cnpj"
 	"oportuna/internal/dev/cnpjsim"
 	"oportuna/internal/testenv"
+	"oportuna/internal/testenv/cnpjtest"
 )
 
 type lookupEnv struct {
 	base   string // API base URL
 	sim    *cnpjsim.Server
-	clock  *clock
+	clock  *testenv.Clock
 	signer *auth.Signer
 	db     *pgxpool.Pool
 }
 
 // newLookupAPI serves the handler at /api/cnpj/{digits} (as the API mounts it),
 // backed by the stand-in through the BrasilAPI client and a PostgreSQL cache.
-func newLookupAPI(t *testing.T, db *pgxpool.Pool, simURL string, sim *cnpjsim.Server, clk *clock) *lookupEnv {
+func newLookupAPI(t *testing.T, db *pgxpool.Pool, simURL string, sim *cnpjsim.Server, clk *testenv.Clock) *lookupEnv {
 	t.Helper()
-	lookup := &cnpj.Lookup{DB: db, Provider: &cnpj.BrasilAPI{BaseURL: simURL, HTTP: client}, TTL: 24 * time.Hour, NotFoundTTL: time.Hour, Now: clk.Now}
+	lookup := cachingLookup(db, simURL, clk)
 	signer := &auth.Signer{Secret: []byte("0123456789abcdef0123456789abcdef"), TTL: time.Hour}
 	h := cnpj.NewHandler(db, lookup)
 	h.Signer = signer
@@ -166,7 +167,7 @@ func TestInvalidUnknownAndUnavailableAnswers(t *testing.T) {
 		wantMessage(t, e.get(t, n), http.StatusBadRequest, "CNPJ inválido! Por favor digite um CNPJ válido!")
 	}
 	// Unknown company (the stand-in's reserved 999 roots): 404.
-	wantMessage(t, e.get(t, complete(t, "999123450001")), http.StatusNotFound, "CNPJ inválido! Por favor digite um CNPJ válido!")
+	wantMessage(t, e.get(t, cnpjtest.Complete("999123450001")), http.StatusNotFound, "CNPJ inválido! Por favor digite um CNPJ válido!")
 	// Provider outage: 502; provider rate limit: 429.
 	e.sim.Fail(http.StatusServiceUnavailable)
 	wantMessage(t, e.get(t, "11222333000181"), http.StatusBadGateway, cnpj.MsgUnavailable)

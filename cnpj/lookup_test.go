@@ -12,36 +12,36 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"oportuna/cnpj"
+	"oportuna/internal/dev/cnpjsim"
 	"oportuna/internal/testenv"
+	"oportuna/internal/testenv/cnpjtest"
 )
 
-// clock is a test clock the code under test reads through Now.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
+// newClock is the tests' clock, at 09:00 UTC on 2 March 2026.
+func newClock() *testenv.Clock { return testenv.NewClock(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)) }
 
-func newClock() *clock { return &clock{t: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
-func TestLookupCachesACompanyForTheTTL(t *testing.T) {
+// cacheEnv is what a caching lookup runs on: a fresh database, the stand-in
+// (and its URL) and a test clock.
+func cacheEnv(t *testing.T) (context.Context, *pgxpool.Pool, *cnpjsim.Server, string, *testenv.Clock) {
+	t.Helper()
 	db := testenv.DB(t)
 	ctx := testenv.Context(t)
 	sim, url := simServer(t)
-	clk := newClock()
-	l := &cnpj.Lookup{DB: db, Provider: &cnpj.BrasilAPI{BaseURL: url, HTTP: client}, TTL: 24 * time.Hour, NotFoundTTL: time.Hour, Now: clk.Now}
+	return ctx, db, sim, url, newClock()
+}
+
+// cachingLookup asks the stand-in at url through the BrasilAPI client and
+// caches in db, a company for a day and a not-found for an hour, at clk.
+func cachingLookup(db *pgxpool.Pool, url string, clk *testenv.Clock) *cnpj.Lookup {
+	return &cnpj.Lookup{DB: db, Provider: &cnpj.BrasilAPI{BaseURL: url, HTTP: client}, TTL: 24 * time.Hour, NotFoundTTL: time.Hour, Now: clk.Now}
+}
+
+func TestLookupCachesACompanyForTheTTL(t *testing.T) {
+	ctx, db, sim, url, clk := cacheEnv(t)
+	l := cachingLookup(db, url, clk)
 
 	first, err := l.Find(ctx, "11.222.333/0001-81")
 	if err != nil || first.RazaoSocial == "" {
@@ -83,11 +83,8 @@ func TestLookupCachesACompanyForTheTTL(t *testing.T) {
 }
 
 func TestExpiredEntriesAreSweptAfterAWrite(t *testing.T) {
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
-	_, url := simServer(t)
-	clk := newClock()
-	l := &cnpj.Lookup{DB: db, Provider: &cnpj.BrasilAPI{BaseURL: url, HTTP: client}, TTL: 24 * time.Hour, NotFoundTTL: time.Hour, Now: clk.Now}
+	ctx, db, _, url, clk := cacheEnv(t)
+	l := cachingLookup(db, url, clk)
 	rows := func() []string {
 		t.Helper()
 		r, err := db.Query(ctx, `SELECT cnpj FROM cnpj_cache ORDER BY cnpj`)
@@ -132,12 +129,9 @@ func TestExpiredEntriesAreSweptAfterAWrite(t *testing.T) {
 }
 
 func TestLookupCachesNotFoundBriefly(t *testing.T) {
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
-	sim, url := simServer(t)
-	clk := newClock()
-	l := &cnpj.Lookup{DB: db, Provider: &cnpj.BrasilAPI{BaseURL: url, HTTP: client}, TTL: 24 * time.Hour, NotFoundTTL: time.Hour, Now: clk.Now}
-	reserved := complete(t, "999888770001")
+	ctx, db, sim, url, clk := cacheEnv(t)
+	l := cachingLookup(db, url, clk)
+	reserved := cnpjtest.Complete("999888770001")
 	for i := 0; i < 2; i++ {
 		if _, err := l.Find(ctx, reserved); !errors.Is(err, cnpj.ErrNotFound) {
 			t.Fatalf("lookup %d: %v", i, err)
@@ -153,7 +147,7 @@ func TestLookupCachesNotFoundBriefly(t *testing.T) {
 
 	// NotFoundTTL 0: never cached.
 	l.NotFoundTTL = 0
-	other := complete(t, "999777660001")
+	other := cnpjtest.Complete("999777660001")
 	for i := 0; i < 2; i++ {
 		_, _ = l.Find(ctx, other)
 	}

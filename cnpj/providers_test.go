@@ -15,19 +15,10 @@ import (
 	"oportuna/geo"
 	"oportuna/internal/dev/cnpjsim"
 	"oportuna/internal/testenv"
+	"oportuna/internal/testenv/cnpjtest"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
-
-// complete appends the check digits to a 12-character base.
-func complete(t *testing.T, base string) string {
-	t.Helper()
-	d, ok := cnpj.CheckDigits(base)
-	if !ok {
-		t.Fatalf("bad base %q", base)
-	}
-	return base + d
-}
 
 func simServer(t *testing.T) (*cnpjsim.Server, string) {
 	t.Helper()
@@ -43,7 +34,7 @@ func TestBrasilAPIClientAgainstTheStandIn(t *testing.T) {
 	sim, url := simServer(t)
 	p := &cnpj.BrasilAPI{BaseURL: url, HTTP: client}
 	ctx := context.Background()
-	for _, n := range []string{"11222333000181", "04252011000110", complete(t, "123456780002"), "12ABC34501DE35"} {
+	for _, n := range []string{"11222333000181", "04252011000110", cnpjtest.Complete("123456780002"), "12ABC34501DE35"} {
 		rec, err := cnpjsim.Company(n)
 		if err != nil {
 			t.Fatal(err)
@@ -63,7 +54,7 @@ func TestBrasilAPIClientAgainstTheStandIn(t *testing.T) {
 		}
 	}
 
-	reserved := complete(t, "999123450001")
+	reserved := cnpjtest.Complete("999123450001")
 	if _, err := p.Fetch(ctx, reserved); !errors.Is(err, cnpj.ErrNotFound) {
 		t.Errorf("reserved root: %v, want ErrNotFound", err)
 	}
@@ -92,13 +83,13 @@ func TestStandInIsDeterministicAndKeepsTheCompanyAcrossBranches(t *testing.T) {
 	if a != b {
 		t.Fatalf("same CNPJ, different companies: %+v %+v", a, b)
 	}
-	branch, err := cnpjsim.Company(complete(t, "112223330002"))
+	branch, err := cnpjsim.Company(cnpjtest.Complete("112223330002"))
 	if err != nil || branch.RazaoSocial != a.RazaoSocial || !a.Matriz || branch.Matriz {
 		t.Errorf("branch %+v (%v) of %+v", branch, err, a)
 	}
 	seen := map[string]bool{}
 	for i := 0; i < 200; i++ {
-		rec, err := cnpjsim.Company(complete(t, fmt.Sprintf("%08d0001", 10000000+i*7919)))
+		rec, err := cnpjsim.Company(cnpjtest.Complete(fmt.Sprintf("%08d0001", 10000000+i*7919)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,11 +109,11 @@ func TestStandInIsDeterministicAndKeepsTheCompanyAcrossBranches(t *testing.T) {
 		t.Errorf("wrong check digits: %v", err)
 	}
 	for _, base := range []string{"999000000001", "999999990001", "99912ABC0001"} {
-		if _, err := cnpjsim.Company(complete(t, base)); !errors.Is(err, cnpjsim.ErrReserved) {
+		if _, err := cnpjsim.Company(cnpjtest.Complete(base)); !errors.Is(err, cnpjsim.ErrReserved) {
 			t.Errorf("%s: %v, want ErrReserved", base, err)
 		}
 	}
-	if _, err := cnpjsim.Company(complete(t, "998999990001")); err != nil {
+	if _, err := cnpjsim.Company(cnpjtest.Complete("998999990001")); err != nil {
 		t.Errorf("root 998…: %v", err)
 	}
 }
@@ -146,7 +137,7 @@ func TestReceitaWSClientAgainstTheStandIn(t *testing.T) {
 	if c != want {
 		t.Errorf("\n got %+v\nwant %+v", c, want)
 	}
-	if _, err := p.Fetch(ctx, complete(t, "999000000001")); !errors.Is(err, cnpj.ErrNotFound) {
+	if _, err := p.Fetch(ctx, cnpjtest.Complete("999000000001")); !errors.Is(err, cnpj.ErrNotFound) {
 		t.Errorf("reserved (200 + ERROR): %v", err)
 	}
 	if _, err := p.Fetch(ctx, "11222333000182"); !errors.Is(err, cnpj.ErrNotFound) {
@@ -190,9 +181,9 @@ func receitaWSFake(t *testing.T, script map[string][2]string) (string, *atomic.V
 }
 
 func TestReceitaWSErrorShapes(t *testing.T) {
-	a, b, c, d, e, f, g, h := complete(t, "100000000001"), complete(t, "200000000001"), complete(t, "300000000001"),
-		complete(t, "400000000001"), complete(t, "500000000001"), complete(t, "600000000001"), complete(t, "700000000001"),
-		complete(t, "800000000001")
+	a, b, c, d, e, f, g, h := cnpjtest.Complete("100000000001"), cnpjtest.Complete("200000000001"), cnpjtest.Complete("300000000001"),
+		cnpjtest.Complete("400000000001"), cnpjtest.Complete("500000000001"), cnpjtest.Complete("600000000001"), cnpjtest.Complete("700000000001"),
+		cnpjtest.Complete("800000000001")
 	url, auth := receitaWSFake(t, map[string][2]string{
 		a: {"200", `{"status":"ERROR","message":"CNPJ inválido"}`},
 		b: {"200", `{"status":"ERROR","message":"CNPJ rejeitado pela Receita Federal"}`},

@@ -11,6 +11,7 @@ import (
 	"oportuna/cnpj"
 	"oportuna/crm"
 	"oportuna/internal/dev/crmsim"
+	"oportuna/internal/testenv/cnpjtest"
 	"oportuna/opportunity"
 )
 
@@ -48,7 +49,7 @@ func TestAnApprovalMakesAtMostTwoRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := sampleOpportunity("0f5b7a52-5555-4000-8000-000000000001", validCNPJ("778889990001"))
+	o := sampleOpportunity("0f5b7a52-5555-4000-8000-000000000001", cnpjtest.Complete("778889990001"))
 	o.SellerCRMID = sellers[0].UserID
 	step := func(name string, o crm.Opportunity, most int) string {
 		t.Helper()
@@ -98,7 +99,7 @@ func TestAnApprovalMakesAtMostTwoRequests(t *testing.T) {
 func TestARetriedApprovalCreatesNoDuplicate(t *testing.T) {
 	e := newSimEnv(t, crmsim.Options{})
 	c := e.client()
-	o := sampleOpportunity("0f5b7a52-5555-4000-8000-000000000002", validCNPJ("889990000001"))
+	o := sampleOpportunity("0f5b7a52-5555-4000-8000-000000000002", cnpjtest.Complete("889990000001"))
 	e.sim.LoseResponses(1) // the read is a GET-only Composite call: the write's answer is the one lost
 	if _, err := c.UpsertOpportunity(e.ctx, o); !errors.Is(err, crm.ErrUnavailable) {
 		t.Fatalf("lost answer: %v, want ErrUnavailable", err)
@@ -133,7 +134,7 @@ func TestCompositeAllOrNone(t *testing.T) {
 	e := newSimEnv(t, crmsim.Options{})
 	c := e.client()
 	ver := "/services/data/" + crm.DefaultAPIVersion
-	doc := validCNPJ("990001110001")
+	doc := cnpjtest.Complete("990001110001")
 	if _, err := c.FindAccount(e.ctx, doc); err != nil { // creates the stand-in's account
 		t.Fatal(err)
 	}
@@ -220,7 +221,7 @@ func TestLimitInfoHeaderIsReadOnEveryAnswer(t *testing.T) {
 		t.Errorf("after one call: %d/%d (%v), want 1/5000", used, limit, ok)
 	}
 	e.sim.SetAPIUsage(4321, 0)
-	if _, err := c.UpsertOpportunity(e.ctx, sampleOpportunity("0f5b7a52-5555-4000-8000-000000000003", validCNPJ("112223330001"))); err != nil {
+	if _, err := c.UpsertOpportunity(e.ctx, sampleOpportunity("0f5b7a52-5555-4000-8000-000000000003", cnpjtest.Complete("112223330001"))); err != nil {
 		t.Fatal(err)
 	}
 	if used, limit, _, _ = c.APIUsage(); used != 4323 || limit != 5000 {

@@ -12,6 +12,7 @@ import (
 
 	"oportuna/crm"
 	"oportuna/internal/dev/crmsim"
+	"oportuna/internal/testenv/cnpjtest"
 )
 
 // Contract tests: each behaviour of Salesforce's REST API the client relies
@@ -139,7 +140,7 @@ func TestContractOverlappingUpsertsOfOneExternalIDAnswerDuplicateValue(t *testin
 func TestAnUpsertOverlappingATimedOutOneIsRetriedToOneRecord(t *testing.T) {
 	e := newSimEnv(t, crmsim.Options{})
 	c := e.client(func(cfg *crm.SalesforceConfig) { cfg.Timeout = time.Second })
-	o := sampleOpportunity("0f5b7a52-c0c0-4000-8000-000000000002", validCNPJ("101112130001"))
+	o := sampleOpportunity("0f5b7a52-c0c0-4000-8000-000000000002", cnpjtest.Complete("101112130001"))
 	// The token and the customer's account first: only the write is slow.
 	if _, err := c.FindAccount(e.ctx, o.CustomerDoc); err != nil {
 		t.Fatal(err)
@@ -250,7 +251,7 @@ func TestContractCompositeAnswers200WithEachSubrequestsStatus(t *testing.T) {
 func TestContract300ForSeveralRecordsOfOneExternalID(t *testing.T) {
 	e := newSimEnv(t, crmsim.Options{})
 	c := e.client()
-	o := sampleOpportunity("0f5b7a52-c2c2-4000-8000-000000000001", validCNPJ("141516170001"))
+	o := sampleOpportunity("0f5b7a52-c2c2-4000-8000-000000000001", cnpjtest.Complete("141516170001"))
 	if _, err := c.UpsertOpportunity(e.ctx, o); err != nil {
 		t.Fatal(err)
 	}
@@ -481,7 +482,7 @@ func TestContractEveryAnswerCarriesSforceLimitInfoInEachForm(t *testing.T) {
 func TestContractQueryResultsArePagedThroughNextRecordsURL(t *testing.T) {
 	e := newSimEnv(t, crmsim.Options{PageSize: 2})
 	c := e.client()
-	doc := validCNPJ("161718190001")
+	doc := cnpjtest.Complete("161718190001")
 	var ids []string
 	for i := 1; i <= 5; i++ {
 		id := fmt.Sprintf("0f5b7a52-c3c3-4000-8000-%012d", i)

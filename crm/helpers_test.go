@@ -2,8 +2,6 @@ package crm_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -12,17 +10,13 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"oportuna/brand"
-	"oportuna/cnpj"
 	"oportuna/crm"
 	"oportuna/internal/dev/crmsim"
 	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 )
 
-func TestMain(m *testing.M) {
-	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	testenv.Main(m)
-}
+func TestMain(m *testing.M) { testenv.MainQuiet(m) }
 
 func testBrands(t testing.TB) *brand.Registry {
 	b, err := brand.Parse([]byte(`[{"slug":"yep","name":"Yep"},{"slug":"nordata","name":"Nordata"}]`))
@@ -88,15 +82,6 @@ func (e *simEnv) requests(match func(crmsim.Request) bool) int {
 		}
 	}
 	return n
-}
-
-// validCNPJ completes a 12-character base with its check digits.
-func validCNPJ(base string) string {
-	d, ok := cnpj.CheckDigits(base)
-	if !ok {
-		panic("bad CNPJ base " + base)
-	}
-	return base + d
 }
 
 func sampleOpportunity(id, doc string) crm.Opportunity {

@@ -7,6 +7,7 @@ import (
 
 	"oportuna/crm"
 	"oportuna/internal/dev/crmsim"
+	"oportuna/internal/testenv/cnpjtest"
 	"oportuna/opportunity"
 )
 
@@ -17,7 +18,7 @@ import (
 func TestGetOpportunityReadsTheRecordBackByExternalID(t *testing.T) {
 	e := newSimEnv(t, crmsim.Options{})
 	c := e.client()
-	doc := validCNPJ("121314150001")
+	doc := cnpjtest.Complete("121314150001")
 	id := "0f5b7a52-1212-4000-8000-000000000012"
 	crmID, err := c.UpsertOpportunity(e.ctx, sampleOpportunity(id, doc))
 	if err != nil {

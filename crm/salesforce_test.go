@@ -20,6 +20,7 @@ import (
 
 	"oportuna/crm"
 	"oportuna/internal/dev/crmsim"
+	"oportuna/internal/testenv/cnpjtest"
 	"oportuna/opportunity"
 )
 
@@ -142,7 +143,7 @@ func TestUpsertCreatesThenUpdatesOneRecordAndReplacesItsLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := validCNPJ("112223330001")
+	doc := cnpjtest.Complete("112223330001")
 	o := sampleOpportunity("0f5b7a52-1111-4000-8000-000000000001", doc)
 	o.SellerCRMID = sellers[1].UserID
 	id, err := c.UpsertOpportunity(e.ctx, o)
@@ -213,7 +214,7 @@ func TestUpsertCreatesThenUpdatesOneRecordAndReplacesItsLines(t *testing.T) {
 func TestRetriesAfterLostResponsesLeaveOneRecordWithExactlyItsLines(t *testing.T) {
 	e := newSimEnv(t, crmsim.Options{})
 	c := e.client()
-	o := sampleOpportunity("0f5b7a52-2222-4000-8000-000000000002", validCNPJ("223334440001"))
+	o := sampleOpportunity("0f5b7a52-2222-4000-8000-000000000002", cnpjtest.Complete("223334440001"))
 	// The create is done but its answer is lost; the retry updates that record.
 	e.sim.LoseResponses(1)
 	if _, err := c.UpsertOpportunity(e.ctx, o); !errors.Is(err, crm.ErrUnavailable) {
@@ -284,24 +285,24 @@ func TestCRMRefusalsAreTyped(t *testing.T) {
 		}
 	}
 
-	missing := validCNPJ("334445550001")
+	missing := cnpjtest.Complete("334445550001")
 	if err := e.sim.MarkMissing(e.ctx, missing); err != nil {
 		t.Fatal(err)
 	}
 	expect("customer marked missing", fresh(missing), crm.ErrCustomerNotFound, "")
-	expect("customer in the reserved range", fresh(validCNPJ("334445559999")), crm.ErrCustomerNotFound, "")
+	expect("customer in the reserved range", fresh(cnpjtest.Complete("334445559999")), crm.ErrCustomerNotFound, "")
 	expect("CNPJ with wrong check digits", fresh("33444555000100"), crm.ErrCustomerNotFound, "")
 	if n := e.count(`SELECT count(*) FROM crm_sim.opportunities`); n != 0 {
 		t.Errorf("%d records written for missing customers", n)
 	}
 
-	dup := validCNPJ("445556660001")
+	dup := cnpjtest.Complete("445556660001")
 	if err := e.sim.DuplicateCustomer(e.ctx, dup); err != nil {
 		t.Fatal(err)
 	}
 	expect("two accounts with one CNPJ", fresh(dup), crm.ErrMultipleMatches, "")
 
-	doc := validCNPJ("556667770001")
+	doc := cnpjtest.Complete("556667770001")
 	twice := fresh(doc)
 	upsertOK(twice)
 	if err := e.sim.DuplicateOpportunity(e.ctx, twice.ID); err != nil {
@@ -368,7 +369,7 @@ func TestCRMRefusalsAreTyped(t *testing.T) {
 func TestExpiryClosesTheRecordAndOnlyARenewalReopensIt(t *testing.T) {
 	e := newSimEnv(t, crmsim.Options{})
 	c := e.client()
-	o := sampleOpportunity("0f5b7a52-4444-4000-8000-000000000010", validCNPJ("667778880001"))
+	o := sampleOpportunity("0f5b7a52-4444-4000-8000-000000000010", cnpjtest.Complete("667778880001"))
 	id, err := c.UpsertOpportunity(e.ctx, o)
 	if err != nil {
 		t.Fatal(err)
@@ -424,7 +425,7 @@ func TestAnInactiveSellerDoesNotBecomeTheOwner(t *testing.T) {
 	if err := e.db.QueryRow(e.ctx, `SELECT id FROM crm_sim.users WHERE brand = 'yep' AND NOT active`).Scan(&inactive); err != nil {
 		t.Fatal(err)
 	}
-	o := sampleOpportunity("0f5b7a52-4444-4000-8000-000000000004", validCNPJ("667778880001"))
+	o := sampleOpportunity("0f5b7a52-4444-4000-8000-000000000004", cnpjtest.Complete("667778880001"))
 	for _, seller := range []string{inactive, "not-an-id", "005000000000000AAA"} {
 		o.SellerCRMID = seller
 		if _, err := c.UpsertOpportunity(e.ctx, o); err != nil {

@@ -18,6 +18,7 @@ import (
 	"oportuna/cnpj"
 	"oportuna/crm"
 	"oportuna/internal/dev/crmsim"
+	"oportuna/internal/testenv/cnpjtest"
 )
 
 // admin calls the stand-in's admin API and decodes the answer.
@@ -43,7 +44,7 @@ func (e *simEnv) admin(method, path, body string, out any) int {
 func TestSimAdminAPIDrivesTheFailures(t *testing.T) {
 	e := newSimEnv(t, crmsim.Options{})
 	c := e.client()
-	doc := validCNPJ("778889990001")
+	doc := cnpjtest.Complete("778889990001")
 	o := sampleOpportunity("0f5b7a52-5555-4000-8000-000000000005", cnpj.Format(doc))
 
 	var st crmsim.State
@@ -209,7 +210,7 @@ func TestSimAndClientShareTheFieldNamesFromTheEnvironment(t *testing.T) {
 	if err != nil || len(sellers) != 3 || sellers[0].Company != "Nordata" {
 		t.Fatalf("sellers by Marca__c: %+v (%v)", sellers, err)
 	}
-	o := sampleOpportunity("0f5b7a52-9999-4000-8000-000000000009", validCNPJ("123123120001"))
+	o := sampleOpportunity("0f5b7a52-9999-4000-8000-000000000009", cnpjtest.Complete("123123120001"))
 	o.SellerCRMID = sellers[2].UserID
 	if _, err := c.UpsertOpportunity(e.ctx, o); err != nil {
 		t.Fatal(err)
@@ -232,7 +233,7 @@ func TestSimAndClientShareTheFieldNamesFromTheEnvironment(t *testing.T) {
 func TestSimAdminSwitchesForChaos(t *testing.T) {
 	e := newSimEnv(t, crmsim.Options{})
 	c := e.client()
-	o := sampleOpportunity("0f5b7a52-5555-4000-8000-0000000000c5", validCNPJ("121110090001"))
+	o := sampleOpportunity("0f5b7a52-5555-4000-8000-0000000000c5", cnpjtest.Complete("121110090001"))
 	var st crmsim.State
 
 	if code := e.admin("POST", "/__sim/down", "", &st); code != 200 || !st.Down {

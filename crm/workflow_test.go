@@ -18,6 +18,7 @@ import (
 	"oportuna/internal/dev/crmsim"
 	"oportuna/internal/dev/mailbox"
 	"oportuna/internal/testenv"
+	"oportuna/internal/testenv/cnpjtest"
 	"oportuna/opportunity"
 	"oportuna/seed"
 	"oportuna/worker"
@@ -88,7 +89,7 @@ func TestSyncCRMSendsTheRecordAndTypesTheRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := validCNPJ("998887770001")
+	doc := cnpjtest.Complete("998887770001")
 	rec := p.record(doc)
 	rec.SellerSalesforceID = sellers[0].UserID
 	id := "0f5b7a52-6666-4000-8000-000000000006"
@@ -221,7 +222,7 @@ func (w *workflowEnv) status(id string) opportunity.Status {
 func TestApprovalCompletesAfterACRMOutageWithOneRecord(t *testing.T) {
 	w := newWorkflowEnv(t)
 	id := "0f5b7a52-7777-4000-8000-000000000007"
-	w.register(id, validCNPJ("887776660001"))
+	w.register(id, cnpjtest.Complete("887776660001"))
 
 	w.sim.Outage(0)
 	type result struct {
@@ -282,7 +283,7 @@ func TestApprovalCompletesAfterACRMOutageWithOneRecord(t *testing.T) {
 func TestApprovalOfACustomerMissingFromTheCRMFailsAndStaysInAnalysis(t *testing.T) {
 	w := newWorkflowEnv(t)
 	id := "0f5b7a52-8888-4000-8000-000000000008"
-	doc := validCNPJ("776665550001")
+	doc := cnpjtest.Complete("776665550001")
 	w.register(id, doc)
 	if err := w.sim.MarkMissing(w.ctx, doc); err != nil {
 		t.Fatal(err)
@@ -353,7 +354,7 @@ func TestASlowCRMFailsTheApprovalWithinTheCallersWait(t *testing.T) {
 		p.acts.CRM = p.client(func(c *crm.SalesforceConfig) { c.Timeout = 2 * time.Minute })
 	})
 	id := "0f5b7a52-9999-4000-8000-000000000009"
-	w.register(id, validCNPJ("665554440001"))
+	w.register(id, cnpjtest.Complete("665554440001"))
 	w.sim.SetDelay(2 * time.Minute)
 	start := time.Now()
 	_, err := w.approve(id)
@@ -392,7 +393,7 @@ func TestTheCRMFollowsExpiryRenewalAndEdits(t *testing.T) {
 	})
 	id := "0f5b7a52-aaaa-4000-8000-00000000000a"
 	w.stopAtEnd(id)
-	w.register(id, validCNPJ("554443330001"))
+	w.register(id, cnpjtest.Complete("554443330001"))
 	if _, err := w.approve(id); err != nil {
 		t.Fatal(err)
 	}
@@ -452,7 +453,7 @@ func TestAnApprovalWhoseFirstUpsertMeetsDuplicateValueSucceeds(t *testing.T) {
 	w := newWorkflowEnv(t)
 	id := opportunity.NewID() // a fresh workflow id: the test may run again on the same Temporal server
 	w.stopAtEnd(id)
-	w.register(id, validCNPJ("443332220001"))
+	w.register(id, cnpjtest.Complete("443332220001"))
 	w.sim.DuplicateValues(1)
 	st, err := w.approve(id)
 	if err != nil || st.Status != opportunity.Approved {
@@ -488,7 +489,7 @@ func TestBackgroundSyncsPauseNearTheOrgsLimit(t *testing.T) {
 	c := p.client(func(cfg *crm.SalesforceConfig) { cfg.BackgroundPause = pause })
 	p.acts.CRM = c
 	id := "0f5b7a52-eeee-4000-8000-00000000000e"
-	if _, err := p.acts.Register(p.ctx, activities.RegisterInput{ID: id, Brand: "yep", Actor: p.seller, Record: p.record(validCNPJ("332221110001")), At: time.Now()}); err != nil {
+	if _, err := p.acts.Register(p.ctx, activities.RegisterInput{ID: id, Brand: "yep", Actor: p.seller, Record: p.record(cnpjtest.Complete("332221110001")), At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	in := activities.CRMSyncInput{CRMInput: activities.CRMInput{OpportunityID: id, Brand: "yep"}, Status: opportunity.Approved}
@@ -567,7 +568,7 @@ func TestAnExpiryWaitsWhileTheOrgIsNearItsLimit(t *testing.T) {
 	})
 	id := opportunity.NewID() // a fresh workflow id: the test may run again on the same Temporal server
 	w.stopAtEnd(id)
-	w.register(id, validCNPJ("221110000001"))
+	w.register(id, cnpjtest.Complete("221110000001"))
 	if _, err := w.approve(id); err != nil {
 		t.Fatal(err)
 	}

@@ -3,10 +3,9 @@ package mailer_test
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"oportuna/brand"
-	"oportuna/internal/calendar"
+	"oportuna/internal/testenv"
 	"oportuna/mailer"
 )
 
@@ -18,8 +17,7 @@ func TestExpiryDatesAreBrasiliasDayAtHalfPastElevenAtNight(t *testing.T) {
 	yep, _ := brand.MustLoad().BySlug("yep")
 	tpl := mailer.Templates{Brand: yep, Portal: "http://yep.localhost:8080"}
 	o := mailer.Opportunity{Name: "Projeto", Customer: "Mercado Sul", Link: "http://yep.localhost:8080/Painel/Opportunities/1"}
-	late := time.Date(2026, 11, 30, 23, 30, 0, 0, calendar.Location)
-	for zone, at := range map[string]time.Time{"UTC": late.UTC(), "machine zone": late.Local(), "UTC+14": late.In(time.FixedZone("LINT", 14*3600))} {
+	for zone, at := range testenv.LateEvenings() {
 		if got := mailer.Date(at); got != "30/11/2026" {
 			t.Errorf("%s: Date = %s, want 30/11/2026", zone, got)
 		}

@@ -1,10 +1,8 @@
 package mailer_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -42,6 +40,13 @@ func withPostfix(t *testing.T) (*mailer.Mailer, *postfix.Server) {
 	t.Helper()
 	pf := testenv.Postfix(t)
 	return newMailer(t, postfixConfig(pf)), pf
+}
+
+// withMailbox is withPostfix and the test's own mailbox on the server.
+func withMailbox(t *testing.T) (*mailer.Mailer, *postfix.Server, *postfix.Mailbox) {
+	t.Helper()
+	m, pf := withPostfix(t)
+	return m, pf, pf.NewMailbox(t.Name())
 }
 
 // delivered waits until the server's queue is empty (everything it accepted
@@ -86,6 +91,14 @@ func outbox(t *testing.T, m *mailer.Mailer, key string) outboxRow {
 	return r
 }
 
+// grew: the counter name{class} grew by want since it was before.
+func grew(t *testing.T, name, class string, before, want float64) {
+	t.Helper()
+	if n := counter(t, name, class) - before; n != want {
+		t.Errorf("%s{class=%s} grew by %v, want %v", name, class, n, want)
+	}
+}
+
 // counter reads one of the mailer's counters (mailer.Collectors) by class.
 func counter(t *testing.T, name, class string) float64 {
 	t.Helper()
@@ -110,39 +123,12 @@ func counter(t *testing.T, name, class string) float64 {
 	return 0
 }
 
-// logs captures what the test logs through slog (JSON lines).
-type logs struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logs) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logs) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
-func captureLogs(t *testing.T) *logs {
-	l := &logs{}
-	prev := slog.Default()
-	slog.SetDefault(slog.New(slog.NewJSONHandler(l, nil)))
-	t.Cleanup(func() { slog.SetDefault(prev) })
-	return l
-}
-
 // TestTheEnvelopeHasAngleBracketsAndAStrictServerTakesIt: MAIL FROM and RCPT
 // TO carry RFC 5321's angle brackets, EHLO names a host Postfix accepts, and
 // the e-mail arrives with its Message-ID. Before the fix Postfix answered
 // "501 5.1.7 Bad sender address syntax" to every e-mail.
 func TestTheEnvelopeHasAngleBracketsAndAStrictServerTakesIt(t *testing.T) {
-	m, pf := withPostfix(t)
-	mb := pf.NewMailbox(t.Name())
+	m, pf, mb := withMailbox(t)
 	if err := m.Send(testenv.Context(t), mailer.Message{Key: "envelope/1", Brand: "nordata", To: []string{mb.Address},
 		Subject: "Olá", Text: "Conteúdo com acentuação."}); err != nil {
 		t.Fatalf("send: %v\n%s", err, pf.Log())
@@ -163,8 +149,7 @@ func TestTheEnvelopeHasAngleBracketsAndAStrictServerTakesIt(t *testing.T) {
 }
 
 func TestContactEmailIsDeliveredWithBothPartsAndEscapedInput(t *testing.T) {
-	m, pf := withPostfix(t)
-	mb := pf.NewMailbox(t.Name())
+	m, pf, mb := withMailbox(t)
 	b, _ := m.Brands.BySlug("yep")
 	c, err := m.Templates(b).ContactRequest(mailer.ContactRequest{FullName: "Ana <b>Souza</b>", Email: "ana@cliente.com.br",
 		Title: "Orçamento & \"prazo\"", Description: "Linha 1\n<script>alert('x')</script>"})
@@ -274,9 +259,8 @@ func TestARetriedSendDeliversOnce(t *testing.T) {
 // outbox, counted and logged without the address; the retry delivers the
 // e-mail once, with the same Message-ID.
 func TestATemporaryRefusalIsRetriedAndDeliveredOnce(t *testing.T) {
-	m, pf := withPostfix(t)
-	mb := pf.NewMailbox(t.Name())
-	logged := captureLogs(t)
+	m, pf, mb := withMailbox(t)
+	logged := testenv.CaptureLogs(t)
 	before := counter(t, "oportuna_mail_attempt_failures_total", "4xx")
 	mb.DeferNext(2)
 	ctx := testenv.Context(t)
@@ -307,9 +291,7 @@ func TestATemporaryRefusalIsRetriedAndDeliveredOnce(t *testing.T) {
 	if len(got) != 1 || got[0].MessageID != mailer.MessageID("temp/1", from) {
 		t.Fatalf("%d e-mails delivered, want 1 with the key's Message-ID", len(got))
 	}
-	if n := counter(t, "oportuna_mail_attempt_failures_total", "4xx") - before; n != 2 {
-		t.Errorf("oportuna_mail_attempt_failures_total{class=4xx} grew by %v, want 2", n)
-	}
+	grew(t, "oportuna_mail_attempt_failures_total", "4xx", before, 2)
 	l := logged.String()
 	if strings.Count(l, `"level":"WARN","msg":"mail: attempt failed, retried later"`) != 2 || !strings.Contains(l, `"key":"temp/1"`) {
 		t.Errorf("want two WARN lines with the key, logged:\n%s", l)
@@ -326,7 +308,7 @@ func TestATemporaryRefusalIsRetriedAndDeliveredOnce(t *testing.T) {
 // e-mail to a refused and an existing address reaches the existing one.
 func TestAPermanentRefusalIsRecordedAndNotRetried(t *testing.T) {
 	m, pf := withPostfix(t)
-	logged := captureLogs(t)
+	logged := testenv.CaptureLogs(t)
 	before := counter(t, "oportuna_mail_failed_total", "5xx")
 	unknown := postfix.Unknown(t.Name())
 	ctx := testenv.Context(t)
@@ -358,9 +340,7 @@ func TestAPermanentRefusalIsRecordedAndNotRetried(t *testing.T) {
 		t.Errorf("outbox %+v", r)
 	}
 
-	if n := counter(t, "oportuna_mail_failed_total", "5xx") - before; n != 2 {
-		t.Errorf("oportuna_mail_failed_total{class=5xx} grew by %v, want 2", n)
-	}
+	grew(t, "oportuna_mail_failed_total", "5xx", before, 2)
 	l := logged.String()
 	if strings.Count(l, `"level":"ERROR"`) != 2 || !strings.Contains(l, `"key":"perm/1"`) || !strings.Contains(l, `"code":550`) {
 		t.Errorf("want two ERROR lines with the key and the code, logged:\n%s", l)
@@ -386,16 +366,13 @@ func TestAnUnreachableServerIsATemporaryFailure(t *testing.T) {
 	if r := outbox(t, m, "down/1"); r.Status != mailer.StatusFailed || !strings.HasPrefix(r.LastError, "temporary: smtp connect") {
 		t.Errorf("outbox %+v", r)
 	}
-	if n := counter(t, "oportuna_mail_attempt_failures_total", "connection") - before; n != 1 {
-		t.Errorf("oportuna_mail_attempt_failures_total{class=connection} grew by %v, want 1", n)
-	}
+	grew(t, "oportuna_mail_attempt_failures_total", "connection", before, 1)
 }
 
 // TestACancelledDeliveryIsCutAndMarkedFailed: the server holds its answer to
 // RCPT TO; cancelling the context cuts the conversation at once.
 func TestACancelledDeliveryIsCutAndMarkedFailed(t *testing.T) {
-	m, pf := withPostfix(t)
-	mb := pf.NewMailbox(t.Name())
+	m, pf, mb := withMailbox(t)
 	reached, release := mb.Hold()
 	defer release()
 	ctx, cancel := context.WithCancel(testenv.Context(t))
@@ -538,8 +515,7 @@ func TestConfigFromEnvironment(t *testing.T) {
 }
 
 func TestALeaseHeldByAnotherAttemptIsRespectedUntilItExpires(t *testing.T) {
-	m, pf := withPostfix(t)
-	mb := pf.NewMailbox(t.Name())
+	m, pf, mb := withMailbox(t)
 	ctx := testenv.Context(t)
 	if err := m.Record(ctx, mailer.Message{Key: "lease/1", Brand: "yep", To: []string{mb.Address}, Subject: "T", Text: "x"}); err != nil {
 		t.Fatal(err)
@@ -570,8 +546,7 @@ func TestALeaseHeldByAnotherAttemptIsRespectedUntilItExpires(t *testing.T) {
 // whole SMTP timeout) and renews it while the SMTP server takes its time, so a
 // second attempt waits instead of sending again.
 func TestASlowDeliveryRenewsItsShortLease(t *testing.T) {
-	m, pf := withPostfix(t)
-	mb := pf.NewMailbox(t.Name())
+	m, pf, mb := withMailbox(t)
 	reached, release := mb.Hold()
 	defer release()
 	ctx := testenv.Context(t)

@@ -158,9 +158,7 @@ func TestSMTPAuthentication(t *testing.T) {
 	if !errors.As(err, &re) || re.Code != 535 || re.Permanent || errors.Is(err, mailer.ErrInvalid) {
 		t.Fatalf("wrong credentials: %v, want a retryable 535", err)
 	}
-	if n := counter(t, "oportuna_mail_attempt_failures_total", "5xx") - before; n != 1 {
-		t.Errorf("oportuna_mail_attempt_failures_total{class=5xx} grew by %v, want 1", n)
-	}
+	grew(t, "oportuna_mail_attempt_failures_total", "5xx", before, 1)
 	good := &mailer.Mailer{DB: bad.DB, Brands: bad.Brands, Config: srv.Config(from)}
 	if err := good.Send(ctx, mailer.Message{Key: "auth/1"}); err != nil {
 		t.Fatal(err)

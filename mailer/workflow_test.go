@@ -33,12 +33,7 @@ func TestTheSendEmailWorkflowRetriesA4xxAndGivesUpA5xx(t *testing.T) {
 	w.RegisterWorkflow(workflows.SendEmail)
 	mw := sdkworker.New(c, queue+workflows.MailQueueSuffix, sdkworker.Options{WorkerStopTimeout: time.Second})
 	mw.RegisterActivity(&activities.Activities{DB: m.DB, Brands: m.Brands, Mailer: m})
-	for _, w := range []sdkworker.Worker{w, mw} {
-		if err := w.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(w.Stop)
-	}
+	testenv.StartWorkers(t, w, mw)
 	disp := &workflows.MailDispatcher{Client: c, Mailer: m, TaskQueue: queue}
 	ctx, cancel := context.WithTimeout(testenv.Context(t), 2*time.Minute)
 	defer cancel()

@@ -4,8 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -20,12 +18,12 @@ import (
 	"oportuna/activities"
 	"oportuna/auth"
 	"oportuna/brand"
-	"oportuna/cnpj"
 	"oportuna/crm"
 	"oportuna/internal/dev/crmsim"
 	"oportuna/internal/dev/mailbox"
 	"oportuna/internal/metrics"
 	"oportuna/internal/testenv"
+	"oportuna/internal/testenv/cnpjtest"
 	"oportuna/opportunity"
 	"oportuna/reconcile"
 	"oportuna/seed"
@@ -33,10 +31,7 @@ import (
 	"oportuna/workflows"
 )
 
-func TestMain(m *testing.M) {
-	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	testenv.Main(m)
-}
+func TestMain(m *testing.M) { testenv.MainQuiet(m) }
 
 // env is the portal's read model with the demo users, the Salesforce stand-in
 // served over HTTP, and a worker (the portal's workflows and the reconciler)
@@ -106,15 +101,6 @@ func (e *env) actor(email string, roles ...auth.Role) opportunity.Actor {
 	return a
 }
 
-// validCNPJ completes a 12-character base with its check digits.
-func validCNPJ(base string) string {
-	d, ok := cnpj.CheckDigits(base)
-	if !ok {
-		panic("bad CNPJ base " + base)
-	}
-	return base + d
-}
-
 // register registers a new opportunity of a customer the CRM knows and
 // terminates its workflow when the test ends (its timers must not fire on a
 // later test's worker).
@@ -142,7 +128,7 @@ func (e *env) register(base string) string {
 // record is a registration of a customer the CRM knows (CNPJ base + check digits).
 func (e *env) record(base string) opportunity.Record {
 	return opportunity.Record{
-		Name: "Oportunidade Armazém", CNPJ: validCNPJ(base), Contact: "Ana Souza", Email: "ana@cliente.com.br", Phone: "11987654321",
+		Name: "Oportunidade Armazém", CNPJ: cnpjtest.Complete(base), Contact: "Ana Souza", Email: "ana@cliente.com.br", Phone: "11987654321",
 		CorporateName: "Cliente Bom Ltda", FantasyName: "Cliente Bom", Street: "Rua A, 1", City: "Campinas", State: "SP", CEP: "13010000",
 		Country: "Brasil", ProbabilityClosing: 25, Seller: e.seller.Name, AcceptedTerm: true,
 		Projects: []opportunity.Project{{Aplication: "Inventário", Specification: "Coletor 2D", ConclusionDate: "2026-11-15", OpportunityOrigin: "Partner"}},
@@ -299,6 +285,23 @@ func (e *env) openGauge(kind string) float64 {
 	}
 	e.t.Fatalf("no oportuna_reconciliation_findings_open{kind=%q}", kind)
 	return 0
+}
+
+// countedOnce: oportuna_reconciliation_findings_total{kind,repaired} grew by
+// one since it was before.
+func (e *env) countedOnce(kind string, repaired bool, before float64) {
+	e.t.Helper()
+	if n := counter(kind, repaired) - before; n != 1 {
+		e.t.Errorf("oportuna_reconciliation_findings_total{kind=%s,repaired=%t} grew by %v, want 1", kind, repaired, n)
+	}
+}
+
+// wantOpen: oportuna_reconciliation_findings_open{kind} is want.
+func (e *env) wantOpen(kind string, want float64) {
+	e.t.Helper()
+	if g := e.openGauge(kind); g != want {
+		e.t.Errorf("open %s findings = %v, want %v", kind, g, want)
+	}
 }
 
 func contains(list []string, s string) bool {

@@ -18,6 +18,7 @@ import (
 	"oportuna/activities"
 	"oportuna/crm"
 	"oportuna/internal/testenv"
+	"oportuna/internal/testenv/cnpjtest"
 	"oportuna/opportunity"
 	"oportuna/reconcile"
 	"oportuna/resale"
@@ -72,18 +73,14 @@ func TestReconcileRestoresAReadModelEditedBehindTheWorkflow(t *testing.T) {
 	if username != "Sistema" || len(changes) != 4 || changes[0].Attribute != "status" || changes[0].OldValue != "analysis" || changes[0].NewValue != "approved" {
 		t.Errorf("history of the repair: %s %+v", username, changes)
 	}
-	if n := counter(reconcile.KindReadModel, true) - before; n != 1 {
-		t.Errorf("oportuna_reconciliation_findings_total{kind=read_model,repaired=true} grew by %v, want 1", n)
-	}
+	e.countedOnce(reconcile.KindReadModel, true, before)
 	if totals.Checked < 2 || totals.Findings != 1 || totals.Repaired != 1 {
 		t.Errorf("totals %+v", totals)
 	}
 	if got := e.findings(untouched); len(got) != 0 {
 		t.Errorf("an opportunity in agreement has findings %+v", got)
 	}
-	if g := e.openGauge(reconcile.KindReadModel); g != 0 {
-		t.Errorf("open read_model findings = %v, want 0", g)
-	}
+	e.wantOpen(reconcile.KindReadModel, 0)
 
 	// Only the reconciler repairs: an update without the system flag is refused.
 	if _, err := e.update(id, workflows.UpdateRepair, workflows.RepairRequest{}); err == nil || !strings.Contains(err.Error(), workflows.MsgNotAllowed) {
@@ -140,12 +137,8 @@ func TestReconcileBringsTheCRMBackAndReportsARecordClosedInTheCRM(t *testing.T) 
 		!contains(open.Fields, "stage") || !strings.Contains(open.Detail, crm.ErrTypeLocked) || open.Seen != 2 {
 		t.Errorf("finding of the closed record %+v", open)
 	}
-	if n := counter(reconcile.KindCRMMismatch, false) - before; n != 1 {
-		t.Errorf("oportuna_reconciliation_findings_total{kind=crm_mismatch,repaired=false} grew by %v, want 1 (two runs, one finding)", n)
-	}
-	if g := e.openGauge(reconcile.KindCRMMismatch); g != 1 {
-		t.Errorf("open crm_mismatch findings = %v, want 1", g)
-	}
+	e.countedOnce(reconcile.KindCRMMismatch, false, before) // two runs, one finding
+	e.wantOpen(reconcile.KindCRMMismatch, 1)
 	if got := e.row(id); got.Status != opportunity.Approved {
 		t.Errorf("status %s", got.Status)
 	}
@@ -178,12 +171,8 @@ func TestReconcileReportsALostApprovalThenClosesTheCRMAfterTheRefusal(t *testing
 	if f.Kind != reconcile.KindCRMAhead || f.Repaired || f.Resolved || f.Expected != "analysis" || f.Actual != "Qualification" {
 		t.Errorf("finding %+v", f)
 	}
-	if n := counter(reconcile.KindCRMAhead, false) - before; n != 1 {
-		t.Errorf("crm_ahead counter grew by %v", n)
-	}
-	if g := e.openGauge(reconcile.KindCRMAhead); g != 1 {
-		t.Errorf("open crm_ahead findings = %v", g)
-	}
+	e.countedOnce(reconcile.KindCRMAhead, false, before)
+	e.wantOpen(reconcile.KindCRMAhead, 1)
 	if got := e.row(id); got.Status != opportunity.Analysis {
 		t.Errorf("the reconciler changed the status to %s: only a representative decides", got.Status)
 	}
@@ -203,9 +192,7 @@ func TestReconcileReportsALostApprovalThenClosesTheCRMAfterTheRefusal(t *testing
 	if f.Kind != reconcile.KindCRMAhead || !f.Repaired || !f.Resolved || f.Expected != "disapproved" {
 		t.Errorf("finding after the refusal %+v", f)
 	}
-	if g := e.openGauge(reconcile.KindCRMAhead); g != 0 {
-		t.Errorf("open crm_ahead findings = %v, want 0", g)
-	}
+	e.wantOpen(reconcile.KindCRMAhead, 0)
 }
 
 // TestReconcileReportsATerminatedWorkflowAndAdoptsRowsWithoutOne: an
@@ -228,7 +215,7 @@ func TestReconcileReportsATerminatedWorkflowAndAdoptsRowsWithoutOne(t *testing.T
 	})
 	var resaleID string
 	if err := e.db.QueryRow(e.ctx, `INSERT INTO resales (brand, corporate_name, cnpj, email) VALUES ('yep', 'Revenda Sem Workflow Ltda', $1, 'sem-workflow@revenda.test')
-		RETURNING id::text`, validCNPJ("556667770001")).Scan(&resaleID); err != nil {
+		RETURNING id::text`, cnpjtest.Complete("556667770001")).Scan(&resaleID); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -241,9 +228,7 @@ func TestReconcileReportsATerminatedWorkflowAndAdoptsRowsWithoutOne(t *testing.T
 	if f.Kind != reconcile.KindWorkflowMissing || f.Repaired || f.Resolved || f.Actual != "terminated" || f.RecordType != "opportunity" {
 		t.Errorf("finding of the terminated workflow %+v", f)
 	}
-	if n := counter(reconcile.KindWorkflowMissing, false) - before; n != 1 {
-		t.Errorf("workflow_missing counter grew by %v", n)
-	}
+	e.countedOnce(reconcile.KindWorkflowMissing, false, before)
 	o := e.only(orphan)
 	if o.Kind != reconcile.KindWorkflowMissing || !o.Repaired || !o.Resolved || o.Actual != "not_found" {
 		t.Errorf("finding of the opportunity stored without workflow %+v", o)
@@ -314,9 +299,7 @@ func TestAFailedBackgroundCRMSyncIsRecordedAndRetriedByTheReconciler(t *testing.
 	if attempts != 2 || resolved {
 		t.Errorf("after a failed retry: attempts %d resolved %v", attempts, resolved)
 	}
-	if g := e.openGauge(reconcile.KindCRMSyncFailure); g != 1 {
-		t.Errorf("open crm_sync_failure findings = %v", g)
-	}
+	e.wantOpen(reconcile.KindCRMSyncFailure, 1)
 
 	if err := e.sim.Unlock(e.ctx, id); err != nil {
 		t.Fatal(err)
@@ -334,12 +317,8 @@ func TestAFailedBackgroundCRMSyncIsRecordedAndRetriedByTheReconciler(t *testing.
 		id, reconcile.KindCRMSyncFailure).Scan(&repaired); err != nil || !repaired {
 		t.Errorf("crm_sync_failure finding repaired = %v (%v)", repaired, err)
 	}
-	if n := counter(reconcile.KindCRMSyncFailure, true) - before; n != 1 {
-		t.Errorf("crm_sync_failure repaired counter grew by %v", n)
-	}
-	if g := e.openGauge(reconcile.KindCRMSyncFailure); g != 0 {
-		t.Errorf("open crm_sync_failure findings = %v, want 0", g)
-	}
+	e.countedOnce(reconcile.KindCRMSyncFailure, true, before)
+	e.wantOpen(reconcile.KindCRMSyncFailure, 0)
 	if os.Getenv("OPORTUNA_RECORD_HISTORIES") != "" {
 		// The opportunity's run so far: the failed background sync recorded
 		// and the repair updates, replayed by TestRecordedHistoriesReplay

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"oportuna/internal/calendar"
+	"oportuna/internal/testenv"
 	"oportuna/opportunity"
 )
 
@@ -12,8 +13,8 @@ import (
 // Brasília (already tomorrow in UTC and UTC+14) sends a last visit the server
 // accepts (today, not tomorrow) and a conclusion after today.
 func TestDemoDatesPassTheServersRulesAtHalfPastElevenAtNight(t *testing.T) {
-	late := time.Date(2026, 11, 30, 23, 30, 0, 0, calendar.Location)
-	for zone, now := range map[string]time.Time{"UTC": late.UTC(), "machine zone": late.Local(), "UTC+14": late.In(time.FixedZone("LINT", 14*3600))} {
+	late := testenv.LateEvening
+	for zone, now := range testenv.LateEvenings() {
 		if got := visitDate(now); got != "2026-11-30" {
 			t.Errorf("%s: last visit %s, want 2026-11-30", zone, got)
 		}

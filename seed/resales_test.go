@@ -28,12 +28,7 @@ func TestSeedSignsUpCompaniesInAnalysisThroughTheirWorkflow(t *testing.T) {
 	acts := &activities.Activities{DB: db, Brands: brands, Mailer: mailbox.Log{},
 		Durations: activities.Durations{ApprovalSLA: 48 * time.Hour}}
 	// The workflow queue's worker and its CRM and mail queues' (the notices).
-	for _, w := range worker.New(tc, workflows.TaskQueue, acts, worker.Settings{}, nil) {
-		if err := w.Start(); err != nil {
-			t.Fatal(err)
-		}
-		defer w.Stop()
-	}
+	testenv.StartWorkers(t, worker.New(tc, workflows.TaskQueue, acts, worker.Settings{}, nil)...)
 	n, err := seed.Resales(ctx, db, tc, brands)
 	if err != nil || n != 4 {
 		t.Fatalf("created %d, %v; want 4", n, err)

@@ -1,6 +1,7 @@
 package workflows_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +9,7 @@ import (
 	commonpb "go.temporal.io/api/common/v1"
 	sdkpb "go.temporal.io/api/sdk/v1"
 	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 
 	"oportuna/activities"
@@ -46,19 +48,8 @@ func TestOperatorsFindAnOverdueApprovalWithTheRunbooksFilter(t *testing.T) {
 		return p != nil && converter.GetDefaultDataConverter().FromPayload(p, &v) == nil && v
 	}
 	testenv.WaitFor(t, 15*time.Second, "ApprovalOverdue=true", overdue)
-	testenv.WaitFor(t, 15*time.Second, "the runbook's filter to list the workflow", func() bool {
-		res, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{
-			Query: `WorkflowType="Opportunity" AND OpportunityStatus="analysis" AND ApprovalOverdue=true`})
-		if err != nil {
-			return false
-		}
-		for _, e := range res.GetExecutions() {
-			if e.GetExecution().GetWorkflowId() == wfID {
-				return true
-			}
-		}
-		return false
-	})
+	testenv.WaitFor(t, 15*time.Second, "the runbook's filter to list the workflow",
+		lists(ctx, c, `WorkflowType="Opportunity" AND OpportunityStatus="analysis" AND ApprovalOverdue=true`, wfID))
 
 	// The current details say what the workflow waits for.
 	v, err := c.QueryWorkflow(ctx, wfID, "", "__temporal_workflow_metadata")
@@ -84,4 +75,20 @@ func decodeString(t *testing.T, p *commonpb.Payload) string {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// lists is the condition that the visibility query lists the workflow wfID.
+func lists(ctx context.Context, c client.Client, query, wfID string) func() bool {
+	return func() bool {
+		res, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Query: query})
+		if err != nil {
+			return false
+		}
+		for _, e := range res.GetExecutions() {
+			if e.GetExecution().GetWorkflowId() == wfID {
+				return true
+			}
+		}
+		return false
+	}
 }

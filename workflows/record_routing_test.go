@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 
@@ -112,19 +111,8 @@ func TestRecordRoutingAssignsByUFAndEscalatesTheThirdReminder(t *testing.T) {
 		t.Fatalf("read model %v (%v)", stored, err)
 	}
 	// The operator's query: one representative's overdue approvals.
-	testenv.WaitFor(t, 20*time.Second, "the operator's query to list it", func() bool {
-		res, err := s.c.ListWorkflow(s.ctx, &workflowservice.ListWorkflowExecutionsRequest{
-			Query: `WorkflowType="Opportunity" AND ApprovalOverdue=true AND Representatives="` + rep2.UserID + `"`})
-		if err != nil {
-			return false
-		}
-		for _, e := range res.GetExecutions() {
-			if e.GetExecution().GetWorkflowId() == wfID {
-				return true
-			}
-		}
-		return false
-	})
+	testenv.WaitFor(t, 20*time.Second, "the operator's query to list it",
+		lists(s.ctx, s.c, `WorkflowType="Opportunity" AND ApprovalOverdue=true AND Representatives="`+rep2.UserID+`"`, wfID))
 	d, err := s.c.DescribeWorkflowExecution(s.ctx, wfID, "")
 	if err != nil {
 		t.Fatal(err)

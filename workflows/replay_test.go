@@ -138,12 +138,7 @@ func TestRecordSendEmailHistory(t *testing.T) {
 		return nil
 	},
 		activity.RegisterOptions{Name: "SendMail"})
-	for _, w := range []sdkworker.Worker{w, mail} {
-		if err := w.Start(); err != nil {
-			t.Fatal(err)
-		}
-		defer w.Stop()
-	}
+	testenv.StartWorkers(t, w, mail)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	key := "password-reset/" + hashKey("ana@cliente.com.br", "https://yep.example/redefinir-senha?token=replay")

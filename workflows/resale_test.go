@@ -240,12 +240,7 @@ func TestResaleOnboardingOnTheRealServer(t *testing.T) {
 	w.RegisterActivity(acts)
 	mw := sdkworker.New(c, queue+MailQueueSuffix, sdkworker.Options{}) // the notices and e-mails
 	mw.RegisterActivity(acts)
-	for _, w := range []sdkworker.Worker{w, mw} {
-		if err := w.Start(); err != nil {
-			t.Fatal(err)
-		}
-		defer w.Stop()
-	}
+	testenv.StartWorkers(t, w, mw)
 
 	id := opportunity.NewID()
 	op := c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{ID: ResaleWorkflowID(id), TaskQueue: queue,

@@ -1,20 +1,16 @@
 package main
 
 import (
-	"bytes"
-	"log/slog"
 	"strings"
 	"testing"
 
+	"oportuna/internal/testenv"
 	"oportuna/mailer"
 )
 
 // The seed's mailer logs which e-mail it did not send, never to whom or about what.
 func TestTheSeedMailerLogsNoPersonalData(t *testing.T) {
-	var buf bytes.Buffer
-	prev := slog.Default()
-	slog.SetDefault(slog.New(slog.NewJSONHandler(&buf, nil)))
-	t.Cleanup(func() { slog.SetDefault(prev) })
+	buf := testenv.CaptureLogs(t)
 
 	m := mailer.Message{Key: "notice/abc/1", Brand: "nordata", To: []string{"maria.souza@cliente.com.br"},
 		Subject: "Oportunidade Armazém Souza aprovada"}

@@ -5,9 +5,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -102,19 +100,8 @@ func TestAPIAndWorkerExportOneTraceOfAnApproval(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := json.Marshal(body)
-		req, _ := http.NewRequest(method, base+path, bytes.NewReader(b))
-		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("company", "nordata")
-		req.Header.Set("Idempotency-Key", method+path)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		out := map[string]any{}
-		_ = json.NewDecoder(res.Body).Decode(&out)
-		return res.StatusCode, out
+		code, out, _ := testenv.CallJSON(t, method, base+path, body, "Authorization", "Bearer "+token, "company", "nordata", "Idempotency-Key", method+path)
+		return code, out
 	}
 	code, body := call("vendedor1@nordata.demo", "POST", "/api/opportunity/create", stack.Registration("nordata", "11222333000181", "Cliente Bom"))
 	if code != 200 {

@@ -1,14 +1,12 @@
 package logging_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -26,25 +24,11 @@ import (
 
 func TestMain(m *testing.M) { testenv.Main(m) }
 
-// syncBuffer is a bytes.Buffer safe for the worker's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-// lines decodes every JSON line; a line that is not JSON fails the test.
-func (s *syncBuffer) lines(t *testing.T) []map[string]any {
+// jsonLines decodes every JSON line of buf; a line that is not JSON fails the test.
+func jsonLines(t *testing.T, buf *testenv.Buffer) []map[string]any {
 	t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	var out []map[string]any
-	for _, l := range strings.Split(strings.TrimSpace(s.b.String()), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
 		if l == "" {
 			continue
 		}
@@ -67,7 +51,7 @@ func find(lines []map[string]any, msg string) map[string]any {
 }
 
 func TestRequestLinesCarryTheRequestID(t *testing.T) {
-	buf := &syncBuffer{}
+	buf := &testenv.Buffer{}
 	log := logging.New(buf, slog.LevelInfo)
 	r := chi.NewRouter()
 	r.Use(middleware.RequestID)
@@ -80,14 +64,14 @@ func TestRequestLinesCarryTheRequestID(t *testing.T) {
 	req.Header.Set("X-Request-Id", "req-123")
 	r.ServeHTTP(httptest.NewRecorder(), req)
 
-	lines := buf.lines(t)
+	lines := jsonLines(t, buf)
 	if l := find(lines, "handling"); l == nil || l[logging.RequestID] != "req-123" {
 		t.Errorf("handling: %v", l)
 	}
 	if l := find(lines, "no context"); l == nil || l[logging.RequestID] != nil {
 		t.Errorf("no context: %v", l)
 	}
-	raw := buf.b.String()
+	raw := buf.String()
 	for _, l := range strings.Split(raw, "\n") {
 		if strings.Contains(l, `"explicit"`) && strings.Count(l, `"request_id"`) != 1 {
 			t.Errorf("request_id twice: %s", l)
@@ -99,14 +83,14 @@ func TestRequestLinesCarryTheRequestID(t *testing.T) {
 // request, an activity) names its trace, to go from a slow request's line to
 // its trace.
 func TestTracedLinesCarryTheTraceID(t *testing.T) {
-	buf := &syncBuffer{}
+	buf := &testenv.Buffer{}
 	log := logging.New(buf, slog.LevelInfo)
 	tid, _ := trace.TraceIDFromHex("4bf92f3577b34da6a3ce929d0e0e4736")
 	sid, _ := trace.SpanIDFromHex("00f067aa0ba902b7")
 	ctx := trace.ContextWithSpanContext(context.Background(), trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid}))
 	log.InfoContext(ctx, "traced")
 	log.InfoContext(context.Background(), "untraced")
-	lines := buf.lines(t)
+	lines := jsonLines(t, buf)
 	if l := find(lines, "traced"); l == nil || l[logging.TraceID] != tid.String() {
 		t.Errorf("traced: %v", l)
 	}
@@ -132,7 +116,7 @@ func logWorkflow(ctx workflow.Context) error {
 // TestWorkflowAndActivityLinesCarryTheWorkflowID runs a workflow on the dev
 // server with the logger given to the client, as cmd/oportuna does.
 func TestWorkflowAndActivityLinesCarryTheWorkflowID(t *testing.T) {
-	buf := &syncBuffer{}
+	buf := &testenv.Buffer{}
 	testLog = logging.New(buf, slog.LevelInfo)
 	c, err := client.Dial(client.Options{HostPort: testenv.TemporalAddress(t), Namespace: "default", Logger: logging.Temporal(testLog)})
 	if err != nil {
@@ -156,7 +140,7 @@ func TestWorkflowAndActivityLinesCarryTheWorkflowID(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	lines := buf.lines(t)
+	lines := jsonLines(t, buf)
 	for _, msg := range []string{"workflow via sdk", "activity via sdk", "activity via slog"} {
 		l := find(lines, msg)
 		if l == nil {

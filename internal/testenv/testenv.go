@@ -12,6 +12,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"io"
+	"log/slog"
 	"os"
 	"testing"
 	"time"
@@ -28,6 +30,13 @@ func Main(m *testing.M) {
 		cleanups[i]()
 	}
 	os.Exit(code)
+}
+
+// MainQuiet is Main with the default slog logger discarding: for packages
+// whose tests run the portal's parts, which log every request and activity.
+func MainQuiet(m *testing.M) {
+	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	Main(m)
 }
 
 // FreePort asks the kernel for a free TCP port on the loopback interface.

@@ -1,10 +1,7 @@
 package tracing_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -38,10 +35,7 @@ import (
 	"oportuna/workflows"
 )
 
-func TestMain(m *testing.M) {
-	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	testenv.Main(m)
-}
+func TestMain(m *testing.M) { testenv.MainQuiet(m) }
 
 // The customer of the opportunity the test registers: none of it may reach a span.
 const (
@@ -127,19 +121,8 @@ func (st *tracedStack) call(email, method, path string, body any, key string) (i
 	if err != nil {
 		st.t.Fatal(err)
 	}
-	b, _ := json.Marshal(body)
-	req, _ := http.NewRequest(method, st.srv.URL+path, bytes.NewReader(b))
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("company", "nordata")
-	req.Header.Set("Idempotency-Key", key)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		st.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	out := map[string]any{}
-	_ = json.NewDecoder(res.Body).Decode(&out)
-	return res.StatusCode, out
+	code, out, _ := testenv.CallJSON(st.t, method, st.srv.URL+path, body, "Authorization", "Bearer "+token, "company", "nordata", "Idempotency-Key", key)
+	return code, out
 }
 
 // TestOneApprovalIsOneTraceFromTheHandlerToTheCRM approves an opportunity

@@ -11,7 +11,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"oportuna/cnpj"
+	"oportuna/internal/testenv/cnpjtest"
 )
 
 func getJSON(t *testing.T, url string) (int, map[string]any) {
@@ -42,7 +42,7 @@ func TestServeSpeaksBothShapes(t *testing.T) {
 		m["uf"] != rec.UF || m["codigo_municipio_ibge"] != float64(rec.City.ID) || m["descricao_matriz_filial"] != "MATRIZ" {
 		t.Errorf("brasilapi shape: %d %v", status, m)
 	}
-	status, m = getJSON(t, base+"/api/cnpj/v1/"+complete(t, "999000000001"))
+	status, m = getJSON(t, base+"/api/cnpj/v1/"+cnpjtest.Complete("999000000001"))
 	if status != 404 || m["name"] != "NotFoundError" {
 		t.Errorf("reserved: %d %v", status, m)
 	}
@@ -56,7 +56,7 @@ func TestServeSpeaksBothShapes(t *testing.T) {
 		m["cep"] != rec.CEP[:2]+"."+rec.CEP[2:5]+"-"+rec.CEP[5:] || m["logradouro"] != rec.TipoLogradouro+" "+rec.Logradouro {
 		t.Errorf("receitaws shape: %d %v", status, m)
 	}
-	for _, n := range []string{complete(t, "999000000001"), "11222333000182"} {
+	for _, n := range []string{cnpjtest.Complete("999000000001"), "11222333000182"} {
 		status, m = getJSON(t, base+"/v1/cnpj/"+n)
 		if status != 200 || m["status"] != "ERROR" || m["message"] == "" {
 			t.Errorf("receitaws error %s: %d %v", n, status, m)
@@ -90,24 +90,15 @@ func TestMountsUnderAPrefix(t *testing.T) {
 	}
 }
 
-func complete(t *testing.T, base string) string {
-	t.Helper()
-	d, ok := cnpj.CheckDigits(base)
-	if !ok {
-		t.Fatalf("base %q", base)
-	}
-	return base + d
-}
-
 func TestReservedRuleIsTheRootPrefix(t *testing.T) {
 	// Every branch of a root starting with 999 is unknown; 999 elsewhere reserves nothing.
 	for _, base := range []string{"999000000001", "999000000002", "999ABCDE0001", "999999999999"} {
-		if _, err := Company(complete(t, base)); !errors.Is(err, ErrReserved) {
+		if _, err := Company(cnpjtest.Complete(base)); !errors.Is(err, ErrReserved) {
 			t.Errorf("%s: %v, want ErrReserved", base, err)
 		}
 	}
 	for _, base := range []string{"119990000001", "099900000001", "999000000001"[1:] + "1", "AB9990000001"} {
-		if _, err := Company(complete(t, base)); err != nil {
+		if _, err := Company(cnpjtest.Complete(base)); err != nil {
 			t.Errorf("%s: %v", base, err)
 		}
 	}
