@@ -10,15 +10,39 @@ import (
 	"strings"
 )
 
-// routeScreens are the public paths whose screen is a lazy chunk of its own
-// (web/src/App.tsx), by the lower-cased path (React Router matches paths
-// without regard to case): their page names the screen's chunk, its imports
-// and its CSS in the head, so the browser fetches them beside the entry
-// script instead of after it (docs/web.md "Lighthouse").
-var routeScreens = map[string]string{
-	"contact":        "src/features/contact/ContactPage.tsx",
-	"registration":   "src/features/registration/RegistrationPage.tsx",
-	"reset-password": "src/features/auth/recovery/ResetPasswordPage.tsx",
+// publicPages are the pages reached without a session (web/src/App.tsx), by
+// the lower-cased path (React Router matches paths without regard to case).
+// Their index.html is rendered at start per brand (docs/web.md "Lighthouse"):
+// #root holds a first paint, the brand's logo in the page's card, shown
+// before the app's script runs (createRoot replaces it), and, for a screen
+// that is a lazy chunk of its own, the head names the chunk, its imports and
+// its CSS, so the browser fetches them beside the entry script.
+var publicPages = map[string]publicPage{
+	"/":                  {shell: authShell},
+	"/recovery-password": {shell: authShell},
+	"/reset-password":    {shell: authShell, screen: "src/features/auth/recovery/ResetPasswordPage.tsx"},
+	"/contact":           {shell: publicShell, screen: "src/features/contact/ContactPage.tsx"},
+	"/registration":      {shell: publicShell, screen: "src/features/registration/RegistrationPage.tsx"},
+}
+
+type publicPage struct {
+	// shell is the first paint: an HTML format with the logo's URL and the brand's name.
+	shell string
+	// screen is the source of the page's lazy screen (a key of Vite's manifest); "": none.
+	screen string
+}
+
+// The first paints: the layouts' outer elements with their classes (AuthLayout,
+// PublicPage), the card holding only the brand's logo, the size React gives it.
+const (
+	authShell   = `<div class="auth-page"><div class="auth-form-column"><div class="bp6-card bp6-elevation-2 auth-card">%s</div></div></div>`
+	publicShell = `<div class="public-page"><div class="bp6-card bp6-elevation-2 public-card">%s</div></div>`
+	shellLogo   = `<img class="brand-logo auth-logo" src="%s" alt="%s" width="220" height="48">`
+)
+
+// firstPaint is the shell of a public page for a brand, its values escaped.
+func firstPaint(p publicPage, logo, name string) string {
+	return fmt.Sprintf(p.shell, fmt.Sprintf(shellLogo, template.HTMLEscapeString(logo), template.HTMLEscapeString(name)))
 }
 
 // viteManifest is where Vite writes its manifest (build.manifest in
@@ -32,16 +56,16 @@ type manifestChunk struct {
 	IsEntry bool     `json:"isEntry"`
 }
 
-// routeKey is the routeScreens key of a request path ("" for any other).
+// routeKey is the publicPages key of a request path ("" for any other).
 func routeKey(name string) string {
-	k := strings.ToLower(strings.Trim(name, "/"))
-	if _, ok := routeScreens[k]; ok {
+	k := "/" + strings.ToLower(strings.Trim(name, "/"))
+	if _, ok := publicPages[k]; ok {
 		return k
 	}
 	return ""
 }
 
-// routePreloads reads the build's manifest and returns, per routeScreens key,
+// routePreloads reads the build's manifest and returns, per publicPages key with a screen,
 // the <link> elements that load the route's screen: a modulepreload per chunk
 // and a stylesheet per CSS file that the entry (index.html) does not load
 // already. No manifest (a test's hand-made web app): none.
@@ -89,9 +113,13 @@ func routePreloads(web fs.FS) (map[string]string, error) {
 		}
 	}
 	out := map[string]string{}
-	for route, src := range routeScreens {
+	for route, p := range publicPages {
+		src := p.screen
+		if src == "" {
+			continue
+		}
 		if _, ok := m[src]; !ok {
-			return nil, fmt.Errorf("api: the route /%s's screen %s is not in web/dist/%s (renamed? update routeScreens)", route, src, viteManifest)
+			return nil, fmt.Errorf("api: the route %s's screen %s is not in web/dist/%s (renamed? update publicPages)", route, src, viteManifest)
 		}
 		var scripts, styles []string
 		seen = map[string]bool{}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"html/template"
 	"regexp"
 	"strings"
 	"testing"
@@ -118,19 +119,58 @@ func TestTheBuiltAppNamesThePublicScreensChunks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for route, chunk := range map[string]string{"contact": "/assets/ContactPage-", "registration": "/assets/RegistrationPage-", "reset-password": "/assets/ResetPasswordPage-"} {
+	for route, chunk := range map[string]string{"/contact": "/assets/ContactPage-", "/registration": "/assets/RegistrationPage-", "/reset-password": "/assets/ResetPasswordPage-"} {
 		if !strings.Contains(preloads[route], `<link rel="modulepreload" crossorigin href="`+chunk) {
-			t.Errorf("/%s: no preload of %s…: %s", route, chunk, preloads[route])
+			t.Errorf("%s: no preload of %s…: %s", route, chunk, preloads[route])
 		}
 		if strings.Contains(preloads[route], "/assets/index-") {
-			t.Errorf("/%s: preloads the entry's own files again: %s", route, preloads[route])
+			t.Errorf("%s: preloads the entry's own files again: %s", route, preloads[route])
 		}
 	}
-	if preloads["contact"] == preloads["registration"] {
+	if preloads["/contact"] == preloads["/registration"] {
 		t.Error("/Contact and /Registration preload the same")
 	}
 	// A route's screen has its own CSS: the page links it.
-	if !strings.Contains(preloads["contact"], `<link rel="stylesheet" crossorigin href="/assets/ContactPage-`) {
-		t.Errorf("/Contact: no stylesheet of its screen: %s", preloads["contact"])
+	if !strings.Contains(preloads["/contact"], `<link rel="stylesheet" crossorigin href="/assets/ContactPage-`) {
+		t.Errorf("/Contact: no stylesheet of its screen: %s", preloads["/contact"])
+	}
+}
+
+// A public page's #root holds the brand's logo in the page's card (the first
+// paint before the script runs); any other path's #root is empty.
+func TestAPublicPageHasAFirstPaintOfTheBrand(t *testing.T) {
+	s, err := preloadServer(t, manifestFor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := serve(t, s)
+	rootRE := regexp.MustCompile(`<div id="root">(.*?)</body>`)
+	cases := map[string]string{
+		"/": "auth-page", "/recovery-password": "auth-page", "/reset-password": "auth-page",
+		"/Contact": "public-page", "/registration": "public-page",
+		"/Painel/Opportunities": "", "/nowhere": "",
+	}
+	for _, b := range brand.MustLoad().All() {
+		for path, layout := range cases {
+			_, body := get(t, srv, b.Slug+".localhost", path)
+			m := rootRE.FindStringSubmatch(body)
+			if m == nil {
+				t.Fatalf("%s %s: no #root: %s", b.Slug, path, body)
+			}
+			if layout == "" {
+				if m[1] != "</div>" {
+					t.Errorf("%s %s: #root not empty: %s", b.Slug, path, m[1])
+				}
+				continue
+			}
+			logo := `<img class="brand-logo auth-logo" src="` + template.HTMLEscapeString(b.Public().Logo) + `" alt="` +
+				template.HTMLEscapeString(b.Name) + `" width="220" height="48">`
+			if !strings.HasPrefix(m[1], `<div class="`+layout+`">`) || !strings.Contains(m[1], logo) {
+				t.Errorf("%s %s: first paint %s, want the %s with %s", b.Slug, path, m[1], layout, logo)
+			}
+			if strings.Contains(m[1], "<script") {
+				t.Errorf("%s %s: a script in the first paint", b.Slug, path)
+			}
+		}
 	}
 }

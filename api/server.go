@@ -175,11 +175,11 @@ var (
 	iconRE  = regexp.MustCompile(`<link[^>]+rel="icon"[^>]*>`)
 )
 
-// page is a rendering of index.html: a brand's, for one of routeScreens
+// page is a rendering of index.html: a brand's, for one of publicPages
 // (route: its key) or for any other path (route "").
 type page struct{ slug, route string }
 
-// prepare renders index.html once per brand (and per route of routeScreens)
+// prepare renders index.html once per brand (and per page of publicPages)
 // and the PDF documents.
 func (s *Server) prepare() error {
 	raw, err := fs.ReadFile(s.Web, "index.html")
@@ -206,8 +206,14 @@ func (s *Server) prepare() error {
 			template.HTMLEscapeString(b.Title), template.HTMLEscapeString(pageDescription(b)), template.HTMLEscapeString(b.Public().Favicon),
 			template.HTMLEscapeString(b.Colors.Primary), pub)
 		s.index[page{b.Slug, ""}] = bytes.Replace(html, []byte("</head>"), []byte(head), 1)
-		for route, links := range preloads {
-			s.index[page{b.Slug, route}] = bytes.Replace(html, []byte("</head>"), []byte(links+"\n"+head), 1)
+		for route, p := range publicPages {
+			links := ""
+			if preloads[route] != "" {
+				links = preloads[route] + "\n"
+			}
+			rendered := bytes.Replace(html, []byte("</head>"), []byte(links+head), 1)
+			root := `<div id="root">` + firstPaint(p, b.Public().Logo, b.Name) + `</div>`
+			s.index[page{b.Slug, route}] = bytes.Replace(rendered, []byte(`<div id="root"></div>`), []byte(root), 1)
 		}
 		s.guidelines[b.Slug] = guidelines(b)
 	}
