@@ -44,7 +44,7 @@ func preloadServer(t *testing.T, manifest string) (*Server, error) {
 	return s, err
 }
 
-var linkRE = regexp.MustCompile(`<link rel="(modulepreload|stylesheet)" crossorigin href="([^"]+)">`)
+var linkRE = regexp.MustCompile(`<link rel="(modulepreload|stylesheet)" (?:fetchpriority="low" )?crossorigin href="([^"]+)">`)
 
 // links lists the page's modulepreload and stylesheet links, as "rel href".
 func links(body string) []string {
@@ -161,12 +161,18 @@ func TestAPublicPageHasAFirstPaintOfTheBrand(t *testing.T) {
 				if m[1] != "</div>" {
 					t.Errorf("%s %s: #root not empty: %s", b.Slug, path, m[1])
 				}
+				if strings.Contains(body, "fetchpriority") {
+					t.Errorf("%s %s: low-priority scripts without a first paint", b.Slug, path)
+				}
 				continue
 			}
 			logo := `<img class="brand-logo auth-logo" src="` + template.HTMLEscapeString(b.Public().Logo) + `" alt="` +
 				template.HTMLEscapeString(b.Name) + `" width="220" height="48">`
 			if !strings.HasPrefix(m[1], `<div class="`+layout+`">`) || !strings.Contains(m[1], logo) {
 				t.Errorf("%s %s: first paint %s, want the %s with %s", b.Slug, path, m[1], layout, logo)
+			}
+			if strings.Contains(body, `<link rel="modulepreload" crossorigin`) || !strings.Contains(body, `<script type="module" fetchpriority="low" crossorigin src="/assets/index-1.js">`) {
+				t.Errorf("%s %s: scripts not at low priority behind the first paint: %s", b.Slug, path, body)
 			}
 			if strings.Contains(m[1], "<script") {
 				t.Errorf("%s %s: a script in the first paint", b.Slug, path)

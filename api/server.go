@@ -212,6 +212,7 @@ func (s *Server) prepare() error {
 				links = preloads[route] + "\n"
 			}
 			rendered := bytes.Replace(html, []byte("</head>"), []byte(links+head), 1)
+			rendered = lowPriorityScripts(rendered)
 			root := `<div id="root">` + firstPaint(p, b.Public().Logo, b.Name) + `</div>`
 			s.index[page{b.Slug, route}] = bytes.Replace(rendered, []byte(`<div id="root"></div>`), []byte(root), 1)
 		}
