@@ -71,7 +71,7 @@ type Server struct {
 	// ApprovalSLA is APPROVAL_SLA, the worker's (the reports' withinSla); 0: 48h.
 	ApprovalSLA time.Duration
 
-	index      map[string][]byte // index.html per brand slug, brand injected
+	index      map[page][]byte // index.html per brand and route, brand injected
 	lgpd       []byte
 	guidelines map[string][]byte
 }
@@ -175,7 +175,12 @@ var (
 	iconRE  = regexp.MustCompile(`<link[^>]+rel="icon"[^>]*>`)
 )
 
-// prepare renders index.html once per brand and the PDF documents.
+// page is a rendering of index.html: a brand's, for one of publicPages
+// (route: its key) or for any other path (route "").
+type page struct{ slug, route string }
+
+// prepare renders index.html once per brand (and per page of publicPages)
+// and the PDF documents.
 func (s *Server) prepare() error {
 	raw, err := fs.ReadFile(s.Web, "index.html")
 	if err != nil {
@@ -184,19 +189,33 @@ func (s *Server) prepare() error {
 	if !bytes.Contains(raw, []byte("</head>")) {
 		return fmt.Errorf("api: web/dist/index.html has no </head>")
 	}
-	s.index = map[string][]byte{}
+	preloads, err := routePreloads(s.Web)
+	if err != nil {
+		return err
+	}
+	s.index = map[page][]byte{}
 	s.guidelines = map[string][]byte{}
 	for _, b := range s.Brands.All() {
 		pub, err := brandDataBlock(b.Public())
 		if err != nil {
 			return err
 		}
-		page := titleRE.ReplaceAll(raw, nil)
-		page = iconRE.ReplaceAll(page, nil)
+		html := titleRE.ReplaceAll(raw, nil)
+		html = iconRE.ReplaceAll(html, nil)
 		head := fmt.Sprintf("<title>%s</title>\n<meta name=\"description\" content=\"%s\">\n<link rel=\"icon\" type=\"image/svg+xml\" href=\"%s\">\n<meta name=\"theme-color\" content=\"%s\">\n%s\n</head>",
 			template.HTMLEscapeString(b.Title), template.HTMLEscapeString(pageDescription(b)), template.HTMLEscapeString(b.Public().Favicon),
 			template.HTMLEscapeString(b.Colors.Primary), pub)
-		s.index[b.Slug] = bytes.Replace(page, []byte("</head>"), []byte(head), 1)
+		s.index[page{b.Slug, ""}] = bytes.Replace(html, []byte("</head>"), []byte(head), 1)
+		for route, p := range publicPages {
+			links := ""
+			if preloads[route] != "" {
+				links = preloads[route] + "\n"
+			}
+			rendered := bytes.Replace(html, []byte("</head>"), []byte(links+head), 1)
+			rendered = lowPriorityScripts(rendered)
+			root := `<div id="root">` + firstPaint(p, b.Public().Logo, b.Name) + `</div>`
+			s.index[page{b.Slug, route}] = bytes.Replace(rendered, []byte(`<div id="root"></div>`), []byte(root), 1)
+		}
 		s.guidelines[b.Slug] = guidelines(b)
 	}
 	s.lgpd = privacyPolicy()
@@ -273,7 +292,8 @@ func (s *Server) handleWeb(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
-	if name != "" && name != "index.html" {
+	// Dot files (Vite's .vite/manifest.json) are the server's, not the browser's.
+	if name != "" && name != "index.html" && !strings.HasPrefix(name, ".") && !strings.Contains(name, "/.") {
 		if f, err := s.Web.Open(name); err == nil {
 			st, err := f.Stat()
 			f.Close()
@@ -293,7 +313,12 @@ func (s *Server) handleWeb(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("Content-Security-Policy", appPolicy) // the other headers: securityHeaders
-	_, _ = w.Write(s.index[s.Brands.ForHost(r.Host).Slug])
+	slug := s.Brands.ForHost(r.Host).Slug
+	body, ok := s.index[page{slug, routeKey(name)}]
+	if !ok {
+		body = s.index[page{slug, ""}]
+	}
+	_, _ = w.Write(body)
 }
 
 // logRequests writes one structured line per request, with its id.

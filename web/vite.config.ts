@@ -19,6 +19,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: the server names a public route's chunks in its page (api/routepreload.go).
+    manifest: true,
   },
   css: {
     postcss: { plugins: [trimBlueprintCss()] },
