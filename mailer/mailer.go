@@ -178,10 +178,6 @@ func (m *Mailer) Deliver(ctx context.Context, key string) error {
 	if err != nil {
 		return fmt.Errorf("mailer: claim %s: %w", key, err)
 	}
-	// Record the outcome even when ctx ended meanwhile: a delivered e-mail must
-	// be marked sent, or a retry would deliver it again.
-	mctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
 	var markErr error
 	marked := false
 	markSent := func(refused []*ReplyError) {
@@ -192,7 +188,11 @@ func (m *Mailer) Deliver(ctx context.Context, key string) error {
 			note = fmt.Sprintf("%s%d of %d recipients refused: %s", permanentPrefix, len(refused), len(r.To), refused[0].Error())
 			m.refused(ctx, key, attempt, refused[0])
 		}
-		markErr = store.New(m.DB).MarkMailSent(mctx, store.MarkMailSentParams{Key: key, Note: truncate(note, 2000)})
+		// A delivered e-mail must be marked sent, or a retry would deliver it again:
+		// through a PostgreSQL restart or stall too (retried, markPatience).
+		markErr = recordOutcome(ctx, func(ctx context.Context) error {
+			return store.New(m.DB).MarkMailSent(ctx, store.MarkMailSentParams{Key: key, Note: truncate(note, 2000)})
+		})
 	}
 	var sendErr error
 	if b, ok := m.Brands.BySlug(r.Brand); ok {
@@ -218,8 +218,10 @@ func (m *Mailer) Deliver(ctx context.Context, key string) error {
 			prefix = permanentPrefix
 		}
 		m.failed(ctx, key, attempt, sendErr)
-		if err := store.New(m.DB).MarkMailFailed(mctx, store.MarkMailFailedParams{Key: key,
-			Error: truncate(prefix+sendErr.Error(), 2000)}); err != nil {
+		if err := recordOutcome(ctx, func(ctx context.Context) error {
+			return store.New(m.DB).MarkMailFailed(ctx, store.MarkMailFailedParams{Key: key,
+				Error: truncate(prefix+sendErr.Error(), 2000)})
+		}); err != nil {
 			return errors.Join(sendErr, err)
 		}
 		return fmt.Errorf("mailer: deliver %s: %w", key, sendErr)
@@ -229,6 +231,33 @@ func (m *Mailer) Deliver(ctx context.Context, key string) error {
 		return fmt.Errorf("mailer: mark %s sent: %w", key, markErr)
 	}
 	return nil
+}
+
+// markPatience is how long an attempt keeps trying to record its outcome in the
+// outbox: longer than a PostgreSQL restart or failover and the stalls of
+// make chaos-cluster (20 s), shorter than the send activity's heartbeat-backed
+// life. Only a worker that dies in this window can deliver an e-mail twice.
+var markPatience = 45 * time.Second
+
+// recordOutcome runs write until it succeeds or markPatience has passed, even
+// when ctx has ended (the e-mail's fate is known and must be kept): 100 ms
+// between tries, doubling up to 2 s. It returns the last error.
+func recordOutcome(ctx context.Context, write func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), markPatience)
+	defer cancel()
+	wait := 100 * time.Millisecond
+	for {
+		err := write(ctx)
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 2*time.Second)
+	}
 }
 
 // The start of mail_outbox.last_error: "permanent: " for an e-mail (or some of
