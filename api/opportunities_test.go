@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -99,16 +98,9 @@ func (st *stack) login(email, company string) *session {
 
 func (s *session) call(method, path string, body any, headers ...string) (int, map[string]any) {
 	s.st.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = strings.NewReader(string(b))
-	}
-	return decoded[map[string]any](s.send(method, path, rd, func(req *http.Request) {
-		for i := 0; i+1 < len(headers); i += 2 {
-			req.Header.Set(headers[i], headers[i+1])
-		}
-	}))
+	code, out, _ := testenv.CallJSON(s.st.t, method, s.st.srv.URL+path, body,
+		append([]string{"Authorization", "Bearer " + s.token, "company", s.company}, headers...)...)
+	return code, out
 }
 
 func (s *session) callList(method, path string) (int, []map[string]any) {

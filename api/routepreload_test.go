@@ -2,6 +2,7 @@ package api
 
 import (
 	"html/template"
+	"io/fs"
 	"regexp"
 	"strings"
 	"testing"
@@ -133,6 +134,16 @@ func TestTheBuiltAppNamesThePublicScreensChunks(t *testing.T) {
 	// A route's screen has its own CSS: the page links it.
 	if !strings.Contains(preloads["/contact"], `<link rel="stylesheet" crossorigin href="/assets/ContactPage-`) {
 		t.Errorf("/Contact: no stylesheet of its screen: %s", preloads["/contact"])
+	}
+	// lowPriorityScripts rewrites Vite's own tags: a change of their form would leave them high.
+	raw, err := fs.ReadFile(dist, "index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	low := string(lowPriorityScripts(raw))
+	if !strings.Contains(low, `<script type="module" fetchpriority="low" crossorigin src="/assets/index-`) ||
+		strings.Contains(low, `<script type="module" crossorigin`) || strings.Contains(low, `<link rel="modulepreload" crossorigin`) {
+		t.Errorf("the built index.html's scripts are not all at low priority:\n%s", low)
 	}
 }
 
