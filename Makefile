@@ -149,10 +149,14 @@ vet: $(STATICCHECK)
 # TEMPORAL_ENGINE=cluster runs them on the production server instead of the dev
 # server: a cluster of its own for each test binary (internal/testenv). Four test
 # binaries at a time on 2 cores: they wait on their servers and timers more than
-# they compute (383 s with -p 2, 297 s with -p 4, one machine, 27/11/2026).
+# they compute (383 s with -p 2, 297 s with -p 4, one machine, 27/11/2026). The
+# longest packages start first (go test runs them in the order named; ./...
+# adds the rest once each): started last, workflows alone ran 2-3 minutes after
+# the others had ended (297 s → 175 s, warm build cache).
+SLOW_GO_PACKAGES := ./workflows ./crm ./deploy ./api ./reconcile ./auth ./mailer
 go-test: web/dist/index.html $(TEMPORAL) cluster-tools /usr/sbin/postfix pg-start
 	TZ=Pacific/Kiritimati OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" TEMPORAL_ENGINE="$(TEMPORAL_ENGINE)" $(CLUSTER_ENV) \
-		$(GO) test $(DEV_TAGS) -p 4 -count=1 -timeout $(if $(filter cluster,$(TEMPORAL_ENGINE)),30m,15m) ./...
+		$(GO) test $(DEV_TAGS) -p 4 -count=1 -timeout $(if $(filter cluster,$(TEMPORAL_ENGINE)),30m,15m) $(SLOW_GO_PACKAGES) ./...
 
 # Each fuzz target runs briefly (FUZZTIME, default 20000 inputs) from its seed corpus.
 FUZZ_TARGETS := ./cnpj:FuzzValid ./cnpj:FuzzNormalize ./cnpj:FuzzCheckDigits \
@@ -218,8 +222,48 @@ restore-drill: build cluster-tools
 loadtest: build $(TEMPORAL) $(if $(filter cluster,$(TEMPORAL_ENGINE)),cluster-tools) pg-start
 	OPORTUNA_TEST_DATABASE_URL="$(TEST_DB_URL)" $(CLUSTER_ENV) $(GO) run $(DEV_TAGS) ./cmd/loadtest -bin bin/oportuna -temporal "$(TEMPORAL)" -engine "$(TEMPORAL_ENGINE)" $${LOADTEST_FLAGS:-}
 
-test: vet web-test go-test fuzz e2e chaos-short
+# make test: the tools and PostgreSQL, then two lanes side by side, each line
+# prefixed with its lane and kept in .data/test-<lane>.log:
+# [go] sqlc-check and fuzzing, which read neither web/ nor bin/, while the
+# browser lane installs the web's packages (npm ci: a minute of disk, little
+# CPU); then, once the build is there, go vet, staticcheck, the web's unit
+# tests, go test and chaos-short, one after the other;
+# [browser] the build (npm ci, the web build, bin/oportuna), then the browser
+# tests, Playwright at a lower priority (E2E_NICE; Chromium run as root sets
+# its own), the portal's server, Temporal and the seed at the normal one
+# (docs/architecture.md "The check loop").
+# The build is made once: whichever lane comes to it first makes it, the other
+# waits for it (flock). When a lane fails, what failed (Go, vitest, tsc, ESLint
+# and Playwright failures, colours stripped) is printed again at the end, where
+# a CI log keeps it.
+LANES := go browser
+test: test-tools
+	@mkdir -p .data; rc=0; $(MAKE) --no-print-directory -j2 $(LANES:%=test-lane-%) || rc=$$?; \
+	if [ "$$rc" != 0 ]; then \
+		for l in $(LANES); do \
+			echo "== the $$l lane's failures (.data/test-$$l.log)"; \
+			sed 's/\x1b\[[0-9;]*m//g' .data/test-$$l.log > .data/test-$$l.plain; \
+			grep -a -E -A15 '^\[[a-z]+\] +(--- FAIL|FAIL |panic:|✘|Error: |.*error TS[0-9]+|[0-9]+:[0-9]+ +error )' .data/test-$$l.plain | head -n 120 || true; \
+			grep -a -E '^\[[a-z]+\] .*\*\*\*' .data/test-$$l.plain | tail -n 20 || true; \
+		done; \
+		sed -n '/the page at the failure/,/the server.s warnings/p' .data/test-browser.plain | head -n 70 || true; \
+		echo "== what failed, in short"; \
+		cat $(LANES:%=.data/test-%.plain) | grep -a -E '^\[go\] +(--- FAIL|FAIL[[:space:]]|panic:)|^\[[a-z]+\] +✘|^\[[a-z]+\] +FAIL ' | cut -c1-200 | head -n 15 || true; \
+		exit "$$rc"; fi
 	@echo "make test: all green"
+
+.PHONY: test-tools $(LANES:%=test-lane-%)
+test-tools: $(TEMPORAL) $(STATICCHECK) cluster-tools /usr/sbin/postfix /usr/bin/chromium pg-start
+
+BUILD_ONCE = flock .data/build.lock $(MAKE) --no-print-directory build
+
+test-lane-go:
+	@{ for t in sqlc-check fuzz; do $(MAKE) --no-print-directory $$t || exit 1; done; $(BUILD_ONCE) >/dev/null; \
+		for t in vet web-test go-test chaos-short; do $(MAKE) --no-print-directory $$t || exit 1; done; } 2>&1 \
+		| sed -u 's/^/[go] /' | tee .data/test-go.log
+
+test-lane-browser:
+	@{ $(BUILD_ONCE) && E2E_NICE=10 $(MAKE) --no-print-directory e2e; } 2>&1 | sed -u 's/^/[browser] /' | tee .data/test-browser.log
 
 # The fast loop (README.md): what needs no service and no web build, on a fresh
 # clone too. The Go half (gofmt, vet, staticcheck, go test -short: the tests
@@ -258,7 +302,6 @@ sqlc:
 sqlc-check:
 	$(SQLC) diff
 
-test: sqlc-check
 
 # The API benchmarks build (once, kept in the database oportuna_bench) a data set of
 # OPORTUNA_BENCH_ROWS opportunities, 1,000,000 by default.

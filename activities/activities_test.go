@@ -20,8 +20,6 @@ import (
 	"oportuna/seed"
 )
 
-func TestMain(m *testing.M) { testenv.Main(m) }
-
 type mailbox struct {
 	mu   sync.Mutex
 	sent [][]string
@@ -36,9 +34,11 @@ func (m *mailbox) Send(_ context.Context, msg mailer.Message) error {
 
 func (m *mailbox) Portal(b *brand.Brand) string { return "http://" + b.Slug + ".localhost:8080" }
 
-func setup(t *testing.T) (*activities.Activities, *mailbox, opportunity.Actor) {
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
+// setup is the activities on a seeded database (brands yep and codexa) with a
+// local CRM and a mailbox that keeps the recipients, the seller vendedor1@yep
+// who registers, and the test's context.
+func setup(t *testing.T) (*activities.Activities, *mailbox, opportunity.Actor, context.Context) {
+	db, ctx := testenv.DBContext(t)
 	brands, _ := brand.Parse([]byte(`[{"slug":"yep","name":"Yep"},{"slug":"codexa","name":"Codexa"}]`))
 	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
 		t.Fatal(err)
@@ -50,7 +50,7 @@ func setup(t *testing.T) (*activities.Activities, *mailbox, opportunity.Actor) {
 		t.Fatal(err)
 	}
 	seller.Roles = []auth.Role{auth.Seller}
-	return a, mb, seller
+	return a, mb, seller, ctx
 }
 
 func register(t *testing.T, a *activities.Activities, actor opportunity.Actor, id, brandSlug, doc string) activities.Registered {
@@ -65,8 +65,7 @@ func register(t *testing.T, a *activities.Activities, actor opportunity.Actor, i
 }
 
 func TestRegisterIsIdempotentAndRecordsConflicts(t *testing.T) {
-	a, _, seller := setup(t)
-	ctx := context.Background()
+	a, _, seller, ctx := setup(t)
 	first := register(t, a, seller, "11111111-1111-4111-8111-111111111111", "yep", "11222333000181")
 	if first.Record.Estimated != 3998 || first.Record.Status != opportunity.Analysis || len(first.Conflicts) != 0 || first.Record.Resale == "" {
 		t.Fatalf("first = %+v", first)
@@ -91,8 +90,7 @@ func TestRegisterIsIdempotentAndRecordsConflicts(t *testing.T) {
 }
 
 func TestApplyAndNotifyHappenOncePerKey(t *testing.T) {
-	a, mb, seller := setup(t)
-	ctx := context.Background()
+	a, mb, seller, ctx := setup(t)
 	id := register(t, a, seller, "44444444-4444-4444-8444-444444444444", "yep", "11222333000181").Record.ID
 	name, prob := "Projeto", 50
 	ev := opportunity.Event{Key: id + "/0/2", OpportunityID: id, Brand: "yep", Status: opportunity.Approved, Name: &name, Probability: &prob,
@@ -140,8 +138,7 @@ func TestApplyAndNotifyHappenOncePerKey(t *testing.T) {
 // written); with other changes it is a bug (a reused key) and fails with a
 // non-retryable EventKeyReused, leaving the record as the first event left it.
 func TestAnEventKeyRecordedWithOtherChangesFailsLoudly(t *testing.T) {
-	a, _, seller := setup(t)
-	ctx := context.Background()
+	a, _, seller, ctx := setup(t)
 	id := register(t, a, seller, "66666666-6666-4666-8666-666666666666", "yep", "11222333000181").Record.ID
 	name := "Projeto"
 	ev := opportunity.Event{Key: id + "/0/2", OpportunityID: id, Brand: "yep", Status: opportunity.Analysis, Name: &name,
@@ -171,8 +168,7 @@ func TestAnEventKeyRecordedWithOtherChangesFailsLoudly(t *testing.T) {
 // database's) stores no in-app notice, e-mails nobody and fails without a
 // retry, as NotifyResale does for a resale.
 func TestANoticeOfAnOpportunityThatDoesNotExistStoresNothing(t *testing.T) {
-	a, mb, _ := setup(t)
-	ctx := context.Background()
+	a, mb, _, ctx := setup(t)
 	n := activities.Notice{Key: "77777777-7777-4777-8777-777777777777/0/1/registered", Brand: "yep",
 		OpportunityID: "77777777-7777-4777-8777-777777777777", Kind: "registered", ToRepresentatives: true, ToOwner: true}
 	err := a.Notify(ctx, n)
@@ -200,8 +196,7 @@ func nothingNoticed(t *testing.T, a *activities.Activities, mb *mailbox, what, q
 // when an operator cancelled the opportunity's workflow (the row marked
 // deleted, hidden from every list) stores no in-app notice and e-mails nobody.
 func TestANoticeOfACancelledOpportunityStoresNothing(t *testing.T) {
-	a, mb, seller := setup(t)
-	ctx := context.Background()
+	a, mb, seller, ctx := setup(t)
 	id := register(t, a, seller, "99999999-9999-4999-8999-999999999999", "yep", "11222333000181").Record.ID
 	deleted := true
 	if _, err := a.Apply(ctx, opportunity.Event{Key: id + "/0/2", OpportunityID: id, Brand: "yep", Status: opportunity.Analysis, Deleted: &deleted,
@@ -220,8 +215,7 @@ func TestANoticeOfACancelledOpportunityStoresNothing(t *testing.T) {
 // call repeated into a later run) changes nothing and fails without a retry
 // (IdempotencyKeyUsed), while a retry of the same event is still a retry.
 func TestAnIdempotencyKeyActsOnce(t *testing.T) {
-	a, _, seller := setup(t)
-	ctx := context.Background()
+	a, _, seller, ctx := setup(t)
 	id := register(t, a, seller, "88888888-8888-4888-8888-888888888888", "yep", "11222333000181").Record.ID
 	key := &opportunity.IdempotencyKey{UserID: seller.UserID, Key: opportunity.DerivedID("k"), Action: "edit", Status: 200, Message: "ok"}
 	name := "Projeto"
@@ -259,8 +253,7 @@ func TestAnIdempotencyKeyActsOnce(t *testing.T) {
 // decision ran again, later) changes nothing and answers the approval time
 // and validity the read model holds, for the workflow to take.
 func TestARetriedApprovalAnswersTheRecordedValidity(t *testing.T) {
-	a, _, seller := setup(t)
-	ctx := context.Background()
+	a, _, seller, ctx := setup(t)
 	id := register(t, a, seller, "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa", "yep", "11222333000181").Record.ID
 	name := "Projeto"
 	first := time.Now().Truncate(time.Microsecond)

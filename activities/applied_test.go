@@ -13,8 +13,7 @@ import (
 // recorded (opportunity.Record.Applied), instead of reading it again: the
 // answer must be the record the read model now holds, for every kind of event.
 func TestAppliedIsTheStoredRecord(t *testing.T) {
-	a, _, seller := setup(t)
-	ctx := t.Context()
+	a, _, seller, ctx := setup(t)
 	rep := opportunity.Actor{UserID: seller.UserID, Name: "Renata"}
 	id := "33333333-3333-4333-8333-333333333333"
 	register(t, a, seller, id, "yep", "11222333000181")

@@ -23,8 +23,7 @@ import (
 // (no SMTP server: e-mails are stored in the outbox).
 func partnerSetup(t *testing.T) (*activities.Activities, opportunity.Actor) {
 	t.Helper()
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
+	db, ctx := testenv.DBContext(t)
 	brands, _ := brand.Parse([]byte(`[{"slug":"yep","name":"Yep"},{"slug":"codexa","name":"Codexa"}]`))
 	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package activities_test
 
 import (
-	"context"
 	"slices"
 	"testing"
 
@@ -13,8 +12,7 @@ import (
 // and, asked again, answers the stored one; a notice naming representative
 // ids reaches only those; one naming nobody still active reaches them all.
 func TestNoticesGoToTheResponsibleRepresentativesAndAssignmentIsOnce(t *testing.T) {
-	a, _, seller := setup(t)
-	ctx := context.Background()
+	a, _, seller, ctx := setup(t)
 	id := register(t, a, seller, "55555555-5555-4555-8555-555555555555", "yep", "11222333000181").Record.ID
 	var rep2, multi string
 	_ = a.DB.QueryRow(ctx, `SELECT id::text FROM users WHERE email = 'representante2@yep.demo'`).Scan(&rep2)

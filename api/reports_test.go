@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -86,15 +87,9 @@ func newReportStack(t *testing.T, sla time.Duration) *reportStack {
 func (st *reportStack) add(o reportOpportunity) string {
 	st.t.Helper()
 	ctx := context.Background()
-	if o.brand == "" {
-		o.brand = "nordata"
-	}
-	if o.estimated == "" {
-		o.estimated = "0"
-	}
-	if o.products == "" {
-		o.products = "[]"
-	}
+	o.brand = cmp.Or(o.brand, "nordata")
+	o.estimated = cmp.Or(o.estimated, "0")
+	o.products = cmp.Or(o.products, "[]")
 	nullable := func(t time.Time) any {
 		if t.IsZero() {
 			return nil

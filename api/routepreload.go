@@ -94,25 +94,7 @@ func routePreloads(web fs.FS) (map[string]string, error) {
 	}
 	// What the entry loads: its chunks and CSS are in index.html already.
 	loaded := map[string]bool{}
-	var walk func(key string, visit func(manifestChunk))
-	seen := map[string]bool{}
-	walk = func(key string, visit func(manifestChunk)) {
-		if seen[key] {
-			return
-		}
-		seen[key] = true
-		c := m[key]
-		visit(c)
-		for _, imp := range c.Imports {
-			walk(imp, visit)
-		}
-	}
-	markLoaded := func(c manifestChunk) {
-		loaded[c.File] = true
-		for _, css := range c.CSS {
-			loaded[css] = true
-		}
-	}
+	entries := map[string]bool{}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -120,7 +102,12 @@ func routePreloads(web fs.FS) (map[string]string, error) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if m[k].IsEntry {
-			walk(k, markLoaded)
+			walkChunks(m, k, entries, func(c manifestChunk) {
+				loaded[c.File] = true
+				for _, css := range c.CSS {
+					loaded[css] = true
+				}
+			})
 		}
 	}
 	out := map[string]string{}
@@ -134,9 +121,8 @@ func routePreloads(web fs.FS) (map[string]string, error) {
 			return nil, fmt.Errorf("api: the route %s's screen %s is not in web/dist/%s (renamed? update publicPages)", route, src, viteManifest)
 		}
 		var scripts, styles []string
-		seen = map[string]bool{}
 		styled := map[string]bool{}
-		walk(src, func(c manifestChunk) {
+		walkChunks(m, src, map[string]bool{}, func(c manifestChunk) {
 			if !loaded[c.File] {
 				scripts = append(scripts, `<link rel="modulepreload" crossorigin href="/`+template.HTMLEscapeString(c.File)+`">`)
 			}
@@ -150,4 +136,19 @@ func routePreloads(web fs.FS) (map[string]string, error) {
 		out[route] = strings.Join(append(scripts, styles...), "\n")
 	}
 	return out, nil
+}
+
+// walkChunks visits the manifest's chunk key and, depth first, the chunks it
+// imports, each once: seen holds the keys visited (shared by the walks that
+// must not visit a chunk twice).
+func walkChunks(m map[string]manifestChunk, key string, seen map[string]bool, visit func(manifestChunk)) {
+	if seen[key] {
+		return
+	}
+	seen[key] = true
+	c := m[key]
+	visit(c)
+	for _, imp := range c.Imports {
+		walkChunks(m, imp, seen, visit)
+	}
 }

@@ -13,10 +13,7 @@ import (
 	"oportuna/auth"
 	"oportuna/brand"
 	"oportuna/internal/respond"
-	"oportuna/internal/testenv"
 )
-
-func TestMain(m *testing.M) { testenv.MainQuiet(m) }
 
 func newTestServer(t *testing.T) *httptest.Server {
 	t.Helper()

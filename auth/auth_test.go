@@ -20,8 +20,6 @@ import (
 	"oportuna/seed"
 )
 
-func TestMain(m *testing.M) { testenv.Main(m) }
-
 const demoPassword = "Oportuna@2026"
 
 var testBrands = func() *brand.Registry {
@@ -65,8 +63,7 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
+	db, ctx := testenv.DBContext(t)
 	if _, err := seed.Run(ctx, db, testBrands, demoPassword); err != nil {
 		t.Fatal(err)
 	}

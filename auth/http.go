@@ -59,16 +59,22 @@ func bearer(r *http.Request) string {
 // Authenticate requires a valid access token whose brand equals the company header.
 func (s *Signer) Authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, err := s.Parse(bearer(r))
-		if err != nil {
-			respond.Error(w, http.StatusUnauthorized, MsgSessionRequired)
-			return
+		if c, ok := s.claims(w, r); ok {
+			next.ServeHTTP(w, r.WithContext(WithClaims(r.Context(), c)))
 		}
-		if !companyMatches(w, r, c) {
-			return
-		}
-		next.ServeHTTP(w, r.WithContext(WithClaims(r.Context(), c)))
 	})
+}
+
+// claims are the request's access token's, when it is valid and its brand is
+// the company header's; otherwise it answers 401 MsgSessionRequired (or as
+// companyMatches does) and false.
+func (s *Signer) claims(w http.ResponseWriter, r *http.Request) (*Claims, bool) {
+	c, err := s.Parse(bearer(r))
+	if err != nil {
+		respond.Error(w, http.StatusUnauthorized, MsgSessionRequired)
+		return nil, false
+	}
+	return c, companyMatches(w, r, c)
 }
 
 // companyMatches checks the company header against the token's brand and
@@ -98,17 +104,25 @@ func (s *Service) RequireActive(next http.Handler) http.Handler {
 			respond.Error(w, http.StatusUnauthorized, MsgSessionRequired)
 			return
 		}
-		active, err := s.Active(r.Context(), c.Subject)
-		if err != nil {
-			respond.Internal(w, r, err)
-			return
+		if s.activeUser(w, r, c) {
+			next.ServeHTTP(w, r)
 		}
-		if !active {
-			respond.Error(w, http.StatusUnauthorized, MsgSessionRequired)
-			return
-		}
-		next.ServeHTTP(w, r)
 	})
+}
+
+// activeUser reports whether the token's user is active; otherwise it answers
+// 401 MsgSessionRequired (500 when the read fails).
+func (s *Service) activeUser(w http.ResponseWriter, r *http.Request, c *Claims) bool {
+	active, err := s.Active(r.Context(), c.Subject)
+	if err != nil {
+		respond.Internal(w, r, err)
+		return false
+	}
+	if !active {
+		respond.Error(w, http.StatusUnauthorized, MsgSessionRequired)
+		return false
+	}
+	return true
 }
 
 // Require lets through callers holding any of the roles (after Authenticate).
@@ -382,23 +396,8 @@ func (s *Service) handleUpdatePassword(w http.ResponseWriter, r *http.Request) {
 	var err error
 	if bearer(r) != "" {
 		// Signed-in change (Settings): the same checks as every authenticated call.
-		var c *Claims
-		c, err = s.Signer.Parse(bearer(r))
-		if err != nil {
-			respond.Error(w, http.StatusUnauthorized, MsgSessionRequired)
-			return
-		}
-		if !companyMatches(w, r, c) {
-			return
-		}
-		var active bool
-		active, err = s.Active(r.Context(), c.Subject)
-		if err != nil {
-			respond.Internal(w, r, err)
-			return
-		}
-		if !active {
-			respond.Error(w, http.StatusUnauthorized, MsgSessionRequired)
+		c, ok := s.Signer.claims(w, r)
+		if !ok || !s.activeUser(w, r, c) {
 			return
 		}
 		err = s.UpdatePassword(r.Context(), c.Subject, body.Password, body.Confirmation)

@@ -31,49 +31,78 @@ type brasilAPIAnswer struct {
 	NomeFantasia   string   `json:"nome_fantasia"`
 	TipoLogradouro string   `json:"descricao_tipo_de_logradouro"`
 	TipoAlt        string   `json:"descricao_tipo_logradouro"`
-	Logradouro     string   `json:"logradouro"`
-	Numero         flexText `json:"numero"`
-	Complemento    string   `json:"complemento"`
-	Bairro         string   `json:"bairro"`
-	CEP            flexText `json:"cep"`
-	UF             string   `json:"uf"`
-	Municipio      string   `json:"municipio"`
 	CodigoIBGE     flexText `json:"codigo_municipio_ibge"`
-	Message        string   `json:"message"`
+	commonAnswer
+}
+
+// commonAnswer is what BrasilAPI and ReceitaWS both answer under the same
+// keys: the address, and the message of a refusal.
+type commonAnswer struct {
+	Logradouro  string   `json:"logradouro"`
+	Numero      flexText `json:"numero"`
+	Complemento string   `json:"complemento"`
+	Bairro      string   `json:"bairro"`
+	CEP         flexText `json:"cep"`
+	UF          string   `json:"uf"`
+	Municipio   string   `json:"municipio"`
+	Message     string   `json:"message"`
+}
+
+// company is the answer's company of the names given, its street's name
+// preceded by kind (Rua, Avenida...) when the name does not start with it;
+// for finish.
+func (a commonAnswer) company(razaoSocial, nomeFantasia, kind string) Company {
+	return Company{
+		NomeFantasia: nomeFantasia, RazaoSocial: razaoSocial,
+		Rua: street(kind, a.Logradouro, string(a.Numero)), Numero: string(a.Numero),
+		Complemento: a.Complemento, Bairro: a.Bairro, CEP: string(a.CEP),
+		Cidade: a.Municipio, Estado: a.UF,
+	}
 }
 
 // Fetch implements Provider.
 func (c *BrasilAPI) Fetch(ctx context.Context, cnpj string) (Company, error) {
 	url := strings.TrimRight(c.BaseURL, "/") + "/api/cnpj/v1/" + cnpj
-	res, body, err := get(ctx, c.HTTP, url, "")
-	if err != nil {
+	var a brasilAPIAnswer
+	if _, err := getAnswer(ctx, c.HTTP, "brasilapi", url, "", cnpj, &a, &a.Message); err != nil {
 		return Company{}, err
 	}
-	var a brasilAPIAnswer
-	switch {
-	case res.StatusCode == http.StatusOK:
-		if err := json.Unmarshal(body, &a); err != nil || strings.TrimSpace(a.RazaoSocial) == "" {
-			return Company{}, fmt.Errorf("%w: brasilapi: unreadable answer for %s", ErrUnavailable, cnpj)
-		}
-	case res.StatusCode == http.StatusNotFound || res.StatusCode == http.StatusBadRequest:
-		_ = json.Unmarshal(body, &a)
-		return Company{}, fmt.Errorf("%w: brasilapi %d: %s", ErrNotFound, res.StatusCode, a.Message)
-	case res.StatusCode == http.StatusTooManyRequests:
-		return Company{}, rateLimited("brasilapi", res, "")
-	default:
-		return Company{}, fmt.Errorf("%w: brasilapi answered %d", ErrUnavailable, res.StatusCode)
+	if strings.TrimSpace(a.RazaoSocial) == "" {
+		return Company{}, fmt.Errorf("%w: brasilapi: unreadable answer for %s", ErrUnavailable, cnpj)
 	}
 	kind := a.TipoLogradouro
 	if kind == "" {
 		kind = a.TipoAlt
 	}
-	ibge, _ := strconv.Atoi(string(a.CodigoIBGE))
-	return finish(cnpj, Company{
-		NomeFantasia: a.NomeFantasia, RazaoSocial: a.RazaoSocial,
-		Rua: street(kind, a.Logradouro, string(a.Numero)), Numero: string(a.Numero),
-		Complemento: a.Complemento, Bairro: a.Bairro, CEP: string(a.CEP),
-		Cidade: a.Municipio, Estado: a.UF, CodigoIBGE: ibge,
-	}), nil
+	company := a.company(a.RazaoSocial, a.NomeFantasia, kind)
+	company.CodigoIBGE, _ = strconv.Atoi(string(a.CodigoIBGE))
+	return finish(cnpj, company), nil
+}
+
+// getAnswer fetches a provider's answer about cnpj (get) and decodes its JSON
+// into answer. A 404 or 400 is ErrNotFound with the answer's message (read
+// into *message), a 429 is rate limited, any other status than 200 or an
+// unreadable 200 is ErrUnavailable. The response is for the caller's own
+// checks of the answer.
+func getAnswer(ctx context.Context, hc *http.Client, provider, url, bearer, cnpj string, answer any, message *string) (*http.Response, error) {
+	res, body, err := get(ctx, hc, url, bearer)
+	if err != nil {
+		return nil, err
+	}
+	switch res.StatusCode {
+	case http.StatusOK:
+		if err := json.Unmarshal(body, answer); err != nil {
+			return nil, fmt.Errorf("%w: %s: unreadable answer for %s", ErrUnavailable, provider, cnpj)
+		}
+		return res, nil
+	case http.StatusNotFound, http.StatusBadRequest:
+		_ = json.Unmarshal(body, answer)
+		return nil, fmt.Errorf("%w: %s %d: %s", ErrNotFound, provider, res.StatusCode, *message)
+	case http.StatusTooManyRequests:
+		return nil, rateLimited(provider, res, "")
+	default:
+		return nil, fmt.Errorf("%w: %s answered %d", ErrUnavailable, provider, res.StatusCode)
+	}
 }
 
 // get sends a GET with the context's deadline and reads at most maxAnswer bytes;

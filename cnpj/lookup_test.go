@@ -27,8 +27,7 @@ func newClock() *testenv.Clock { return testenv.NewClock(time.Date(2026, 3, 2, 9
 // (and its URL) and a test clock.
 func cacheEnv(t *testing.T) (context.Context, *pgxpool.Pool, *cnpjsim.Server, string, *testenv.Clock) {
 	t.Helper()
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
+	db, ctx := testenv.DBContext(t)
 	sim, url := simServer(t)
 	return ctx, db, sim, url, newClock()
 }
@@ -157,8 +156,7 @@ func TestLookupCachesNotFoundBriefly(t *testing.T) {
 }
 
 func TestLookupNeverCachesOutagesOrRateLimits(t *testing.T) {
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
+	db, ctx := testenv.DBContext(t)
 	sim, url := simServer(t)
 	l := &cnpj.Lookup{DB: db, Provider: &cnpj.BrasilAPI{BaseURL: url, HTTP: client}, TTL: time.Hour, NotFoundTTL: time.Hour}
 	for _, status := range []int{http.StatusBadGateway, http.StatusTooManyRequests} {

@@ -14,11 +14,8 @@ import (
 	"oportuna/cnpj"
 	"oportuna/geo"
 	"oportuna/internal/dev/cnpjsim"
-	"oportuna/internal/testenv"
 	"oportuna/internal/testenv/cnpjtest"
 )
-
-func TestMain(m *testing.M) { testenv.Main(m) }
 
 func simServer(t *testing.T) (*cnpjsim.Server, string) {
 	t.Helper()
@@ -231,7 +228,7 @@ func TestUnreachableOrSlowProviderIsUnavailable(t *testing.T) {
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
-		case <-time.After(3 * time.Second):
+		case <-time.After(time.Minute):
 		}
 	}))
 	defer slow.Close()
@@ -240,7 +237,8 @@ func TestUnreachableOrSlowProviderIsUnavailable(t *testing.T) {
 	if _, err := p.Fetch(context.Background(), "11222333000181"); !errors.Is(err, cnpj.ErrUnavailable) {
 		t.Errorf("slow: %v", err)
 	}
-	if time.Since(start) > 2*time.Second {
+	// Far below the provider's minute, with room for a busy machine.
+	if time.Since(start) > 10*time.Second {
 		t.Errorf("the timeout did not cut the call: %s", time.Since(start))
 	}
 	closed := httptest.NewServer(http.NotFoundHandler())

@@ -2,7 +2,6 @@ package cnpj
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -29,39 +28,19 @@ type ReceitaWS struct {
 func (*ReceitaWS) Name() string { return ProviderReceitaWS }
 
 type receitaWSAnswer struct {
-	Status      string   `json:"status"`
-	Message     string   `json:"message"`
-	Nome        string   `json:"nome"`
-	Fantasia    string   `json:"fantasia"`
-	Logradouro  string   `json:"logradouro"`
-	Numero      flexText `json:"numero"`
-	Complemento string   `json:"complemento"`
-	Bairro      string   `json:"bairro"`
-	Municipio   string   `json:"municipio"`
-	UF          string   `json:"uf"`
-	CEP         flexText `json:"cep"`
+	Status   string `json:"status"`
+	Nome     string `json:"nome"`
+	Fantasia string `json:"fantasia"`
+	commonAnswer
 }
 
 // Fetch implements Provider.
 func (c *ReceitaWS) Fetch(ctx context.Context, cnpj string) (Company, error) {
 	url := strings.TrimRight(c.BaseURL, "/") + "/v1/cnpj/" + cnpj
-	res, body, err := get(ctx, c.HTTP, url, c.Token)
+	var a receitaWSAnswer
+	res, err := getAnswer(ctx, c.HTTP, "receitaws", url, c.Token, cnpj, &a, &a.Message)
 	if err != nil {
 		return Company{}, err
-	}
-	var a receitaWSAnswer
-	switch res.StatusCode {
-	case http.StatusOK:
-		if err := json.Unmarshal(body, &a); err != nil {
-			return Company{}, fmt.Errorf("%w: receitaws: unreadable answer for %s", ErrUnavailable, cnpj)
-		}
-	case http.StatusTooManyRequests:
-		return Company{}, rateLimited("receitaws", res, "")
-	case http.StatusNotFound, http.StatusBadRequest:
-		_ = json.Unmarshal(body, &a)
-		return Company{}, fmt.Errorf("%w: receitaws %d: %s", ErrNotFound, res.StatusCode, a.Message)
-	default:
-		return Company{}, fmt.Errorf("%w: receitaws answered %d", ErrUnavailable, res.StatusCode)
 	}
 	if strings.EqualFold(a.Status, "ERROR") {
 		if saysTooMany(a.Message) {
@@ -72,12 +51,7 @@ func (c *ReceitaWS) Fetch(ctx context.Context, cnpj string) (Company, error) {
 	if strings.TrimSpace(a.Nome) == "" {
 		return Company{}, fmt.Errorf("%w: receitaws: answer without a company (status %q)", ErrUnavailable, a.Status)
 	}
-	return finish(cnpj, Company{
-		NomeFantasia: a.Fantasia, RazaoSocial: a.Nome,
-		Rua: street("", a.Logradouro, string(a.Numero)), Numero: string(a.Numero),
-		Complemento: a.Complemento, Bairro: a.Bairro, CEP: string(a.CEP),
-		Cidade: a.Municipio, Estado: a.UF,
-	}), nil
+	return finish(cnpj, a.company(a.Nome, a.Fantasia, "")), nil
 }
 
 func saysTooMany(msg string) bool {

@@ -43,8 +43,7 @@ func (e *simEnv) apiRequests() (int, map[string]int) {
 // for an update that replaces the lines, a renewal that reopens the record
 // and a disapproval; an expiry synced again takes one.
 func TestAnApprovalMakesAtMostTwoRequests(t *testing.T) {
-	e := newSimEnv(t, crmsim.Options{})
-	c := e.client()
+	e, c := newSimClient(t)
 	sellers, err := c.Sellers(e.ctx, "yep")
 	if err != nil {
 		t.Fatal(err)
@@ -97,8 +96,7 @@ func TestAnApprovalMakesAtMostTwoRequests(t *testing.T) {
 // stand-in committed it); the retry makes at most two requests and leaves
 // one record with exactly its lines.
 func TestARetriedApprovalCreatesNoDuplicate(t *testing.T) {
-	e := newSimEnv(t, crmsim.Options{})
-	c := e.client()
+	e, c := newSimClient(t)
 	o := sampleOpportunity("0f5b7a52-5555-4000-8000-000000000002", cnpjtest.Complete("889990000001"))
 	e.sim.LoseResponses(1) // the read is a GET-only Composite call: the write's answer is the one lost
 	if _, err := c.UpsertOpportunity(e.ctx, o); !errors.Is(err, crm.ErrUnavailable) {
@@ -131,8 +129,7 @@ func TestARetriedApprovalCreatesNoDuplicate(t *testing.T) {
 // "Composite", https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/resources_composite_composite.htm:
 // at most 25 subrequests, 5 of them queries or sObject Collections).
 func TestCompositeAllOrNone(t *testing.T) {
-	e := newSimEnv(t, crmsim.Options{})
-	c := e.client()
+	e, c := newSimClient(t)
 	ver := "/services/data/" + crm.DefaultAPIVersion
 	doc := cnpjtest.Complete("990001110001")
 	if _, err := c.FindAccount(e.ctx, doc); err != nil { // creates the stand-in's account

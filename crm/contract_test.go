@@ -67,8 +67,7 @@ func (e *simEnv) writing(id string) bool {
 // updates its record. An upsert overlapping one that updates the record waits
 // for it (a row lock) and both succeed.
 func TestContractOverlappingUpsertsOfOneExternalIDAnswerDuplicateValue(t *testing.T) {
-	e := newSimEnv(t, crmsim.Options{})
-	c := e.client()
+	e, c := newSimClient(t)
 	id := "0f5b7a52-c0c0-4000-8000-000000000001"
 	body := map[string]any{"Name": "Primeiro", "StageName": "Prospecting", "CloseDate": "2026-12-01"}
 
@@ -198,8 +197,7 @@ func TestAnUpsertOverlappingATimedOutOneIsRetriedToOneRecord(t *testing.T) {
 // those before it and halts those after it, all answering 400
 // PROCESSING_HALTED, while it keeps its own error.
 func TestContractCompositeAnswers200WithEachSubrequestsStatus(t *testing.T) {
-	e := newSimEnv(t, crmsim.Options{})
-	c := e.client()
+	e, c := newSimClient(t)
 	ok := map[string]any{"Name": "Ok", "StageName": "Prospecting", "CloseDate": "2026-12-01"}
 	bad := map[string]any{"Name": "Bad", "StageName": "Ganha", "CloseDate": "2026-12-01"}
 	ids := []string{"0f5b7a52-c1c1-4000-8000-000000000001", "0f5b7a52-c1c1-4000-8000-000000000002", "0f5b7a52-c1c1-4000-8000-000000000003"}
@@ -249,8 +247,7 @@ func TestContractCompositeAnswers200WithEachSubrequestsStatus(t *testing.T) {
 // so does a GET of the record by that external id ("Get a Record Using an
 // External ID"). The client types it ErrMultipleMatches.
 func TestContract300ForSeveralRecordsOfOneExternalID(t *testing.T) {
-	e := newSimEnv(t, crmsim.Options{})
-	c := e.client()
+	e, c := newSimClient(t)
 	o := sampleOpportunity("0f5b7a52-c2c2-4000-8000-000000000001", cnpjtest.Complete("141516170001"))
 	if _, err := c.UpsertOpportunity(e.ctx, o); err != nil {
 		t.Fatal(err)
@@ -302,8 +299,7 @@ func mustSynced(t *testing.T, e *simEnv, id string) []crmsim.Synced {
 // client asks for a new token once and repeats the call; a token refused
 // again is an error, not a loop.
 func TestContractExpiredOrRevokedSessionGetsOneNewToken(t *testing.T) {
-	e := newSimEnv(t, crmsim.Options{})
-	c := e.client()
+	e, c := newSimClient(t)
 	if _, err := c.Sellers(e.ctx, "yep"); err != nil {
 		t.Fatal(err)
 	}

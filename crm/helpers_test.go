@@ -16,8 +16,6 @@ import (
 	"oportuna/opportunity"
 )
 
-func TestMain(m *testing.M) { testenv.MainQuiet(m) }
-
 func testBrands(t testing.TB) *brand.Registry {
 	b, err := brand.Parse([]byte(`[{"slug":"yep","name":"Yep"},{"slug":"nordata","name":"Nordata"}]`))
 	if err != nil {
@@ -48,6 +46,14 @@ func newSimEnv(t *testing.T, opts crmsim.Options) *simEnv {
 	srv := httptest.NewServer(sim)
 	t.Cleanup(srv.Close)
 	return &simEnv{t: t, ctx: testenv.Context(t), db: db, sim: sim, srv: srv}
+}
+
+// newSimClient is the stand-in with its default options and a client of it:
+// the opening of most tests here.
+func newSimClient(t *testing.T) (*simEnv, *crm.Salesforce) {
+	t.Helper()
+	e := newSimEnv(t, crmsim.Options{})
+	return e, e.client()
 }
 
 // client is a Salesforce client pointed at the stand-in; edit adjusts its configuration.

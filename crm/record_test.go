@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"oportuna/crm"
-	"oportuna/internal/dev/crmsim"
 	"oportuna/internal/testenv/cnpjtest"
 	"oportuna/opportunity"
 )
@@ -16,8 +15,7 @@ import (
 // our statuses; an unknown id is ErrNotFound, a duplicated one
 // ErrMultipleMatches, and many ids are read in one query.
 func TestGetOpportunityReadsTheRecordBackByExternalID(t *testing.T) {
-	e := newSimEnv(t, crmsim.Options{})
-	c := e.client()
+	e, c := newSimClient(t)
 	doc := cnpjtest.Complete("121314150001")
 	id := "0f5b7a52-1212-4000-8000-000000000012"
 	crmID, err := c.UpsertOpportunity(e.ctx, sampleOpportunity(id, doc))

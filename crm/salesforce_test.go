@@ -25,8 +25,7 @@ import (
 )
 
 func TestClientCredentialsSessionIsReusedThenRenewedAfterRevocation(t *testing.T) {
-	e := newSimEnv(t, crmsim.Options{})
-	c := e.client()
+	e, c := newSimClient(t)
 	yep, err := c.Sellers(e.ctx, "yep")
 	if err != nil {
 		t.Fatal(err)
@@ -137,8 +136,7 @@ func TestQueriesFollowNextRecordsURL(t *testing.T) {
 }
 
 func TestUpsertCreatesThenUpdatesOneRecordAndReplacesItsLines(t *testing.T) {
-	e := newSimEnv(t, crmsim.Options{})
-	c := e.client()
+	e, c := newSimClient(t)
 	sellers, err := c.Sellers(e.ctx, "yep")
 	if err != nil {
 		t.Fatal(err)
@@ -212,8 +210,7 @@ func TestUpsertCreatesThenUpdatesOneRecordAndReplacesItsLines(t *testing.T) {
 }
 
 func TestRetriesAfterLostResponsesLeaveOneRecordWithExactlyItsLines(t *testing.T) {
-	e := newSimEnv(t, crmsim.Options{})
-	c := e.client()
+	e, c := newSimClient(t)
 	o := sampleOpportunity("0f5b7a52-2222-4000-8000-000000000002", cnpjtest.Complete("223334440001"))
 	// The create is done but its answer is lost; the retry updates that record.
 	e.sim.LoseResponses(1)
@@ -255,8 +252,7 @@ func TestRetriesAfterLostResponsesLeaveOneRecordWithExactlyItsLines(t *testing.T
 }
 
 func TestCRMRefusalsAreTyped(t *testing.T) {
-	e := newSimEnv(t, crmsim.Options{})
-	c := e.client()
+	e, c := newSimClient(t)
 	n := 0
 	fresh := func(doc string) crm.Opportunity {
 		n++
@@ -367,8 +363,7 @@ func TestCRMRefusalsAreTyped(t *testing.T) {
 // while any other write to it, or a reopening of a deal the CRM closed
 // otherwise (won), stays locked.
 func TestExpiryClosesTheRecordAndOnlyARenewalReopensIt(t *testing.T) {
-	e := newSimEnv(t, crmsim.Options{})
-	c := e.client()
+	e, c := newSimClient(t)
 	o := sampleOpportunity("0f5b7a52-4444-4000-8000-000000000010", cnpjtest.Complete("667778880001"))
 	id, err := c.UpsertOpportunity(e.ctx, o)
 	if err != nil {
@@ -419,8 +414,7 @@ func TestExpiryClosesTheRecordAndOnlyARenewalReopensIt(t *testing.T) {
 }
 
 func TestAnInactiveSellerDoesNotBecomeTheOwner(t *testing.T) {
-	e := newSimEnv(t, crmsim.Options{})
-	c := e.client()
+	e, c := newSimClient(t)
 	var inactive string
 	if err := e.db.QueryRow(e.ctx, `SELECT id FROM crm_sim.users WHERE brand = 'yep' AND NOT active`).Scan(&inactive); err != nil {
 		t.Fatal(err)
@@ -500,9 +494,9 @@ func TestConcurrentCallersShareOneSlowTokenRequest(t *testing.T) {
 		if !errors.Is(err, crm.ErrUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("impatient caller: %v, want ErrUnavailable after its deadline", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		close(release)
-		t.Fatal("the impatient caller is still waiting for the token 5 s after its deadline")
+		t.Fatal("the impatient caller is still waiting for the token 30 s after its deadline")
 	}
 	// Its request was cancelled with it; the others asked again, once, together.
 	waitFor("the request of the patient callers", func() bool { return tokenCalls.Load() == 2 && tokenCancelled.Load() == 1 })

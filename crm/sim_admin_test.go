@@ -42,8 +42,7 @@ func (e *simEnv) admin(method, path, body string, out any) int {
 }
 
 func TestSimAdminAPIDrivesTheFailures(t *testing.T) {
-	e := newSimEnv(t, crmsim.Options{})
-	c := e.client()
+	e, c := newSimClient(t)
 	doc := cnpjtest.Complete("778889990001")
 	o := sampleOpportunity("0f5b7a52-5555-4000-8000-000000000005", cnpj.Format(doc))
 
@@ -231,8 +230,7 @@ func TestSimAndClientShareTheFieldNamesFromTheEnvironment(t *testing.T) {
 // chaos run uses: down/up (no answer at all), duplicate-value, slow-writes,
 // commit_then_503, expire-tokens, page-size and the Sforce-Limit-Info form.
 func TestSimAdminSwitchesForChaos(t *testing.T) {
-	e := newSimEnv(t, crmsim.Options{})
-	c := e.client()
+	e, c := newSimClient(t)
 	o := sampleOpportunity("0f5b7a52-5555-4000-8000-0000000000c5", cnpjtest.Complete("121110090001"))
 	var st crmsim.State
 

@@ -16,8 +16,6 @@ import (
 	"oportuna/internal/testenv"
 )
 
-func TestMain(m *testing.M) { testenv.Main(m) }
-
 // buildOportuna builds ./cmd/oportuna static and -trimpath as the Dockerfile
 // does, but as a development build (-tags dev: the stand-ins, CRM_SIM=on), into
 // the test's temp dir; the web app must be built (web/dist).
@@ -179,14 +177,14 @@ func TestTheBinaryAnswersTheComposeProbes(t *testing.T) {
 	worker, workerProbe := run("worker", map[string]int{"METRICS_PORT": workerMetrics})
 	waitProbe("worker", worker, workerProbe)
 	// Ready means polling; the SDK reports its pollers' series shortly after.
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		_, metrics = get(fmt.Sprintf("http://127.0.0.1:%d/metrics", workerMetrics))
 		if strings.Contains(metrics, "temporal_worker_task_slots_available") || strings.Contains(metrics, "temporal_num_pollers") {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Error("worker /metrics has no Temporal worker series 5 s after it answered ready")
+			t.Error("worker /metrics has no Temporal worker series 30 s after it answered ready")
 			break
 		}
 		time.Sleep(200 * time.Millisecond)

@@ -11,11 +11,8 @@ import (
 	"oportuna/migrations"
 )
 
-func TestMain(m *testing.M) { testenv.Main(m) }
-
 func TestApplyIsIdempotentAndRecordsEveryFile(t *testing.T) {
-	db := testenv.DB(t) // already migrated from the template
-	ctx := testenv.Context(t)
+	db, ctx := testenv.DBContext(t) // already migrated from the template
 	ran, err := migrations.Apply(ctx, db)
 	if err != nil || len(ran) != 0 {
 		t.Fatalf("re-apply ran %v, err %v", ran, err)
@@ -38,8 +35,7 @@ func TestApplyIsIdempotentAndRecordsEveryFile(t *testing.T) {
 // schema of the Salesforce stand-in (internal/dev/crmsim creates its own when it
 // starts), and 0004, which once did, is still recorded as applied.
 func TestMigrationsLeaveTheStandInSchemaAlone(t *testing.T) {
-	db := testenv.DB(t) // migrated from the template, as a fresh database
-	ctx := testenv.Context(t)
+	db, ctx := testenv.DBContext(t) // migrated from the template, as a fresh database
 	var schemas, tables int
 	if err := db.QueryRow(ctx, `SELECT (SELECT count(*) FROM pg_namespace WHERE nspname = 'crm_sim'),
 		(SELECT count(*) FROM pg_tables WHERE schemaname = 'crm_sim')`).Scan(&schemas, &tables); err != nil {
@@ -58,8 +54,7 @@ func TestMigrationsLeaveTheStandInSchemaAlone(t *testing.T) {
 // stored with a company's data in their link's query string to the id alone;
 // other links are left as they are.
 func TestOldNoticeLinksKeepTheCompanysIDOnly(t *testing.T) {
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
+	db, ctx := testenv.DBContext(t)
 	const id = "0b7c2f4e-9d1a-4c3b-8e5f-6a7b8c9d0e1f"
 	old := "/Painel/Resales/details?cep=80010000&city=Curitiba&docNum=55666700000140&email=paula%40cadastro.demo&id=" + id +
 		"&name=Paula+Ribeiro&phone=41998760000&status=analysis"

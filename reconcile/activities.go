@@ -57,10 +57,6 @@ type finding struct {
 	Repaired   bool
 }
 
-// record writes a finding: a repaired one resolved at once (closing an open
-// one of the same record and kind), an open one inserted or, when a previous
-// run found it already, marked seen again. It logs one line, and counts the
-// finding in the metric when it is new or repaired.
 // report records a finding and counts it (and its repair) in a page's result.
 func (a *Activities) report(ctx context.Context, runAt time.Time, f finding, res *PageResult) error {
 	if err := a.record(ctx, runAt, f); err != nil {
@@ -73,29 +69,29 @@ func (a *Activities) report(ctx context.Context, runAt time.Time, f finding, res
 	return nil
 }
 
+// record writes a finding: a repaired one resolved at once (closing an open
+// one of the same record and kind), an open one inserted or, when a previous
+// run found it already, marked seen again. It logs one line, and counts the
+// finding in the metric when it is new or repaired.
 func (a *Activities) record(ctx context.Context, runAt time.Time, f finding) error {
 	if f.Fields == nil {
 		f.Fields = []string{}
 	}
 	counted := f.Repaired
 	q := store.New(a.DB)
+	var n int64
+	var err error
 	if f.Repaired {
-		n, err := q.ResolveRepairedFinding(ctx, store.ResolveRepairedFindingParams{RecordType: f.RecordType, RecordID: f.RecordID,
+		n, err = q.ResolveRepairedFinding(ctx, store.ResolveRepairedFindingParams{RecordType: f.RecordType, RecordID: f.RecordID,
 			Kind: f.Kind, RunAt: runAt, Expected: f.Expected, Actual: f.Actual, Fields: f.Fields, Detail: f.Detail})
-		if err == nil && n == 0 {
-			err = q.RecordRepairedFinding(ctx, store.RecordRepairedFindingParams{RunAt: runAt, Kind: f.Kind, RecordType: f.RecordType,
-				RecordID: f.RecordID, Brand: f.Brand, Expected: f.Expected, Actual: f.Actual, Fields: f.Fields, Detail: f.Detail})
-		}
-		if err != nil {
-			return fmt.Errorf("record finding: %w", err)
-		}
-	} else {
-		var err error
-		counted, err = q.RecordOpenFinding(ctx, store.RecordOpenFindingParams{RunAt: runAt, Kind: f.Kind, RecordType: f.RecordType,
-			RecordID: f.RecordID, Brand: f.Brand, Expected: f.Expected, Actual: f.Actual, Fields: f.Fields, Detail: f.Detail})
-		if err != nil {
-			return fmt.Errorf("record finding: %w", err)
-		}
+	}
+	if err == nil && n == 0 {
+		counted, err = q.RecordFinding(ctx, store.RecordFindingParams{RunAt: runAt, Kind: f.Kind, RecordType: f.RecordType,
+			RecordID: f.RecordID, Brand: f.Brand, Expected: f.Expected, Actual: f.Actual, Fields: f.Fields, Detail: f.Detail,
+			Repaired: f.Repaired})
+	}
+	if err != nil {
+		return fmt.Errorf("record finding: %w", err)
 	}
 	level := slog.LevelWarn
 	if f.Repaired {

@@ -31,8 +31,6 @@ import (
 	"oportuna/workflows"
 )
 
-func TestMain(m *testing.M) { testenv.MainQuiet(m) }
-
 // env is the portal's read model with the demo users, the Salesforce stand-in
 // served over HTTP, and a worker (the portal's workflows and the reconciler)
 // on the test's Temporal server.

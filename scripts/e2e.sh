@@ -60,13 +60,24 @@ rc=0
 # change it): every date a test types or reads is Brasília's
 # (e2e/support.ts brasiliaToday), and the portal keeps Brasília's calendar in a
 # browser of any zone.
+# E2E_NICE lowers Playwright's priority (make test: the Go tests run beside it);
+# the portal's server and Temporal keep theirs. Chromium run as root sets its
+# own processes' priorities whatever it inherits.
 TZ=${E2E_TZ:-Pacific/Kiritimati} E2E_PORT=$PORT E2E_TEMPORAL_UI="http://127.0.0.1:$uiport" E2E_TEMPORAL_ADDRESS=$TEMPORAL_ADDRESS \
-  npm --prefix web run e2e -- "$@" 2>&1 | tee "$out" || rc=$?
+  nice -n "${E2E_NICE:-0}" npm --prefix web run e2e -- "$@" 2>&1 | tee "$out" || rc=$?
 if [ "$rc" != 0 ]; then
   # A CI log keeps only its tail, where Playwright lists attachments: say again,
   # last, what failed and why, and what the server said meanwhile.
   log "browser tests failed; their errors again:"
   grep -a -E -A14 '^\s+Error: ' "$out" | grep -a -v -E '^\s+at ' | head -n 120 >&2 || true
+  # What the page showed when a test failed: Playwright's error-context.md
+  # (its accessibility tree at that moment), which CI keeps no file of.
+  { sed 's/\x1b\[[0-9;]*m//g' "$out" | grep -a -o -E 'test-results/[^ ]+/error-context\.md' | sort -u | head -n 4 |
+    while read -r ctx; do
+      [ -f "web/$ctx" ] || continue
+      log "the page at the failure ($ctx):"
+      sed -n '/^```yaml/,$p' "web/$ctx" | head -n 60 >&2 || true
+    done; } || true
   log "the server's warnings and errors (last 40, $DATA/e2e-server.log):"
   grep -a -E '"level":"(WARN|ERROR)"' "$DATA/e2e-server.log" | tail -n 40 >&2 || true
   grep -a -E '^\s+[0-9]+ failed|^\s+e2e/.*\.spec\.ts:[0-9]+' "$out" | tail -n 20 >&2 || true

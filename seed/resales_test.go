@@ -15,8 +15,7 @@ import (
 )
 
 func TestSeedSignsUpCompaniesInAnalysisThroughTheirWorkflow(t *testing.T) {
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
+	db, ctx := testenv.DBContext(t)
 	tc := testenv.TemporalClient(t)
 	brands, _ := brand.Parse([]byte(`[{"slug":"nordata","name":"Nordata"},{"slug":"yep","name":"Yep"}]`))
 	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {

@@ -24,11 +24,8 @@ import (
 	"oportuna/workflows"
 )
 
-func TestMain(m *testing.M) { testenv.Main(m) }
-
 func TestSeedCreatesEveryBrandsDemoUsersAndIsIdempotent(t *testing.T) {
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
+	db, ctx := testenv.DBContext(t)
 	brands := brand.MustLoad()
 	res, err := seed.Run(ctx, db, brands, "Oportuna@2026")
 	if err != nil {
@@ -107,8 +104,7 @@ func TestSeedCreatesEveryBrandsDemoUsersAndIsIdempotent(t *testing.T) {
 // expired five seconds later, the seed's short demo durations carried on), and
 // one approval is already past APPROVAL_SLA (its reminder sent).
 func TestDemoOpportunitiesLiveTheirPlanWithTheProgrammesDurations(t *testing.T) {
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
+	db, ctx := testenv.DBContext(t)
 	c := testenv.TemporalClient(t)
 	brands, _ := brand.Parse([]byte(`[{"slug":"codexa","name":"Codexa"}]`))
 	if _, err := seed.Run(ctx, db, brands, "Oportuna@2026"); err != nil {

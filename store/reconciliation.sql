@@ -14,18 +14,15 @@ UPDATE reconciliation_findings SET last_seen_at = @run_at, seen = seen + 1, expe
     fields = @fields, detail = @detail, repaired = true, resolved_at = now()
 WHERE record_type = @record_type AND record_id = @record_id::uuid AND kind = @kind AND resolved_at IS NULL;
 
--- name: RecordRepairedFinding :exec
--- RecordRepairedFinding records a finding repaired at once (resolved).
+-- name: RecordFinding :one
+-- RecordFinding records a finding: a repaired one resolved at once; an open
+-- one inserted, or the record's open finding of the kind marked seen again.
+-- It answers whether the finding is new (a repaired one always is: a resolved
+-- row is outside the open findings' unique key).
 INSERT INTO reconciliation_findings (run_at, last_seen_at, kind, record_type, record_id, brand,
     expected, actual, fields, detail, repaired, resolved_at)
-VALUES (@run_at, @run_at, @kind, @record_type, @record_id::uuid, @brand, @expected, @actual, @fields, @detail, true, now());
-
--- name: RecordOpenFinding :one
--- RecordOpenFinding records an open finding, or marks the record's open
--- finding of the kind seen again; it answers whether the finding is new.
-INSERT INTO reconciliation_findings (run_at, last_seen_at, kind, record_type, record_id, brand,
-    expected, actual, fields, detail)
-VALUES (@run_at, @run_at, @kind, @record_type, @record_id::uuid, @brand, @expected, @actual, @fields, @detail)
+VALUES (@run_at, @run_at, @kind, @record_type, @record_id::uuid, @brand, @expected, @actual, @fields, @detail,
+    @repaired::boolean, CASE WHEN @repaired::boolean THEN now() END)
 ON CONFLICT (record_type, record_id, kind) WHERE resolved_at IS NULL DO UPDATE SET
     last_seen_at = GREATEST(reconciliation_findings.last_seen_at, EXCLUDED.last_seen_at),
     seen = reconciliation_findings.seen + 1, expected = EXCLUDED.expected, actual = EXCLUDED.actual,

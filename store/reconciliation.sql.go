@@ -182,10 +182,11 @@ func (q *Queries) RecordCRMSyncFailure(ctx context.Context, arg RecordCRMSyncFai
 	return err
 }
 
-const recordOpenFinding = `-- name: RecordOpenFinding :one
+const recordFinding = `-- name: RecordFinding :one
 INSERT INTO reconciliation_findings (run_at, last_seen_at, kind, record_type, record_id, brand,
-    expected, actual, fields, detail)
-VALUES ($1, $1, $2, $3, $4::uuid, $5, $6, $7, $8, $9)
+    expected, actual, fields, detail, repaired, resolved_at)
+VALUES ($1, $1, $2, $3, $4::uuid, $5, $6, $7, $8, $9,
+    $10::boolean, CASE WHEN $10::boolean THEN now() END)
 ON CONFLICT (record_type, record_id, kind) WHERE resolved_at IS NULL DO UPDATE SET
     last_seen_at = GREATEST(reconciliation_findings.last_seen_at, EXCLUDED.last_seen_at),
     seen = reconciliation_findings.seen + 1, expected = EXCLUDED.expected, actual = EXCLUDED.actual,
@@ -193,7 +194,7 @@ ON CONFLICT (record_type, record_id, kind) WHERE resolved_at IS NULL DO UPDATE S
 RETURNING (xmax = 0)::boolean AS new
 `
 
-type RecordOpenFindingParams struct {
+type RecordFindingParams struct {
 	RunAt      time.Time `db:"run_at"`
 	Kind       string    `db:"kind"`
 	RecordType string    `db:"record_type"`
@@ -203,12 +204,15 @@ type RecordOpenFindingParams struct {
 	Actual     string    `db:"actual"`
 	Fields     []string  `db:"fields"`
 	Detail     string    `db:"detail"`
+	Repaired   bool      `db:"repaired"`
 }
 
-// RecordOpenFinding records an open finding, or marks the record's open
-// finding of the kind seen again; it answers whether the finding is new.
-func (q *Queries) RecordOpenFinding(ctx context.Context, arg RecordOpenFindingParams) (bool, error) {
-	row := q.db.QueryRow(ctx, recordOpenFinding,
+// RecordFinding records a finding: a repaired one resolved at once; an open
+// one inserted, or the record's open finding of the kind marked seen again.
+// It answers whether the finding is new (a repaired one always is: a resolved
+// row is outside the open findings' unique key).
+func (q *Queries) RecordFinding(ctx context.Context, arg RecordFindingParams) (bool, error) {
+	row := q.db.QueryRow(ctx, recordFinding,
 		arg.RunAt,
 		arg.Kind,
 		arg.RecordType,
@@ -218,44 +222,11 @@ func (q *Queries) RecordOpenFinding(ctx context.Context, arg RecordOpenFindingPa
 		arg.Actual,
 		arg.Fields,
 		arg.Detail,
+		arg.Repaired,
 	)
 	var new bool
 	err := row.Scan(&new)
 	return new, err
-}
-
-const recordRepairedFinding = `-- name: RecordRepairedFinding :exec
-INSERT INTO reconciliation_findings (run_at, last_seen_at, kind, record_type, record_id, brand,
-    expected, actual, fields, detail, repaired, resolved_at)
-VALUES ($1, $1, $2, $3, $4::uuid, $5, $6, $7, $8, $9, true, now())
-`
-
-type RecordRepairedFindingParams struct {
-	RunAt      time.Time `db:"run_at"`
-	Kind       string    `db:"kind"`
-	RecordType string    `db:"record_type"`
-	RecordID   string    `db:"record_id"`
-	Brand      string    `db:"brand"`
-	Expected   string    `db:"expected"`
-	Actual     string    `db:"actual"`
-	Fields     []string  `db:"fields"`
-	Detail     string    `db:"detail"`
-}
-
-// RecordRepairedFinding records a finding repaired at once (resolved).
-func (q *Queries) RecordRepairedFinding(ctx context.Context, arg RecordRepairedFindingParams) error {
-	_, err := q.db.Exec(ctx, recordRepairedFinding,
-		arg.RunAt,
-		arg.Kind,
-		arg.RecordType,
-		arg.RecordID,
-		arg.Brand,
-		arg.Expected,
-		arg.Actual,
-		arg.Fields,
-		arg.Detail,
-	)
-	return err
 }
 
 const resolveCRMSyncFailure = `-- name: ResolveCRMSyncFailure :exec

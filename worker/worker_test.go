@@ -20,8 +20,6 @@ import (
 	"oportuna/workflows"
 )
 
-func TestMain(m *testing.M) { testenv.Main(m) }
-
 func TestWorkerRegistersMissingSearchAttributesOnce(t *testing.T) {
 	c := testenv.TemporalClient(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

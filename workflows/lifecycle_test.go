@@ -24,8 +24,6 @@ import (
 	"oportuna/workflows"
 )
 
-func TestMain(m *testing.M) { testenv.Main(m) }
-
 // flakyCRM is the local CRM that can be told to refuse the customer.
 type flakyCRM struct {
 	localcrm.CRM
@@ -72,8 +70,7 @@ func waitStatus(t *testing.T, db *pgxpool.Pool, id string, want opportunity.Stat
 // the middle: the timers still fire and nothing is written twice.
 func TestOpportunityLifecycleSurvivesAWorkerRestart(t *testing.T) {
 	c := testenv.TemporalClient(t)
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
+	db, ctx := testenv.DBContext(t)
 	brands := seedYep(t, ctx, db)
 	if _, err := worker.EnsureSearchAttributes(ctx, c, "default"); err != nil {
 		t.Fatal(err)

@@ -28,6 +28,16 @@ func approvedIntoRenovation(t *testing.T, s *stack) (id, wfID, run string) {
 	return id, wfID, s.runID(t, wfID)
 }
 
+// renewalRequested is approvedIntoRenovation followed by the seller's renewal
+// request: the run waits for a representative's decision on it.
+func renewalRequested(t *testing.T, s *stack) (id, wfID, run string) {
+	t.Helper()
+	seller, _ := people(t, s)
+	id, wfID, run = approvedIntoRenovation(t, s)
+	s.decided(t, wfID, workflows.UpdateRequestRenewal, renewalBy(seller))
+	return id, wfID, run
+}
+
 // TestRecordExpiryInAnalysis: an opportunity no representative decided within
 // its validity expires, and the representatives and the owner hear of it. Its
 // run stays for the retention (counted from the analysis deadline), so the
@@ -59,9 +69,8 @@ func TestRecordCRMRefusalOnRenewalApproval(t *testing.T) {
 	s := newStack(t, activities.Durations{Validity: 8 * time.Second, RenewalWindow: 6 * time.Second, ApprovalSLA: time.Hour, ExpiredRetention: time.Hour}, nil)
 	refusing := &flakyCRM{CRM: localcrm.CRM{DB: s.db}}
 	s.acts.CRM = refusing // before the first activity runs
-	seller, rep := people(t, s)
-	id, wfID, run := approvedIntoRenovation(t, s)
-	s.decided(t, wfID, workflows.UpdateRequestRenewal, renewalBy(seller))
+	_, rep := people(t, s)
+	id, wfID, run := renewalRequested(t, s)
 	refusing.fail = true
 	renew := workflows.RenewalDecision{Actor: rep, Approve: true}
 	if err := s.decide(wfID, workflows.UpdateDecideRenewal, renew); errType(err) != crm.ErrTypeCustomerNotFound {
@@ -88,9 +97,8 @@ func TestRecordCRMRefusalOnRenewalApproval(t *testing.T) {
 // timers, then ends after the retention.
 func TestRecordSecondRunExpiresAfterARenewal(t *testing.T) {
 	s := newStack(t, activities.Durations{Validity: 6 * time.Second, RenewalWindow: 4 * time.Second, ApprovalSLA: time.Hour, ExpiredRetention: time.Second}, nil)
-	seller, rep := people(t, s)
-	id, wfID, first := approvedIntoRenovation(t, s)
-	s.decided(t, wfID, workflows.UpdateRequestRenewal, renewalBy(seller))
+	_, rep := people(t, s)
+	id, wfID, first := renewalRequested(t, s)
 	s.decided(t, wfID, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: rep, Approve: true})
 	s.closed(t, wfID, first, enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW, 20*time.Second)
 	second := s.runID(t, wfID)
@@ -110,9 +118,8 @@ func TestRecordSecondRunExpiresAfterARenewal(t *testing.T) {
 // the run (and closes the CRM record in the background).
 func TestRecordRenewalRequestRemindsThenIsRefused(t *testing.T) {
 	s := newStack(t, activities.Durations{Validity: 6 * time.Second, RenewalWindow: 4 * time.Second, ApprovalSLA: time.Second, ExpiredRetention: time.Hour}, nil)
-	seller, rep := people(t, s)
-	id, wfID, run := approvedIntoRenovation(t, s)
-	s.decided(t, wfID, workflows.UpdateRequestRenewal, renewalBy(seller))
+	_, rep := people(t, s)
+	id, wfID, run := renewalRequested(t, s)
 	testenv.WaitFor(t, 30*time.Second, "two renewal reminders", func() bool { return s.state(t, id).Reminders >= 2 })
 	s.decided(t, wfID, workflows.UpdateDecideRenewal, workflows.RenewalDecision{Actor: rep, Reason: "Projeto cancelado pelo cliente"})
 	st := completed(t, s, wfID, run, 20*time.Second, func(st workflows.OpportunityState) bool {

@@ -219,8 +219,7 @@ func waitTrue(t *testing.T, db *pgxpool.Pool, what, query string, args ...any) {
 // password, and the e-mailed invitation sets it once.
 func TestResaleOnboardingOnTheRealServer(t *testing.T) {
 	c := testenv.TemporalClient(t)
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
+	db, ctx := testenv.DBContext(t)
 	ensureSearchAttributes(t, c)
 	brands, _ := brand.Parse([]byte(`[{"slug":"yep","name":"Yep"}]`))
 	actor := opportunity.Actor{Name: "Renata", Roles: []auth.Role{auth.Representative}}

@@ -334,14 +334,20 @@ func (lt *loadtest) registration(ctx context.Context, tag string, clients, n int
 		if err != nil {
 			return err
 		}
-		lt.mu.Lock()
-		lt.opps = append(lt.opps, o)
-		lt.pending = append(lt.pending, o)
-		lt.mu.Unlock()
+		enqueue(&lt.mu, &lt.opps, &lt.pending, o)
 		return nil
 	})
 	r.Replicas = lt.pairs()
 	return r
+}
+
+// enqueue appends v, under mu, to all the items (*all) and to the queue of
+// those the next phase takes (*queue, see takeFirst).
+func enqueue[T any](mu *sync.Mutex, all, queue *[]T, v T) {
+	mu.Lock()
+	defer mu.Unlock()
+	*all = append(*all, v)
+	*queue = append(*queue, v)
 }
 
 // takeFirst removes up to n items from the front of *queue (under mu) and
@@ -379,10 +385,7 @@ func (lt *loadtest) engineUwS(ctx context.Context, tag string, clients, n int) *
 		if err := lt.eng.updateWithStart(ctx, id); err != nil {
 			return err
 		}
-		lt.mu.Lock()
-		lt.engIDs = append(lt.engIDs, id)
-		lt.engIdle = append(lt.engIdle, id)
-		lt.mu.Unlock()
+		enqueue(&lt.mu, &lt.engIDs, &lt.engIdle, id)
 		return nil
 	})
 }

@@ -22,8 +22,6 @@ import (
 	"oportuna/seed"
 )
 
-func TestMain(m *testing.M) { testenv.Main(m) }
-
 // TestAPIAndWorkerExportOneTraceOfAnApproval runs `oportuna api` and `oportuna
 // worker` as they run in production (runServices, each with its own tracer
 // provider, as two processes would) with OTEL_EXPORTER_OTLP_ENDPOINT pointed at

@@ -7,9 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
-	"os/user"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,6 +16,8 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"oportuna/internal/health"
+	"oportuna/internal/stack/cluster"
+	"oportuna/internal/stack/proc"
 	"oportuna/internal/testenv"
 )
 
@@ -69,7 +68,7 @@ func TestReadinessTimesOutASlowDependency(t *testing.T) {
 	h.Timeout = 300 * time.Millisecond
 	start := time.Now()
 	code, st := get(t, h, health.ReadyPath)
-	if took := time.Since(start); took > 2*time.Second {
+	if took := time.Since(start); took > 10*time.Second { // the slow check never ends by itself
 		t.Errorf("/readyz took %v with a 300ms timeout", took)
 	}
 	want := map[string]string{"fast": "ok", "slow": "down", "panics": "down"}
@@ -117,85 +116,32 @@ func TestProbeFailsUnlessTheEndpointAnswers2xx(t *testing.T) {
 	}
 }
 
-// cluster is a throw-away PostgreSQL cluster the test stops and starts.
-type cluster struct {
-	t     *testing.T
-	data  string
-	port  int
-	as    []string
-	pgctl string
-}
-
-func pgBin(t *testing.T, name string) string {
-	if p, err := exec.LookPath(name); err == nil {
-		return p
-	}
-	m, _ := filepath.Glob("/usr/lib/postgresql/*/bin/" + name)
-	if len(m) == 0 {
-		t.Fatalf("%s not found (Debian's postgresql package)", name)
-	}
-	return m[len(m)-1]
-}
-
-func newCluster(t *testing.T) *cluster {
+// newPostgres is a throw-away PostgreSQL server (internal/stack/cluster's) the
+// test stops and starts.
+func newPostgres(t *testing.T) *cluster.Postgres {
 	testenv.NeedsServices(t)
 	dir, err := os.MkdirTemp("", "oportuna-health-pg-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &cluster{t: t, data: filepath.Join(dir, "data"), pgctl: pgBin(t, "pg_ctl")}
-	if os.Geteuid() == 0 { // initdb and pg_ctl refuse to run as root
-		u, err := user.Lookup("postgres")
-		if err != nil {
-			t.Fatalf("running as root needs the postgres user: %v", err)
-		}
-		uid, _ := strconv.Atoi(u.Uid)
-		gid, _ := strconv.Atoi(u.Gid)
-		if err := os.Chown(dir, uid, gid); err != nil {
-			t.Fatal(err)
-		}
-		c.as = []string{"runuser", "-u", "postgres", "--"}
-	}
-	if c.port, err = testenv.FreePort(); err != nil {
+	pg, err := cluster.StartPostgres(testenv.Context(t), dir, []string{"fsync=off"})
+	if err != nil {
+		_ = os.RemoveAll(dir)
 		t.Fatal(err)
 	}
-	c.run(pgBin(t, "initdb"), "-D", c.data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync", "--locale=C.UTF-8")
-	c.start()
 	t.Cleanup(func() {
-		full := c.args(c.pgctl, "-D", c.data, "-m", "immediate", "stop")
-		_ = exec.Command(full[0], full[1:]...).Run()
+		_ = pg.Stop("immediate")
 		_ = os.RemoveAll(dir)
 	})
-	return c
-}
-
-func (c *cluster) args(a ...string) []string { return append(append([]string{}, c.as...), a...) }
-
-func (c *cluster) run(a ...string) {
-	c.t.Helper()
-	full := c.args(a...)
-	if out, err := exec.Command(full[0], full[1:]...).CombinedOutput(); err != nil {
-		c.t.Fatalf("%v: %v\n%s", a, err, out)
-	}
-}
-
-func (c *cluster) start() {
-	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off", c.port, filepath.Dir(c.data))
-	c.run(c.pgctl, "-D", c.data, "-o", opts, "-l", filepath.Join(filepath.Dir(c.data), "log"), "-w", "-t", "60", "start")
-}
-
-func (c *cluster) stop() { c.run(c.pgctl, "-D", c.data, "-m", "fast", "-w", "stop") }
-
-func (c *cluster) url() string {
-	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", c.port)
+	return pg
 }
 
 // TestReadinessFailsWhilePostgresIsDownAndRecoversAfter stops and restarts a real
 // PostgreSQL server under a pool: /readyz turns 503 with postgres=down, then 200
 // again without restarting anything on our side.
 func TestReadinessFailsWhilePostgresIsDownAndRecoversAfter(t *testing.T) {
-	pg := newCluster(t)
-	pool, err := pgxpool.New(context.Background(), pg.url())
+	pg := newPostgres(t)
+	pool, err := pgxpool.New(context.Background(), pg.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,13 +154,15 @@ func TestReadinessFailsWhilePostgresIsDownAndRecoversAfter(t *testing.T) {
 		t.Fatalf("ready with %+v", st)
 	}
 
-	pg.stop()
+	if err := pg.Stop("fast"); err != nil {
+		t.Fatal(err)
+	}
 	start := time.Now()
 	code, st := get(t, h, health.ReadyPath)
 	if code != http.StatusServiceUnavailable || st.Status != "unavailable" || st.Checks["postgres"] != "down" {
 		t.Fatalf("/readyz with PostgreSQL stopped = %d %+v", code, st)
 	}
-	if took := time.Since(start); took > 3*time.Second {
+	if took := time.Since(start); took > 8*time.Second { // a dead server could hold it for minutes: room for a busy machine
 		t.Errorf("/readyz took %v with PostgreSQL stopped (timeout 1s)", took)
 	}
 	// Again: the first failure dropped the broken connection; a new one is refused.
@@ -225,55 +173,29 @@ func TestReadinessFailsWhilePostgresIsDownAndRecoversAfter(t *testing.T) {
 		t.Errorf("/healthz = %d with PostgreSQL stopped", code)
 	}
 
-	pg.start()
+	if err := pg.Start(testenv.Context(t)); err != nil {
+		t.Fatal(err)
+	}
 	st = waitReady(t, h, http.StatusOK, 15*time.Second)
 	if st.Checks["postgres"] != "ok" {
 		t.Fatalf("recovered with %+v", st)
 	}
 }
 
-// devServer is a Temporal dev server on a fixed port that the test can stop and
-// start again.
-type devServer struct {
-	t    *testing.T
-	port int
-	cmd  *exec.Cmd
-	done chan struct{}
-}
-
-func (s *devServer) start() {
-	s.t.Helper()
-	testenv.NeedsServices(s.t)
+// devServer is a Temporal dev server on a fixed port (internal/stack/proc's
+// process) that the test can stop and start again.
+func devServer(t *testing.T, port int) *proc.Process {
+	testenv.NeedsServices(t)
 	bin, err := testenv.TemporalCLI()
 	if err != nil {
-		s.t.Fatal(err)
+		t.Fatal(err)
 	}
 	httpPort, _ := testenv.FreePort()
 	metricsPort, _ := testenv.FreePort()
-	args := append([]string{"server", "start-dev", "--headless", "--ip", "127.0.0.1", "--port", strconv.Itoa(s.port),
+	argv := append([]string{bin, "server", "start-dev", "--headless", "--ip", "127.0.0.1", "--port", strconv.Itoa(port),
 		"--http-port", strconv.Itoa(httpPort), "--metrics-port", strconv.Itoa(metricsPort), "--log-level", "error"},
 		testenv.TunedDevServerFlags...)
-	s.cmd = exec.Command(bin, args...)
-	s.cmd.Stderr = os.Stderr
-	if err := s.cmd.Start(); err != nil {
-		s.t.Fatal(err)
-	}
-	s.done = make(chan struct{})
-	go func(cmd *exec.Cmd, done chan struct{}) { _ = cmd.Wait(); close(done) }(s.cmd, s.done)
-}
-
-func (s *devServer) stop() {
-	if s.cmd == nil {
-		return
-	}
-	_ = s.cmd.Process.Signal(os.Interrupt)
-	select {
-	case <-s.done:
-	case <-time.After(15 * time.Second):
-		_ = s.cmd.Process.Kill()
-		<-s.done
-	}
-	s.cmd = nil
+	return proc.New("temporal", argv, t.TempDir(), os.Environ())
 }
 
 // TestReadinessFailsWhileTemporalIsDownAndRecoversAfter does the same with a real
@@ -283,9 +205,11 @@ func TestReadinessFailsWhileTemporalIsDownAndRecoversAfter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &devServer{t: t, port: port}
-	srv.start()
-	t.Cleanup(srv.stop)
+	srv := devServer(t, port)
+	if err := srv.Start(testenv.Context(t)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Stop(15 * time.Second) })
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	var c client.Client
 	deadline := time.Now().Add(90 * time.Second)
@@ -307,17 +231,19 @@ func TestReadinessFailsWhileTemporalIsDownAndRecoversAfter(t *testing.T) {
 
 	waitReady(t, h, http.StatusOK, 10*time.Second)
 
-	srv.stop()
+	srv.Stop(15 * time.Second)
 	start := time.Now()
 	code, st := get(t, h, health.ReadyPath)
 	if code != http.StatusServiceUnavailable || st.Checks["temporal"] != "down" {
 		t.Fatalf("/readyz with Temporal stopped = %d %+v", code, st)
 	}
-	if took := time.Since(start); took > 3*time.Second {
+	if took := time.Since(start); took > 8*time.Second { // a dead server could hold it for minutes: room for a busy machine
 		t.Errorf("/readyz took %v with Temporal stopped (timeout 1s)", took)
 	}
 
-	srv.start()
+	if err := srv.Start(testenv.Context(t)); err != nil {
+		t.Fatal(err)
+	}
 	st = waitReady(t, h, http.StatusOK, 60*time.Second)
 	if st.Checks["temporal"] != "ok" {
 		t.Fatalf("recovered with %+v", st)

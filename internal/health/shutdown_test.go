@@ -26,13 +26,14 @@ func serve(t *testing.T, h http.Handler) (*http.Server, *health.Requests, string
 	return srv, rs, "http://" + ln.Addr().String()
 }
 
-// stopWithin2s is StopServer with the drain and grace, which must return
-// within 2 s.
-func stopWithin2s(t *testing.T, srv *http.Server, rs *health.Requests, drain, grace time.Duration) (cut, stuck int64) {
+// stopWithin5s is StopServer with the drain and grace, which must return
+// within 5 s (the handlers under test would hold it for a minute or for ever;
+// the margin is for a busy machine).
+func stopWithin5s(t *testing.T, srv *http.Server, rs *health.Requests, drain, grace time.Duration) (cut, stuck int64) {
 	t.Helper()
 	start := time.Now()
 	cut, stuck = health.StopServer(srv, rs, drain, grace)
-	if took := time.Since(start); took > 2*time.Second {
+	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("StopServer took %v with a %v drain and a %v grace", took, drain, grace)
 	}
 	return cut, stuck
@@ -92,7 +93,7 @@ func TestStopServerCutsARequestLongerThanTheDrain(t *testing.T) {
 		clientErr <- err
 	}()
 	<-started
-	cut, stuck := stopWithin2s(t, srv, rs, 300*time.Millisecond, 2*time.Second)
+	cut, stuck := stopWithin5s(t, srv, rs, 300*time.Millisecond, 20*time.Second)
 	if cut != 1 || stuck != 0 {
 		t.Errorf("StopServer cut %d, stuck %d; want 1 cut, 0 stuck", cut, stuck)
 	}
@@ -121,7 +122,7 @@ func TestStopServerReportsAHandlerThatIgnoresItsContext(t *testing.T) {
 		}
 	}()
 	<-started
-	cut, stuck := stopWithin2s(t, srv, rs, 200*time.Millisecond, 200*time.Millisecond)
+	cut, stuck := stopWithin5s(t, srv, rs, 200*time.Millisecond, 200*time.Millisecond)
 	if cut != 1 || stuck != 1 {
 		t.Errorf("StopServer cut %d, stuck %d; want 1 and 1", cut, stuck)
 	}

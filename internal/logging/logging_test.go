@@ -22,8 +22,6 @@ import (
 	"oportuna/internal/testenv"
 )
 
-func TestMain(m *testing.M) { testenv.Main(m) }
-
 // jsonLines decodes every JSON line of buf; a line that is not JSON fails the test.
 func jsonLines(t *testing.T, buf *testenv.Buffer) []map[string]any {
 	t.Helper()

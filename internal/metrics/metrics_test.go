@@ -25,8 +25,6 @@ import (
 	"oportuna/seed"
 )
 
-func TestMain(m *testing.M) { testenv.Main(m) }
-
 // scrape GETs /metrics through the registry's handler.
 func scrape(t *testing.T, reg *metrics.Registry) string {
 	t.Helper()
@@ -261,8 +259,7 @@ func TestTemporalSDKMetricsReachTheEndpoint(t *testing.T) {
 // TestBusinessGaugesCountTheReadModel inserts opportunities in a real database
 // and reads the gauges, then checks the cache and a failing database.
 func TestBusinessGaugesCountTheReadModel(t *testing.T) {
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
+	db, ctx := testenv.DBContext(t)
 	brands, err := brand.Parse([]byte(`[{"slug":"yep","name":"Yep"},{"slug":"nordata","name":"Nordata"}]`))
 	if err != nil {
 		t.Fatal(err)

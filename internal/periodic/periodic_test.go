@@ -42,15 +42,23 @@ func TestGateOpensForOneOfManyCallers(t *testing.T) {
 	}
 }
 
+// waitFor polls cond until it holds; the deadline is far beyond the few
+// periods it needs, for a machine busy enough to starve the ticker's goroutine.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not after 10 s", what)
+		}
+	}
+}
+
 func TestEveryTicksUntilStoppedOrTold(t *testing.T) {
 	var n atomic.Int32
 	stop := Every(context.Background(), 5*time.Millisecond, func(context.Context) bool { n.Add(1); return true })
-	time.Sleep(60 * time.Millisecond)
+	waitFor(t, "3 ticks of a 5 ms period", func() bool { return n.Load() >= 3 })
 	stop()
 	after := n.Load()
-	if after < 3 {
-		t.Fatalf("%d ticks in 60 ms of a 5 ms period", after)
-	}
 	time.Sleep(30 * time.Millisecond)
 	if n.Load() != after {
 		t.Error("ticked after stop returned")
@@ -59,6 +67,7 @@ func TestEveryTicksUntilStoppedOrTold(t *testing.T) {
 
 	var m atomic.Int32
 	stop = Every(context.Background(), 5*time.Millisecond, func(context.Context) bool { return m.Add(1) < 2 })
+	waitFor(t, "2 ticks", func() bool { return m.Load() >= 2 })
 	time.Sleep(60 * time.Millisecond)
 	if got := m.Load(); got != 2 {
 		t.Errorf("%d ticks, want 2: a tick answering false ends it", got)

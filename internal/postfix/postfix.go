@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"oportuna/internal/dev/devenv"
+	"oportuna/internal/stack/proc"
 )
 
 // Domain is the domain of the addresses NewMailbox and Unknown make; any other
@@ -316,14 +317,9 @@ func (s *Server) stopMaster() {
 	if s.master == nil {
 		return
 	}
-	// SIGTERM: the master passes it on to its children and exits.
-	_ = s.master.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.exited:
-	case <-time.After(10 * time.Second):
-		_ = syscall.Kill(-s.master.Process.Pid, syscall.SIGKILL) // the master leads its process group
-		<-s.exited
-	}
+	// SIGTERM: the master passes it on to its children and exits; it leads
+	// its process group.
+	proc.StopGroup(s.master, s.exited, syscall.SIGTERM, 10*time.Second)
 	s.master = nil
 }
 

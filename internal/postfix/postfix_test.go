@@ -13,8 +13,6 @@ import (
 	"oportuna/internal/testenv"
 )
 
-func TestMain(m *testing.M) { testenv.Main(m) }
-
 type conversation struct {
 	t  *testing.T
 	cv *postfix.Conversation

@@ -12,14 +12,11 @@ import (
 	"oportuna/internal/testenv"
 )
 
-func TestMain(m *testing.M) { testenv.Main(m) }
-
 // Many simultaneous events of one key on several limiters (replicas) on one
 // database: count-then-insert is atomic, so exactly Limit get through in each
 // window.
 func TestWindowIsAtomicAcrossReplicas(t *testing.T) {
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
+	db, ctx := testenv.DBContext(t)
 	now := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	replicas := []*ratelimit.Window{
@@ -67,8 +64,7 @@ func TestWindowIsAtomicAcrossReplicas(t *testing.T) {
 
 // The window slides: the wait answered is until the oldest event leaves it.
 func TestWindowSlidesAndAnswersTheWait(t *testing.T) {
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
+	db, ctx := testenv.DBContext(t)
 	now := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 	w := &ratelimit.Window{DB: db, Name: "slide", Limit: 2, Per: time.Minute, Now: func() time.Time { return now }}
 	for _, step := range []struct {
@@ -110,8 +106,7 @@ func TestFormWindowAnswers429WithRetryAfter(t *testing.T) {
 // key is refused without counting; Refund takes back one attempt; Clear
 // forgets the key; the count is forgotten Forget after the last attempt.
 func TestBackoffLocksGrowAndEnd(t *testing.T) {
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
+	db, ctx := testenv.DBContext(t)
 	now := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 	b := &ratelimit.Backoff{DB: db, Name: "b", Free: 3, Base: 10 * time.Second, Max: 35 * time.Second, Forget: time.Hour,
 		Now: func() time.Time { return now }}

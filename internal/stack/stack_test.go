@@ -44,8 +44,8 @@ func TestProcWaitsUntilReadyAndStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	began := time.Now()
-	p.Stop(5 * time.Second)
-	if time.Since(began) > 3*time.Second {
+	p.Stop(20 * time.Second)
+	if time.Since(began) > 10*time.Second {
 		t.Errorf("Stop took %v: SIGTERM did not end the process", time.Since(began))
 	}
 	if len(p.LogFiles()) != 1 {

@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"oportuna/internal/dev/devenv"
+	"oportuna/internal/stack/proc"
 )
 
 // Temporal is `temporal server start-dev` (in memory) on free ports, with the
@@ -92,11 +93,5 @@ func (t *Temporal) Restart(ctx context.Context) error {
 
 // Stop interrupts the dev server (SIGKILL to its group after 10 s).
 func (t *Temporal) Stop() {
-	_ = t.cmd.Process.Signal(os.Interrupt)
-	select {
-	case <-t.done:
-	case <-time.After(10 * time.Second):
-		_ = syscall.Kill(-t.cmd.Process.Pid, syscall.SIGKILL)
-		<-t.done
-	}
+	proc.StopGroup(t.cmd, t.done, os.Interrupt, 10*time.Second)
 }

@@ -11,8 +11,6 @@ import (
 	"go.temporal.io/sdk/client"
 )
 
-func TestMain(m *testing.M) { Main(m) }
-
 // TestNoWorkflowOutlivesItsTest: workflows a test starts, with no worker to
 // end them, are terminated when it ends, whether started by its client
 // (ExecuteWorkflow, an Update-with-Start whose update never ran, a schedule's)

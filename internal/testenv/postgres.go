@@ -5,18 +5,13 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"os/exec"
-	"os/user"
-	"path/filepath"
-	"strconv"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"oportuna/internal/dev/devenv"
+	"oportuna/internal/stack/cluster"
 	"oportuna/migrations"
 )
 
@@ -54,6 +49,15 @@ func DB(t testing.TB) *pgxpool.Pool {
 		}
 	})
 	return pool
+}
+
+// DBContext is DB then Context: the fresh, migrated database and the context
+// that most database tests open with (the context is cancelled, then the
+// database dropped, when the test ends).
+func DBContext(t testing.TB) (*pgxpool.Pool, context.Context) {
+	t.Helper()
+	db := DB(t)
+	return db, Context(t)
 }
 
 // DatabaseURL is the server's administrative URL (starting a cluster if needed);
@@ -131,79 +135,22 @@ func redact(raw string) string {
 	return u.Redacted()
 }
 
-// pgBin finds a PostgreSQL server program (devenv.PGBin).
-func pgBin(name string) (string, error) {
-	p, err := devenv.PGBin(name)
-	if err != nil {
-		return "", fmt.Errorf("%w: install Debian's postgresql package or set DATABASE_URL", err)
-	}
-	return p, nil
-}
-
-// startCluster initialises a throw-away cluster in a temporary folder.
+// startCluster starts a throw-away server (internal/stack/cluster's) in a
+// temporary folder, tuned for tests rather than durability; Main removes it.
 func startCluster() (string, error) {
-	initdb, err := pgBin("initdb")
-	if err != nil {
-		return "", err
-	}
-	pgctl, err := pgBin("pg_ctl")
-	if err != nil {
-		return "", err
-	}
 	dir, err := os.MkdirTemp("", "oportuna-pg-")
 	if err != nil {
 		return "", err
 	}
-	port, err := FreePort()
+	pg, err := cluster.StartPostgres(context.Background(), dir,
+		[]string{"fsync=off", "synchronous_commit=off", "full_page_writes=off", "max_parallel_workers_per_gather=0"})
 	if err != nil {
-		return "", err
-	}
-	var asUser []string
-	if os.Geteuid() == 0 {
-		// initdb and pg_ctl refuse to run as root.
-		pg, err := user.Lookup("postgres")
-		if err != nil {
-			return "", fmt.Errorf("running as root needs the postgres user: %w", err)
-		}
-		uid, _ := strconv.Atoi(pg.Uid)
-		gid, _ := strconv.Atoi(pg.Gid)
-		if err := os.Chown(dir, uid, gid); err != nil {
-			return "", err
-		}
-		asUser = []string{"runuser", "-u", "postgres", "--"}
-	}
-	run := func(args ...string) error {
-		full := append(append([]string{}, asUser...), args...)
-		c := exec.Command(full[0], full[1:]...)
-		out, err := c.CombinedOutput()
-		if err != nil {
-			return fmt.Errorf("%v: %w\n%s", args, err, out)
-		}
-		return nil
-	}
-	data := filepath.Join(dir, "data")
-	if err := run(initdb, "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync", "--locale=C.UTF-8"); err != nil {
-		return "", err
-	}
-	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_parallel_workers_per_gather=0", port, dir)
-	if err := run(pgctl, "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "-t", "60", "start"); err != nil {
-		return "", err
+		_ = os.RemoveAll(dir)
+		return "", fmt.Errorf("%w (or name a server: OPORTUNA_TEST_DATABASE_URL or DATABASE_URL)", err)
 	}
 	cleanups = append(cleanups, func() {
-		_ = run(pgctl, "-D", data, "-m", "immediate", "stop")
+		_ = pg.Stop("immediate")
 		_ = os.RemoveAll(dir)
 	})
-	url := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		c, err := pgx.Connect(context.Background(), url)
-		if err == nil {
-			c.Close(context.Background())
-			return url, nil
-		}
-		if time.Now().After(deadline) {
-			return "", err
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	return pg.URL, nil
 }

@@ -35,8 +35,6 @@ import (
 	"oportuna/workflows"
 )
 
-func TestMain(m *testing.M) { testenv.MainQuiet(m) }
-
 // The customer of the opportunity the test registers: none of it may reach a span.
 const (
 	customerCNPJ = "11222333000181"

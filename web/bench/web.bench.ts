@@ -39,30 +39,10 @@ test('login page, first visit', async ({ browser }) => {
   }
 });
 
-interface Row {
-  id: string;
-  status: string;
-  name: string;
-  cnpj: string;
-  fantasyName: string;
-  corporateName: string;
-  contact: string;
-  email: string;
-  state: string;
-  city: string;
-  probabilityClosing: number;
-  estimated: number;
-  register: string;
-  seller: string;
-  resale: string;
-  approveDate: string | null;
-  validUntil: string | null;
-  createdAt: string;
-}
-
 const STATUSES = ['analysis', 'approved', 'disapproved', 'renovation', 'expired'];
 
-function makeRows(n: number): Row[] {
+/** n rows as the list API answers them (docs/api.md "Row"), with long names as the real ones have. */
+function makeRows(n: number) {
   const start = Date.UTC(2026, 0, 1);
   return Array.from({ length: n }, (_, i) => ({
     id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
@@ -85,6 +65,8 @@ function makeRows(n: number): Row[] {
     createdAt: new Date(start + i * 3_600_000).toISOString(),
   }));
 }
+
+type Row = ReturnType<typeof makeRows>[number];
 
 /** The list API of a server holding ROWS opportunities: filters by name, sorts, pages (answers cached, so the mock's own time stays out of the figures). */
 const answers = new Map<string, string>();

@@ -8,6 +8,10 @@ import { login, openLogin } from './support';
  * from node_modules (no download). Each screen is also saved as a screenshot.
  */
 
+// Up to ten screens a test, each loaded, saved and checked by axe: 30–47 s on 2
+// cores shared with the Go tests (make test), past the 45 s default.
+test.describe.configure({ timeout: 120_000 });
+
 /** Opens a screen, waits for its title, saves a screenshot and checks it with axe. */
 async function check(page: Page, name: string, path: string | null, title?: RegExp | string) {
   if (path !== null) await page.goto(page.url().replace(/^(https?:\/\/[^/]+).*$/, `$1${path}`));

@@ -1,5 +1,5 @@
 import { expect as baseExpect, test, type Browser, type Locator, type Page, type TestInfo } from '@playwright/test';
-import { BRANDS, email, login, openLogin, pageApi, randomCnpj, registrationBody, settledBox, shot, submitLogin, url } from './support';
+import { BRANDS, email, expectNoSidewaysScroll, login, openLogin, pageApi, randomCnpj, registrationBody, settledBox, shot, submitLogin, url } from './support';
 
 /**
  * The first hour of a new user and a new operator: an e-mail's link opened
@@ -28,8 +28,7 @@ async function shots(page: Page, info: TestInfo, name: string, ready?: () => Pro
   await shot(page, info, `${name}-1366`);
   await page.setViewportSize(PHONE);
   await ready?.();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${name} scrolls sideways at 390 px`).toBeLessThanOrEqual(0);
+  await expectNoSidewaysScroll(page, `${name} scrolls sideways at 390 px`);
   await shot(page, info, `${name}-390`);
   await page.setViewportSize(DESKTOP);
 }

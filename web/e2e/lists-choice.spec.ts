@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page, type TestInfo } from '@playwrigh
 import { seriousViolations } from './axe-support';
 import { setColumn } from './columns-support';
 import { apiSession, register, runTag, watchConsole } from './list-support';
-import { login, randomCnpj, shot, url } from './support';
+import { expectNoSidewaysScroll, login, randomCnpj, shot, url } from './support';
 
 /**
  * The lists a new user meets (docs/web.md "Columns", "Global search", "Undo"):
@@ -39,11 +39,6 @@ async function settle(page: Page): Promise<void> {
   await expect
     .poll(() => page.evaluate(() => document.querySelector('.side-menu')?.getBoundingClientRect().right ?? 0))
     .toBeLessThanOrEqual(0);
-}
-
-/** The page must not scroll sideways. */
-async function expectNoPageOverflow(page: Page): Promise<void> {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 }
 
 for (const slug of SLUGS) {
@@ -84,7 +79,7 @@ for (const slug of SLUGS) {
     await page.keyboard.press('Escape');
     await expect(table.getByRole('columnheader')).toHaveCount(16);
     expect(await overflow(region)).toBeGreaterThan(300);
-    await expectNoPageOverflow(page);
+    await expectNoSidewaysScroll(page);
 
     // Scrolled to its end, Ações and the name stay where they were.
     const firstRow = table.getByTestId('opportunity-row').first();
@@ -127,7 +122,7 @@ for (const slug of SLUGS) {
     const numbers = values.map((v) => Number(v.replace(/[^\d,]/g, '').replace(',', '.')));
     expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
     await settle(page);
-    await expectNoPageOverflow(page);
+    await expectNoSidewaysScroll(page);
     await shot(page, info, `${slug}-oportunidades-390`);
     expect(await seriousViolations(page), 'the cards and their sort').toEqual([]);
     await sortBy.scrollIntoViewIfNeeded();
@@ -158,7 +153,7 @@ for (const slug of SLUGS) {
     await sent;
     await expect(page.getByTestId('sort-direction')).toHaveText('Crescente');
     await settle(page);
-    await expectNoPageOverflow(page);
+    await expectNoSidewaysScroll(page);
     await shot(page, info, `${slug}-revendas-390`);
     expect(errors).toEqual([]);
   });
@@ -192,7 +187,7 @@ for (const slug of SLUGS) {
       await page.setViewportSize(PHONE);
       await expect.poll(() => row.evaluate((el) => getComputedStyle(el).display)).toBe('block');
       await settle(page);
-      await expectNoPageOverflow(page);
+      await expectNoSidewaysScroll(page);
       await shot(page, info, `${slug}-usuarios-390`);
       // The eye takes the tap (the history cell beside it used to lie over it).
       await row.getByTestId('user-details-link').tap();
@@ -261,7 +256,7 @@ for (const slug of SLUGS) {
     await shot(page, info, `${slug}-detalhes-validade-1366`);
     await page.setViewportSize(PHONE);
     await settle(page);
-    await expectNoPageOverflow(page);
+    await expectNoSidewaysScroll(page);
     await shot(page, info, `${slug}-detalhes-validade-390`);
     await view(page, info, `${slug}-detalhes-validade-topo-390`);
 

@@ -1,5 +1,5 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { dateDigits, login, pageApi, randomCnpj, shot, url, watchScreens } from './support';
+import { dateDigits, expectNoSidewaysScroll, login, pageApi, randomCnpj, shot, url, watchScreens } from './support';
 import { showColumns } from './columns-support';
 
 // Long flows (several sign-ins, workflow updates): generous limits on a busy machine.
@@ -270,8 +270,7 @@ test('the form is usable at 390 px and by keyboard', async ({ page }, info) => {
   await login(page, SLUG, 'revenda');
   await page.goto(url(SLUG, REGISTRATION));
   await expect(page.getByTestId('page-title')).toHaveText('Registro de Oportunidades');
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
+  await expectNoSidewaysScroll(page);
   await shot(page, info, 'registration-empty-390');
 
   // Keyboard: the CNPJ field, then onwards with Tab; the submit button is reachable.

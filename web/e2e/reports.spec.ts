@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { apiSession, watchConsole } from './list-support';
-import { login, shot, url } from './support';
+import { expectNoSidewaysScroll, login, shot, url } from './support';
 /**
  * 'Relatórios' (docs/deal-desk.md "Reports"): the figures of the seeded demo
  * (its decisions are real workflow events) on a light brand (nordata) and the
@@ -62,8 +62,7 @@ for (const slug of BRANDS) {
       const tableBox = (await page.getByTestId('table-states').boundingBox())!;
       if (size.width >= 1000) expect(tableBox.x).toBeGreaterThan(chartBox.x + chartBox.width - 1);
       else expect(tableBox.y).toBeGreaterThanOrEqual(chartBox.y + chartBox.height - 1);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, 'the page does not scroll sideways').toBeLessThanOrEqual(0);
+      await expectNoSidewaysScroll(page);
       await shot(page, info, `reports-${slug}-${size.name}`);
 
       // The workbook of every table.

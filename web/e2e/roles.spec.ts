@@ -41,7 +41,7 @@ const CASES = [
 for (const slug of ['nordata', 'yep']) {
   for (const c of CASES) {
     test(`${slug}: ${c.user} lands on ${c.title}, sees its menu and is refused ${c.forbidden}`, async ({ page }) => {
-      await login(page, slug, c.user);
+      await login(page, slug, c.user, { form: true });
       await expect(page).toHaveURL(url(slug, c.landing));
       await expect(page.getByTestId('page-title')).toHaveText(c.title);
       expect(await menuEntries(page)).toEqual(c.menu);
@@ -60,7 +60,7 @@ for (const slug of ['nordata', 'yep']) {
 }
 
 test('a user with several roles is allowed where any of them is', async ({ page }) => {
-  await login(page, 'nordata', 'multi');
+  await login(page, 'nordata', 'multi', { form: true });
   await expect(page).toHaveURL(url('nordata', '/Painel/Dashboard'));
   expect(await menuEntries(page)).toEqual(ALL_MENU);
   await expect(page.getByTestId('user-role')).toContainText('Representante');

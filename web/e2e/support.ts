@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
+import { expect, type Cookie, type Locator, type Page, type TestInfo } from '@playwright/test';
 
 export const PORT = Number(process.env.E2E_PORT ?? 8080);
 export const PASSWORD = 'Oportuna@2026';
@@ -69,16 +69,38 @@ export async function submitLogin(
   await page.getByRole('button', { name: 'Entrar' }).click();
 }
 
-/** Logs a seeded user in on a brand and waits for the panel. */
+/**
+ * The sessions this worker has logged in through the form, by brand and user.
+ * A later login() of the same user puts its cookies in the page's browser and
+ * opens the portal, which goes to the panel as for any valid session: typing
+ * the form again proves nothing new (login.spec.ts and the session specs test
+ * the form). An access token lives 8 h (ACCESS_TOKEN_TTL) and a logout revokes
+ * only its refresh token, so a kept session stays valid for the whole run.
+ */
+const sessions = new Map<string, Cookie[]>();
+
+/**
+ * Logs a seeded user in on a brand and waits for the panel. With
+ * keepConnected given, or `form`, it always types the login form.
+ */
 export async function login(
   page: Page,
   slug: string,
   user: string,
-  opts: { keepConnected?: boolean } = {},
+  opts: { keepConnected?: boolean; form?: boolean } = {},
 ): Promise<void> {
-  await openLogin(page, slug);
-  await submitLogin(page, email(user, slug), PASSWORD, opts);
+  const key = `${slug} ${user}`;
+  const reuse = opts.keepConnected === undefined && !opts.form;
+  const kept = reuse ? sessions.get(key) : undefined;
+  if (kept) {
+    await page.context().addCookies(kept);
+    await page.goto(url(slug, '/'));
+  } else {
+    await openLogin(page, slug);
+    await submitLogin(page, email(user, slug), PASSWORD, opts);
+  }
   await expect(page).toHaveURL(/\/Painel\//);
+  if (reuse && !kept) sessions.set(key, await page.context().cookies(url(slug)));
 }
 
 /** Asserts the page is the Login screen. */
@@ -178,13 +200,22 @@ export async function shot(page: Page, info: TestInfo, name: string, fullPage = 
   await info.attach(name, { path, contentType: 'image/png' });
 }
 
+/**
+ * The page does not scroll sideways. Polled: after a resize the screens switch
+ * to their phone layout on the resize event, a frame or more later.
+ */
+export async function expectNoSidewaysScroll(page: Page, message = 'the page scrolls sideways'): Promise<void> {
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), { message })
+    .toBeLessThanOrEqual(0);
+}
+
 /** Desktop then 390 px screenshots of the current screen; at 390 px the page must not scroll sideways. */
 export async function shots(page: Page, info: TestInfo, name: string): Promise<void> {
   const size = page.viewportSize();
   await shot(page, info, `${name}-desktop`);
   await page.setViewportSize({ width: 390, height: 844 });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${name} overflows at 390 px`).toBeLessThanOrEqual(0);
+  await expectNoSidewaysScroll(page, `${name} overflows at 390 px`);
   await shot(page, info, `${name}-390`);
   if (size) await page.setViewportSize(size);
 }

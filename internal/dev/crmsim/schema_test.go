@@ -10,15 +10,12 @@ import (
 	"oportuna/internal/testenv"
 )
 
-func TestMain(m *testing.M) { testenv.Main(m) }
-
 // TestTheStandInCreatesItsSchema: on a fresh database (migrated: no crm_sim),
 // stand-ins starting at once create the schema once, without error; a later
 // start on a database holding the stand-in's data (as one that applied the
 // old migration 0004) keeps it.
 func TestTheStandInCreatesItsSchema(t *testing.T) {
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
+	db, ctx := testenv.DBContext(t)
 	brands, err := brand.Parse([]byte(`[{"slug":"yep","name":"Yep"}]`))
 	if err != nil {
 		t.Fatal(err)

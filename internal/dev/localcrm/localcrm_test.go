@@ -10,15 +10,12 @@ import (
 	"oportuna/store"
 )
 
-func TestMain(m *testing.M) { testenv.Main(m) }
-
 // TestLocalReadsByTheUUIDIndex: CRM looks the read model up by primary key
 // (the plan uses opportunities_pkey, not a scan of every row cast to text),
 // answers ids given in any case, and takes ids that are not UUIDs as not held
 // rather than failing the query.
 func TestLocalReadsByTheUUIDIndex(t *testing.T) {
-	db := testenv.DB(t)
-	ctx := testenv.Context(t)
+	db, ctx := testenv.DBContext(t)
 	var user string
 	if err := db.QueryRow(ctx, `INSERT INTO users (name, email) VALUES ('Vendedor', 'v@x.com') RETURNING id::text`).Scan(&user); err != nil {
 		t.Fatal(err)

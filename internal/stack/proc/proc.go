@@ -161,6 +161,19 @@ func (p *Process) Stop(within time.Duration) {
 	}
 }
 
+// StopGroup sends sig to cmd and waits until done is closed (its Wait
+// returned); after grace it kills cmd's process group (cmd leads it) and
+// waits again. For a command started outside a Process.
+func StopGroup(cmd *exec.Cmd, done <-chan struct{}, sig os.Signal, grace time.Duration) {
+	_ = cmd.Process.Signal(sig)
+	select {
+	case <-done:
+	case <-time.After(grace):
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+	}
+}
+
 // LogFiles are the log files of every incarnation so far.
 func (p *Process) LogFiles() []string {
 	p.mu.Lock()

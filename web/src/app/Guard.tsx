@@ -30,23 +30,26 @@ export function Guard({ roles, children }: GuardProps) {
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const triedFor = useRef<string | null>(null);
 
-  let decision = decideAccess(readSession(), roles, brand.slug);
+  const session = readSession();
+  let decision = decideAccess(session, roles, brand.slug);
   const alreadyTried = triedFor.current === location.key;
   if (decision.kind === 'refresh' && alreadyTried) decision = { kind: 'login', reason: 'expired' };
 
   const needsRefresh = decision.kind === 'refresh';
+  // The expired token this render saw: another tab may renew the pair before the effect runs.
+  const expiredToken = needsRefresh ? session.token : undefined;
   useEffect(() => {
     if (!needsRefresh) return;
     triedFor.current = location.key;
     let active = true;
-    void refreshSession().then((ok) => {
+    void refreshSession(expiredToken).then((ok) => {
       if (!ok) clearAllExceptLgpd();
       if (active) rerender();
     });
     return () => {
       active = false;
     };
-  }, [needsRefresh, location.key]);
+  }, [needsRefresh, location.key, expiredToken]);
 
   const expired = decision.kind === 'login' && decision.reason === 'expired';
   useEffect(() => {
@@ -63,7 +66,7 @@ export function Guard({ roles, children }: GuardProps) {
   }
   // A signed-in user on a screen of the panel their roles may not open stays in the panel (the
   // layout's guard already let the session in): 'Sem permissão' there, not the login form.
-  if (roles !== null && decision.reason === 'forbidden' && readSession().permissions.length > 0) {
+  if (roles !== null && decision.reason === 'forbidden' && session.permissions.length > 0) {
     return <ForbiddenScreen />;
   }
   // Logged out (or expired): the login comes back here afterwards (lib/returnPath.ts).

@@ -11,11 +11,10 @@ export type DownloadResult = { ok: true; blob: Blob; fileName: string } | { ok: 
 
 const WORKBOOK_ACCEPT = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/json';
 
-async function fetchBinary(url: string): Promise<Response | null> {
+async function fetchBinary(url: string, token: string | undefined): Promise<Response | null> {
   const headers: Record<string, string> = { Accept: WORKBOOK_ACCEPT };
   const company = getCompany();
   if (company) headers.company = company;
-  const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   try {
     return await fetch(url, { headers, credentials: 'same-origin' });
@@ -42,13 +41,15 @@ export function fileNameOf(disposition: string | null, fallback: string): string
  * and retries, a second 401 ends the session.
  */
 export async function downloadWorkbook(url: string, fallbackName: string): Promise<DownloadResult> {
-  let res = await fetchBinary(url);
+  const sent = getToken();
+  let res = await fetchBinary(url, sent);
   if (res && res.status === 401) {
-    if (!(await refreshSession())) {
+    // A pair another tab rotated meanwhile is taken as it is (refreshSession(seen)).
+    if (!(await refreshSession(sent))) {
       endSession();
       return { ok: false, status: 401 };
     }
-    res = await fetchBinary(url);
+    res = await fetchBinary(url, getToken());
     if (res && res.status === 401) {
       endSession();
       return { ok: false, status: 401 };

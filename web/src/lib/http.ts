@@ -178,12 +178,15 @@ function withRefreshLock<T>(fn: () => Promise<T>): Promise<T> {
  * call, and tabs take turns through a Web Lock. After taking the lock the
  * refresh-token cookie (shared by every tab) is read again: when it differs from
  * the one this tab was about to present, another tab already rotated the pair,
- * and its tokens are used instead of calling the server.
+ * and its tokens are used instead of calling the server. So they are when the
+ * stored access token is no longer `seen`, the one the caller found expired or
+ * refused: another tab may have rotated the pair between that moment and this
+ * call (a guard reads the session as it renders and refreshes after).
  */
-export function refreshSession(): Promise<boolean> {
+export function refreshSession(seen?: string): Promise<boolean> {
   if (!refreshing) {
     const presented = getRefreshToken();
-    refreshing = (presented ? withRefreshLock(() => doRefresh(presented)) : Promise.resolve(false))
+    refreshing = (presented ? withRefreshLock(() => doRefresh(presented, seen)) : Promise.resolve(false))
       .catch(() => false)
       .finally(() => {
         refreshing = null;
@@ -192,12 +195,12 @@ export function refreshSession(): Promise<boolean> {
   return refreshing;
 }
 
-async function doRefresh(presented: string): Promise<boolean> {
+async function doRefresh(presented: string, seen: string | undefined): Promise<boolean> {
   const refreshToken = await storedCookie(COOKIE.refreshToken);
   if (!refreshToken || !company) return false;
-  if (refreshToken !== presented) {
+  const token = await storedCookie(COOKIE.token);
+  if (refreshToken !== presented || (seen !== undefined && token !== undefined && token !== seen)) {
     // Rotated by another tab meanwhile: take its pair (and bring this tab's copy up to date).
-    const token = await storedCookie(COOKIE.token);
     if (!token) return false;
     if (token !== getToken() || refreshToken !== getRefreshToken()) saveTokens(token, refreshToken);
     return true;
@@ -267,7 +270,7 @@ export async function request<T = unknown>(
   // The pair was rotated (by this tab or another) while the call was out: retry with it.
   const current = usesSession ? getToken() : undefined;
   const rotated = current !== undefined && current !== sent;
-  if (!rotated && !(await refreshSession())) {
+  if (!rotated && !(await refreshSession(sent))) {
     endSession();
     return first;
   }

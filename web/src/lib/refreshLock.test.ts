@@ -132,6 +132,28 @@ describe('refresh across tabs (Web Locks)', () => {
     expect(Cookies.get('token')).toBe('rotated-access');
   });
 
+  it('uses the pair another tab stored after this one found its token expired, though it reads the new refresh token first', async () => {
+    // A guard reads the session as it renders and refreshes in an effect: meanwhile another tab
+    // rotated the pair, so the refresh token this tab would present is already the new one.
+    const calls = mockFetch(() => json(500, {}));
+    vi.stubGlobal('navigator', { ...navigator, locks: fakeLocks().manager });
+    const tab = await openTab();
+    Cookies.set('token', 'rotated-access', { path: '/' });
+    Cookies.set('refresh_token', 'refresh-2', { path: '/' });
+    expect(await tab.refreshSession('expired-access')).toBe(true);
+    expect(calls).toHaveLength(0);
+    expect(Cookies.get('refresh_token')).toBe('refresh-2');
+  });
+
+  it('refreshes when the stored token is still the one found expired', async () => {
+    const calls = mockFetch(() => json(200, { data: { access_token: 'new-access', refresh_token: 'refresh-2' } }));
+    vi.stubGlobal('navigator', { ...navigator, locks: fakeLocks().manager });
+    const tab = await openTab();
+    expect(await tab.refreshSession('expired-access')).toBe(true);
+    expect(calls.map((c) => c.headers.authorization)).toEqual(['Bearer refresh-1']);
+    expect(Cookies.get('token')).toBe('new-access');
+  });
+
   it('fails when another tab ended the session while this one waited', async () => {
     const calls = mockFetch(() => json(500, {}));
     vi.stubGlobal('navigator', {

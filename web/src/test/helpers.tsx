@@ -1,9 +1,9 @@
-import { render, type RenderResult } from '@testing-library/react';
+import { render, screen, type RenderResult } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import Cookies from 'js-cookie';
 import type { ReactElement, ReactNode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { BrandContext, type Brand } from '@/lib/brand';
 import { setCompany } from '@/lib/http';
 import { createQueryClient } from '@/lib/queryClient';
@@ -88,6 +88,11 @@ export function LocationProbe() {
       {location.pathname + location.search}
     </div>
   );
+}
+
+/** Expects the element of each test id to show its text (a string: contained; a RegExp: matched). */
+export function expectTexts(texts: Record<string, string | RegExp>) {
+  for (const [testId, text] of Object.entries(texts)) expect(screen.getByTestId(testId), testId).toHaveTextContent(text);
 }
 
 /** Renders inside the brand context and a memory router at `path`. */

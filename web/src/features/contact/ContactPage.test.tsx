@@ -1,12 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@/App';
 import type { Brand } from '@/lib/brand';
 import { TEST_BRAND, json, mockFetch, renderAt } from '@/test/helpers';
-
-// Typing into jsdom is slow on a loaded machine.
-vi.setConfig({ testTimeout: 30_000 });
 
 const BRAND: Brand = {
   ...TEST_BRAND,

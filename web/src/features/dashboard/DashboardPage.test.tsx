@@ -1,13 +1,10 @@
-import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@/App';
 import type { DashboardData, SummaryRow } from './api/dashboard';
 import recorded from './testdata/dashboard-status.json';
 import { json, mockFetch, renderAt, storeSession } from '@/test/helpers';
-
-// The screens render through the whole app; give slow (shared) machines time.
-configure({ asyncUtilTimeout: 5000 });
 
 const now = new Date();
 const current = now.getMonth() + 1;

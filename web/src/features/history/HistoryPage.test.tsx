@@ -1,42 +1,26 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@/App';
-import type { HistoryEntry } from './api/history';
+import type { HistoryEntry, HistoryModification } from './api/history';
 import { json, mockFetch, renderAt, storeSession, type Call } from '@/test/helpers';
-
-// The screens render through the whole app; give slow (shared) machines time.
-configure({ asyncUtilTimeout: 5000 });
 
 const ID = '6f1d1c3e-0000-4000-8000-000000000001';
 
-const ENTRIES: HistoryEntry[] = [
-  {
-    id: 2,
-    typeId: ID,
-    type: 'opportunity',
-    userId: 'rep',
-    username: 'Renata Almeida',
-    actionType: 'update',
-    modifications: [
-      { attribute: 'status', oldValue: 'analysis', newValue: 'approved' },
-      { attribute: 'probabilityClosing', oldValue: '25', newValue: '75' },
-    ],
-    date: '2026-11-20T14:30:00Z',
-  },
-  {
-    id: 1,
-    typeId: ID,
-    type: 'opportunity',
-    userId: 'seller',
-    username: 'Vanessa Lima',
-    actionType: 'create',
-    modifications: [
-      { attribute: 'name', oldValue: '', newValue: 'Oportunidade Hospital' },
-      { attribute: 'estimated', oldValue: '', newValue: '58680.00' },
-    ],
-    date: '2026-11-19T10:00:00Z',
-  },
+/** An entry of the opportunity ID's history: by whom, what, when, and its changes. */
+function entry(id: number, userId: string, username: string, actionType: string, date: string, modifications: HistoryModification[]): HistoryEntry {
+  return { id, typeId: ID, type: 'opportunity', userId, username, actionType, modifications, date };
+}
+
+const ENTRIES = [
+  entry(2, 'rep', 'Renata Almeida', 'update', '2026-11-20T14:30:00Z', [
+    { attribute: 'status', oldValue: 'analysis', newValue: 'approved' },
+    { attribute: 'probabilityClosing', oldValue: '25', newValue: '75' },
+  ]),
+  entry(1, 'seller', 'Vanessa Lima', 'create', '2026-11-19T10:00:00Z', [
+    { attribute: 'name', oldValue: '', newValue: 'Oportunidade Hospital' },
+    { attribute: 'estimated', oldValue: '', newValue: '58680.00' },
+  ]),
 ];
 
 const HISTORY = '/api/history/getByTypeId';

@@ -1,5 +1,6 @@
 import { formatBRL, formatCEP, formatCNPJ, formatDate, formatPhone } from '@/lib/format';
 import { PANEL_BASE } from '@/lib/guards';
+import { PROJECT_LABELS } from '@/lib/projectLabels';
 import { isProbability, PROBABILITY_LABELS, statusLabel } from '@/lib/status';
 
 /**
@@ -47,18 +48,7 @@ export const ATTRIBUTE_LABELS: Record<string, string> = {
   nextStep: 'Próximo passo',
   acceptedTerm: 'Aceite dos termos',
   justification: 'Justificativa',
-  aplication: 'Aplicação',
-  specification: 'Especificação',
-  homologated: 'Produto homologado?',
-  haveCollector: 'Possui equipamento similar?',
-  haveCollectorDescription: 'Equipamento similar',
-  partner: 'Possui parceiro de software?',
-  partnerOwner: 'Proprietário do software',
-  partnerName: 'Nome do parceiro',
-  opportunityType: 'Tipo de órgão',
-  opportunityTypeStatus: 'Situação do órgão público',
-  conclusionDate: 'Data de conclusão',
-  opportunityOrigin: 'Origem da oportunidade',
+  ...PROJECT_LABELS,
   additionalInformation: 'Informações adicionais',
   products: 'Produtos',
   projects: 'Projeto',

@@ -7,8 +7,6 @@ import type { Notification } from './api/notifications';
 import { json, mockFetch, renderAt, storeSession, type Call } from '@/test/helpers';
 import { badgeText } from './NotificationBell';
 
-vi.setConfig({ testTimeout: 30_000 });
-
 function notice(id: number, over: Partial<Notification> = {}): Notification {
   return {
     id,

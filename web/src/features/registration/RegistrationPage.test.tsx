@@ -4,9 +4,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '@/App';
 import { json, mockFetch, renderAt, type Call } from '@/test/helpers';
 
-// Typing into jsdom is slow on a loaded machine.
-vi.setConfig({ testTimeout: 30_000 });
-
 const COMPANY = {
   nome_fantasia: '',
   razao_social: 'Alfa Comércio de Coletores Ltda',

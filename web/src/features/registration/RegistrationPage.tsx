@@ -17,7 +17,8 @@ import {
 } from './api/registration';
 import { MaskedInput } from '@/components/MaskedInput';
 import { PersonFieldsForm } from '@/components/PersonFieldsForm';
-import { MOBILE_LENGTH, cnpjError, isPersonValid, personErrors, phoneDigits, type PersonFields } from '@/components/personFields';
+import { cnpjError, phoneDigits, type PersonFields } from '@/components/personFields';
+import { usePersonFields } from '@/components/usePersonFields';
 import './registration.css';
 import { FormField } from '@/components/FormField';
 import { PublicPage } from '@/components/PublicPage';
@@ -51,8 +52,7 @@ const COMPANY_FIELDS: readonly { key: keyof CompanyData; label: string }[] = [
 export function RegistrationPage() {
   const navigate = useNavigate();
   const [step, setStep] = useState<1 | 2>(1);
-  const [person, setPerson] = useState<PersonFields>({ name: '', email: '', phone: '' });
-  const [touched, setTouched] = useState<Partial<Record<keyof PersonFields, boolean>>>({});
+  const person = usePersonFields();
   const [cnpj, setCnpj] = useState('');
   const [cnpjTouched, setCnpjTouched] = useState(false);
   const [company, setCompany] = useState<CompanyData>(EMPTY_COMPANY);
@@ -73,8 +73,7 @@ export function RegistrationPage() {
     };
   }, []);
 
-  const errors = personErrors(person);
-  const step1Valid = isPersonValid(person);
+  const step1Valid = person.valid;
 
   // The company lookup runs by itself once the CNPJ has its 18 characters (spec §5).
   useEffect(() => {
@@ -110,15 +109,10 @@ export function RegistrationPage() {
   const cnpjMessage = cnpjTouched || cnpj.length === CNPJ_MASKED_LENGTH ? cnpjError(cnpj) : null;
   const canFinish = step1Valid && lookupOk && !submitting && !waiting;
 
-  function onPersonChange(field: keyof PersonFields, value: string) {
-    setPerson((p) => ({ ...p, [field]: value }));
-    if (field === 'phone' && value.length === MOBILE_LENGTH) setTouched((t) => ({ ...t, phone: true }));
-  }
-
   function onNext(event: FormEvent) {
     event.preventDefault();
     if (!step1Valid) {
-      setTouched({ name: true, email: true, phone: true });
+      person.touchAll();
       return;
     }
     setStep(2);
@@ -126,9 +120,9 @@ export function RegistrationPage() {
 
   async function submit(attempt: 1 | 2) {
     const res = await register.mutateAsync({
-      email: person.email.trim(),
-      phone: phoneDigits(person.phone),
-      contactName: person.name.trim(),
+      email: person.values.email.trim(),
+      phone: phoneDigits(person.values.phone),
+      contactName: person.values.name.trim(),
       cnpj: normalizeCnpj(cnpj),
       fantasyName: company.fantasyName.trim() || 'N/C',
       corporateName: company.corporateName,
@@ -208,15 +202,7 @@ export function RegistrationPage() {
         </H2>
         {step === 1 ? (
           <>
-            <PersonFieldsForm
-              idPrefix="registration"
-              values={person}
-              errors={errors}
-              touched={touched}
-              labels={PERSON_LABELS}
-              onChange={onPersonChange}
-              onBlur={(field) => setTouched((t) => ({ ...t, [field]: true }))}
-            />
+            <PersonFieldsForm idPrefix="registration" {...person.form} labels={PERSON_LABELS} />
             <div className="registration-actions">
               <Button
                 type="submit"

@@ -1,4 +1,4 @@
-import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '@/App';
@@ -6,8 +6,6 @@ import type { Report } from './api/reports';
 import recorded from './testdata/report.json';
 import { json, mockFetch, renderAt, storeSession } from '@/test/helpers';
 import { lastDays, MSG_PERIOD_ORDER, MSG_PERIOD_TOO_LONG, readPeriod, longDay } from './model/period';
-
-configure({ asyncUtilTimeout: 5000 });
 
 /** The answer recorded from the server (api/reports_test.go TestReportFiguresAreTheHandComputedOnes). */
 const REPORT = (recorded as { data: Report }).data;

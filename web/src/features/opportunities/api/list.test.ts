@@ -1,3 +1,4 @@
+import Cookies from 'js-cookie';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch, storeSession } from '@/test/helpers';
 import { setCompany } from '@/lib/http';
@@ -133,6 +134,22 @@ describe('exportOpportunities', () => {
     const res = await exportOpportunities(EMPTY_FILTERS, DEFAULT_SORT);
     expect(res.ok).toBe(true);
     expect(calls.map((c) => c.headers.authorization)).toEqual(['Bearer old', 'Bearer r1', 'Bearer new']);
+    expect(navigations).toEqual([]);
+  });
+
+  it('retries with the pair another tab rotated while the export was out, without refreshing', async () => {
+    storeSession({ roles: ['REPRESENTATIVE'], token: 'old', refreshToken: 'r1' });
+    let exportCalls = 0;
+    const calls = mockFetch(() => {
+      exportCalls++;
+      if (exportCalls > 1) return xlsx();
+      Cookies.set('token', 'rotated', { path: '/' }); // another tab refreshed meanwhile
+      Cookies.set('refresh_token', 'r2', { path: '/' });
+      return json(401, { message: 'expirado' });
+    });
+    const res = await exportOpportunities(EMPTY_FILTERS, DEFAULT_SORT);
+    expect(res.ok).toBe(true);
+    expect(calls.map((c) => c.headers.authorization)).toEqual(['Bearer old', 'Bearer rotated']);
     expect(navigations).toEqual([]);
   });
 

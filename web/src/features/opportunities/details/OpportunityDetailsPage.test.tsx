@@ -1,13 +1,10 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@/App';
 import type { OpportunityRecord } from '../api/opportunity';
-import { TEST_BRAND, json, mockFetch, renderAt, storeSession, type Call } from '@/test/helpers';
+import { TEST_BRAND, expectTexts, json, mockFetch, renderAt, storeSession, type Call } from '@/test/helpers';
 import { allowedActions, reasonLabel } from './OpportunityDetailsPage';
-
-// A busy machine (CI, parallel builds) can take more than the default second to render and answer.
-configure({ asyncUtilTimeout: 5000 });
 
 const NORDATA = { ...TEST_BRAND, slug: 'nordata', name: 'Nordata' };
 const ID = '0b6f7c1e-1111-4222-8333-444455556666';
@@ -149,15 +146,17 @@ describe('OpportunityDetailsPage', { timeout: 30_000 }, () => {
     api(record({ register: 'LOCAL-ABC', status: 'approved', approveDate: '2026-05-02T12:00:00Z' }));
     at();
     await loaded();
-    expect(screen.getByTestId('page-title')).toHaveTextContent('Detalhes da oportunidade');
-    expect(screen.getByTestId('detail-status')).toHaveTextContent('Aprovado');
-    expect(screen.getByTestId('detail-register')).toHaveTextContent('LOCAL-ABC');
-    expect(screen.getByTestId('detail-cnpj')).toHaveTextContent('11.222.333/0001-81');
-    expect(screen.getByTestId('detail-phone')).toHaveTextContent('(11) 98765-4321');
-    expect(screen.getByTestId('detail-origin')).toHaveTextContent('Feira/Evento');
-    expect(screen.getByTestId('detail-probability')).toHaveTextContent('50% - 70%');
-    expect(screen.getByTestId('detail-conclusionDate')).toHaveTextContent(/^10\/08\/2026$/); // dd/mm/aaaa, as every date shown (typed as dd/mm/aa, spec §3)
-    expect(screen.getByTestId('detail-estimated')).toHaveTextContent('R$ 58.880,00');
+    expectTexts({
+      'page-title': 'Detalhes da oportunidade',
+      'detail-status': 'Aprovado',
+      'detail-register': 'LOCAL-ABC',
+      'detail-cnpj': '11.222.333/0001-81',
+      'detail-phone': '(11) 98765-4321',
+      'detail-origin': 'Feira/Evento',
+      'detail-probability': '50% - 70%',
+      'detail-conclusionDate': /^10\/08\/2026$/, // dd/mm/aaaa, as every date shown (typed as dd/mm/aa, spec §3)
+      'detail-estimated': 'R$ 58.880,00',
+    });
     expect(within(screen.getByTestId('section-competitors')).getByText('RIVAL')).toBeInTheDocument();
     expect(within(screen.getByTestId('section-accessories')).getByText('BAT')).toBeInTheDocument();
     expect(screen.getByText('Nome do parceiro')).toBeInTheDocument();
@@ -188,8 +187,7 @@ describe('OpportunityDetailsPage', { timeout: 30_000 }, () => {
     api(record({ conflicts: [CONFLICT], hasConflicts: true }));
     at();
     await loaded();
-    expect(screen.getByTestId('detail-user-name')).toHaveTextContent('Vanessa Lima');
-    expect(screen.getByTestId('detail-user-email')).toHaveTextContent('vendedor1@nordata.demo');
+    expectTexts({ 'detail-user-name': 'Vanessa Lima', 'detail-user-email': 'vendedor1@nordata.demo' });
     expect(screen.getByLabelText('Nome da Oportunidade')).toHaveValue('Oportunidade Boa Compra');
     const cards = within(screen.getByTestId('conflict-list')).getAllByTestId('conflict-card');
     expect(cards).toHaveLength(2);

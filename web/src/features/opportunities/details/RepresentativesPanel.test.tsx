@@ -1,10 +1,8 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@/App';
 import { json, mockFetch, renderAt, storeSession, type Call } from '@/test/helpers';
-
-configure({ asyncUtilTimeout: 5000 });
 
 const ID = '0b6f7c1e-1111-4222-8333-444455556666';
 const RENATA = { id: 'u1', name: 'Renata Almeida', email: 'representante@nordata.demo' };

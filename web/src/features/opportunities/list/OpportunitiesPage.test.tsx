@@ -1,12 +1,9 @@
-import { configure, act, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '@/App';
 import type { OpportunityRow } from '../api/list';
 import { json, mockFetch, renderAt, storeSession, TEST_BRAND, type Call } from '@/test/helpers';
-
-// The screens render through the whole app; give slow (shared) machines time.
-configure({ asyncUtilTimeout: 5000 });
 
 const BRAND = { ...TEST_BRAND, distributor: 'Distribuidora Horizonte' };
 const DAY = 24 * 60 * 60 * 1000;

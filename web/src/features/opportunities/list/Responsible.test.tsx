@@ -1,11 +1,9 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@/App';
 import type { OpportunityRow } from '../api/list';
 import { json, mockFetch, renderAt, storeSession, type Call } from '@/test/helpers';
-
-configure({ asyncUtilTimeout: 5000 });
 
 function row(id: string, representative: OpportunityRow['representative']): OpportunityRow {
   return {

@@ -1,4 +1,5 @@
 import { parsePriceCents } from '@/lib/money';
+import { PROJECT_LABELS } from '@/lib/projectLabels';
 import { DEFAULT_PROBABILITY } from '@/lib/status';
 import type { CompanyData } from '@/lib/cnpjApi';
 
@@ -141,18 +142,8 @@ export const FIELD_LABELS: Record<FieldKey, string> = {
   phone: 'Telefone',
   email: 'Email do cliente',
   network: 'Faz parte de um grupo/rede?',
-  aplication: 'Aplicação',
-  specification: 'Especificação',
-  homologated: 'Produto homologado?',
-  haveCollector: 'Possui equipamento similar?',
-  haveCollectorDescription: 'Qual equipamento?',
-  partner: 'Possui parceiro de software?',
-  partnerOwner: 'Proprietário do software',
-  partnerName: 'Nome do parceiro',
-  opportunityType: 'Tipo de órgão',
-  opportunityTypeStatus: 'Situação do órgão público',
-  conclusionDate: 'Data de conclusão',
-  opportunityOrigin: 'Origem da oportunidade',
+  ...PROJECT_LABELS,
+  haveCollectorDescription: 'Qual equipamento?', // the question under 'Possui equipamento similar?'
   probabilityClosing: 'Probabilidade de fechamento',
   justification: 'Justificativa',
   additionalInformation: 'Informações adicionais',

@@ -1,4 +1,5 @@
 import { normalizeCnpj } from '@/lib/cnpj';
+import type { CompanyData } from '@/lib/cnpjApi';
 import { isoDate, parseDate } from '@/lib/dates';
 import { onlyDigits } from '@/lib/format';
 import { parsePriceCents } from '@/lib/money';
@@ -35,21 +36,19 @@ export interface ProjectPayload {
   justification: string;
 }
 
-/** POST /opportunity/create body (spec §3 "Create-opportunity payload"). */
-export interface CreateOpportunityPayload {
+/**
+ * POST /opportunity/create body (spec §3 "Create-opportunity payload"): the company's
+ * fields are the lookup's (lib/cnpjApi), but for its CEP.
+ */
+export interface CreateOpportunityPayload extends Omit<CompanyData, 'cep'> {
   name: string;
   justification: string;
   cnpj: string;
   contact: string;
   network: string;
   email: string;
-  fantasyName: string;
-  corporateName: string;
-  street: string;
   /** Digits as a string: a number would drop a leading zero (01310-100). */
   cep: string;
-  city: string;
-  state: string;
   probabilityClosing: number;
   acceptedTerm: string;
   country: string;

@@ -1,10 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@/App';
-import { json, mockFetch, renderAt, storeSession, type Call } from '@/test/helpers';
-
-vi.setConfig({ testTimeout: 30_000 });
+import { expectTexts, json, mockFetch, renderAt, storeSession, type Call } from '@/test/helpers';
 
 /** GET /api/resale/r-1's company. */
 const RECORD = {
@@ -44,16 +42,18 @@ describe('ResaleDetailsPage', () => {
     expect(screen.getByTestId('page-title')).toHaveTextContent('Detalhes da revenda');
     // The fields stand (with '—') before the record arrives: wait for the record, not the field.
     await waitFor(() => expect(screen.getByTestId('resale-corporateName')).toHaveTextContent('Alfa Comércio Ltda'));
-    expect(screen.getByTestId('resale-fantasyName')).toHaveTextContent('N/C');
-    expect(screen.getByTestId('resale-docNum')).toHaveTextContent('11.222.333/0001-81');
-    expect(screen.getByTestId('resale-name')).toHaveTextContent('Ana Souza');
-    expect(screen.getByTestId('resale-email')).toHaveTextContent('ana@alfa.com.br');
-    expect(screen.getByTestId('resale-phone')).toHaveTextContent('(31) 98765-4321');
-    expect(screen.getByTestId('resale-cep')).toHaveTextContent('30140-071');
-    expect(screen.getByTestId('resale-street')).toHaveTextContent('Rua das Flores, 100');
-    expect(screen.getByTestId('resale-city')).toHaveTextContent('Belo Horizonte');
-    expect(screen.getByTestId('resale-state')).toHaveTextContent('MG');
-    expect(screen.getByTestId('resale-status')).toHaveTextContent('Em Análise');
+    expectTexts({
+      'resale-fantasyName': 'N/C',
+      'resale-docNum': '11.222.333/0001-81',
+      'resale-name': 'Ana Souza',
+      'resale-email': 'ana@alfa.com.br',
+      'resale-phone': '(31) 98765-4321',
+      'resale-cep': '30140-071',
+      'resale-street': 'Rua das Flores, 100',
+      'resale-city': 'Belo Horizonte',
+      'resale-state': 'MG',
+      'resale-status': 'Em Análise',
+    });
     expect(screen.getByRole('button', { name: 'Aprovar' })).toBeInTheDocument();
     expect(screen.queryByTestId('resale-loading')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Reprovar' })).toBeInTheDocument();

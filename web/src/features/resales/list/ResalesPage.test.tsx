@@ -1,13 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@/App';
 import type { Resale } from '../api/resale';
 import { json, mockFetch, renderAt, storeSession } from '@/test/helpers';
 import { loadResalePreferences, saveResalePreferences } from './preferences';
-
-// Typing into jsdom is slow on a loaded machine.
-vi.setConfig({ testTimeout: 30_000 });
 
 function resale(n: number, over: Partial<Resale> = {}): Resale {
   return {

@@ -1,10 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@/App';
-import { json, mockFetch, renderAt, storeSession, type Call } from '@/test/helpers';
-
-vi.setConfig({ testTimeout: 30_000 });
+import { expectTexts, json, mockFetch, renderAt, storeSession, type Call } from '@/test/helpers';
 
 const SELLER = {
   id: 's1',
@@ -37,9 +35,7 @@ describe('UserDetailsPage', () => {
     renderAt('/Painel/Users/s1', <AppRoutes />);
     expect(screen.getByTestId('page-title')).toHaveTextContent('Detalhes do vendedor');
     expect(await screen.findByTestId('detail-name')).toHaveTextContent('Vanessa Lima');
-    expect(screen.getByTestId('detail-email')).toHaveTextContent('vanessa@alfa.com.br');
-    expect(screen.getByTestId('detail-phone')).toHaveTextContent('(11) 98765-0004');
-    expect(screen.getByTestId('detail-roles')).toHaveTextContent('Vendedor');
+    expectTexts({ 'detail-email': 'vanessa@alfa.com.br', 'detail-phone': '(11) 98765-0004', 'detail-roles': 'Vendedor' });
     expect(screen.getByRole('button', { name: 'Excluir usuário' })).toBeInTheDocument();
     expect(screen.queryByTestId('user-inactive')).not.toBeInTheDocument();
     expect(screen.getByTestId('user-history')).toHaveAttribute('href', '/Painel/History/s1?type=Users');

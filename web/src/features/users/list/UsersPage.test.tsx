@@ -1,11 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@/App';
 import { json, mockFetch, renderAt, storeSession } from '@/test/helpers';
 import { loadSellerPreferences } from './preferences';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 const SELLERS = [
   { id: 'u1', name: 'Vanessa Lima', email: 'vanessa@alfa.com.br', phone: '11987650004', active: true },

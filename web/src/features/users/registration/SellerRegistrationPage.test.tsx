@@ -1,10 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@/App';
 import { json, mockFetch, renderAt, storeSession } from '@/test/helpers';
-
-vi.setConfig({ testTimeout: 30_000 });
 
 async function fill(name: string, email: string, phone: string) {
   if (name) await userEvent.type(screen.getByLabelText(/^Nome/), name);

@@ -7,7 +7,8 @@ import { SuccessModal } from '@/components/SuccessModal';
 import { PANEL_BASE } from '@/lib/guards';
 import { sellerCreationOutcome, useCreateSeller } from '../api/users';
 import { PersonFieldsForm } from '@/components/PersonFieldsForm';
-import { MOBILE_LENGTH, isPersonValid, personErrors, phoneDigits, type PersonFields } from '@/components/personFields';
+import { phoneDigits, type PersonFields } from '@/components/personFields';
+import { usePersonFields } from '@/components/usePersonFields';
 import '@/components/partners.css';
 
 const LABELS: Record<keyof PersonFields, string> = {
@@ -23,25 +24,18 @@ const LABELS: Record<keyof PersonFields, string> = {
  */
 export function SellerRegistrationPage() {
   const navigate = useNavigate();
-  const [values, setValues] = useState<PersonFields>({ name: '', email: '', phone: '' });
-  const [touched, setTouched] = useState<Partial<Record<keyof PersonFields, boolean>>>({});
+  const person = usePersonFields();
   const [submitting, setSubmitting] = useState(false);
   const create = useCreateSeller();
   const [success, setSuccess] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const errors = personErrors(values);
-  const valid = isPersonValid(values);
-
-  function onChange(field: keyof PersonFields, value: string) {
-    setValues((v) => ({ ...v, [field]: value }));
-    if (field === 'phone' && value.length === MOBILE_LENGTH) setTouched((t) => ({ ...t, phone: true }));
-  }
+  const { values, valid } = person;
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!valid || submitting) {
-      setTouched({ name: true, email: true, phone: true });
+      person.touchAll();
       return;
     }
     setSubmitting(true);
@@ -65,16 +59,7 @@ export function SellerRegistrationPage() {
           O vendedor receberá um e-mail com um link para criar a sua senha de acesso ao portal.
         </p>
         <form onSubmit={onSubmit} noValidate aria-label="Cadastre seu vendedor">
-          <PersonFieldsForm
-            idPrefix="seller"
-            values={values}
-            errors={errors}
-            touched={touched}
-            labels={LABELS}
-            onChange={onChange}
-            onBlur={(field) => setTouched((t) => ({ ...t, [field]: true }))}
-            disabled={submitting}
-          />
+          <PersonFieldsForm idPrefix="seller" {...person.form} labels={LABELS} disabled={submitting} />
           <div className="details-actions">
             <Link to={`${PANEL_BASE}/Users`} className={`${Classes.BUTTON} ${Classes.OUTLINED}`} role="button">
               <span className={Classes.BUTTON_TEXT}>Cancelar</span>
