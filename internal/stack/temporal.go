@@ -2,6 +2,7 @@ package stack
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -44,8 +45,28 @@ func StartTemporal(ctx context.Context, cli, logPath, dbFile string) (*Temporal,
 }
 
 // start runs the server with t's arguments (a restart appends to the log)
-// and waits until a client can connect.
+// and waits until a client can connect. The CLI picks its other services'
+// ports itself, free when picked and bound a moment later; on a busy machine
+// one may be taken meanwhile and the server exits at once: such a start is
+// tried again (new ports for those services, the same frontend), three times in all.
 func (t *Temporal) start(ctx context.Context) error {
+	for attempt := 1; ; attempt++ {
+		err := t.startOnce(ctx)
+		var early errExitedEarly
+		if err == nil || !errors.As(err, &early) || attempt == 3 {
+			return err
+		}
+	}
+}
+
+// errExitedEarly is a dev server that exited before it served.
+type errExitedEarly struct{ log string }
+
+func (e errExitedEarly) Error() string {
+	return fmt.Sprintf("temporal dev server exited early (log: %s)", e.log)
+}
+
+func (t *Temporal) startOnce(ctx context.Context) error {
 	logf, err := os.OpenFile(t.log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
@@ -64,7 +85,7 @@ func (t *Temporal) start(ctx context.Context) error {
 	for {
 		select {
 		case <-done:
-			return fmt.Errorf("temporal dev server exited early (log: %s)", t.log)
+			return errExitedEarly{t.log}
 		default:
 		}
 		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)

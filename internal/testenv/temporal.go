@@ -260,33 +260,44 @@ func startTemporalCluster(flags []string) (string, error) {
 	return c.Addr, nil
 }
 
-// startTemporal starts a dev server with TunedDevServerFlags and extra; Main stops it.
+// startTemporal starts a dev server with TunedDevServerFlags and extra; Main
+// stops it. The CLI picks its history, matching and worker services' ports
+// itself (a port free when picked, bound a moment later): on a busy machine
+// another process may take one meanwhile, and the server then exits at once
+// (matching's gRPC listener missing). Such a start is tried again on new
+// ports, up to three times in all.
 func startTemporal(extra ...string) (string, error) {
 	bin, err := TemporalCLI()
 	if err != nil {
 		return "", err
 	}
-	port, err := FreePort()
-	if err != nil {
-		return "", err
+	for attempt := 1; ; attempt++ {
+		addr, early, err := startTemporalOnce(bin, extra)
+		if err == nil || !early || attempt == 3 {
+			return addr, err
+		}
+		fmt.Fprintf(os.Stderr, "testenv: %v; starting it again on new ports\n", err)
 	}
-	httpPort, err := FreePort()
-	if err != nil {
-		return "", err
-	}
-	metricsPort, err := FreePort()
-	if err != nil {
-		return "", err
+}
+
+// startTemporalOnce starts one dev server on free ports and waits until a
+// client connects; early reports a server that exited before that.
+func startTemporalOnce(bin string, extra []string) (addr string, early bool, err error) {
+	var ports [3]int
+	for i := range ports {
+		if ports[i], err = FreePort(); err != nil {
+			return "", false, err
+		}
 	}
 	args := append([]string{"server", "start-dev", "--headless", "--ip", "127.0.0.1",
-		"--port", strconv.Itoa(port), "--http-port", strconv.Itoa(httpPort), "--metrics-port", strconv.Itoa(metricsPort),
+		"--port", strconv.Itoa(ports[0]), "--http-port", strconv.Itoa(ports[1]), "--metrics-port", strconv.Itoa(ports[2]),
 		"--log-level", "error"}, TunedDevServerFlags...)
 	args = append(args, extra...)
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout = os.Stderr
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
-		return "", err
+		return "", false, err
 	}
 	done := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(done) }()
@@ -298,12 +309,12 @@ func startTemporal(extra ...string) (string, error) {
 			_ = cmd.Process.Kill()
 		}
 	})
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	addr = fmt.Sprintf("127.0.0.1:%d", ports[0])
 	deadline := time.Now().Add(90 * time.Second)
 	for {
 		select {
 		case <-done:
-			return "", fmt.Errorf("temporal dev server exited early")
+			return "", true, fmt.Errorf("temporal dev server exited early")
 		default:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -311,10 +322,10 @@ func startTemporal(extra ...string) (string, error) {
 		cancel()
 		if err == nil {
 			c.Close()
-			return addr, nil
+			return addr, false, nil
 		}
 		if time.Now().After(deadline) {
-			return "", fmt.Errorf("temporal dev server not ready at %s: %w", addr, err)
+			return "", false, fmt.Errorf("temporal dev server not ready at %s: %w", addr, err)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

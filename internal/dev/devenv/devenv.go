@@ -6,12 +6,16 @@
 package devenv
 
 import (
+	"crypto/rand"
+	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 )
 
 // PayloadKeys is the payload key of the tests and of the stacks they start
@@ -60,15 +64,40 @@ func TemporalCLI() (string, error) {
 	return "", fmt.Errorf("temporal CLI not found: run 'make tools' (go install github.com/temporalio/cli/cmd/temporal@v1.5.1) or set TEMPORAL_CLI")
 }
 
-// FreePort asks the kernel for a free TCP port on the loopback interface.
+// FreePort finds a free TCP port on the loopback interface in [20000, 32768),
+// below Linux's ephemeral range (32768–60999): a port from that range, free
+// when asked, can be taken before its server binds it by any outgoing
+// connection's local port or by another process's bind to port 0, which on a
+// machine running several test binaries at once happens. It starts at a
+// random port (several processes may be picking at once) and never hands out
+// the same port twice in one process.
 func FreePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
+	const lo, n = 20000, 32768 - 20000
+	var b [2]byte
+	_, _ = rand.Read(b[:])
+	start := int(b[0])<<8 | int(b[1])
+	portsMu.Lock()
+	defer portsMu.Unlock()
+	for i := range n {
+		port := lo + (start+i)%n
+		if handedOut[port] {
+			continue
+		}
+		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+		if err != nil {
+			continue
+		}
+		l.Close()
+		handedOut[port] = true
+		return port, nil
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	return 0, errors.New("no free loopback port in [20000, 32768)")
 }
+
+var (
+	portsMu   sync.Mutex
+	handedOut = map[int]bool{}
+)
 
 // PGBin finds a PostgreSQL server program (initdb, pg_ctl): PATH first, then
 // Debian's layout (the newest version); the error says which was not found.

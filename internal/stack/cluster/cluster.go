@@ -22,12 +22,10 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -575,18 +573,17 @@ func cleanEnviron() []string {
 	return out
 }
 
-// freePorts are free loopback ports for every service; membership ports
-// below 32768 (ServicePorts).
+// freePorts are free loopback ports for every service (devenv.FreePort:
+// below 32768, as the membership ports must be: ServicePorts).
 func freePorts() (map[string]ServicePorts, error) {
 	out := map[string]ServicePorts{}
-	taken := map[int]bool{}
 	for _, name := range Services {
 		var p ServicePorts
 		var err error
 		if p.GRPC, err = devenv.FreePort(); err != nil {
 			return nil, err
 		}
-		if p.Membership, err = freeLowPort(taken); err != nil {
+		if p.Membership, err = devenv.FreePort(); err != nil {
 			return nil, err
 		}
 		if name == "frontend" {
@@ -597,29 +594,6 @@ func freePorts() (map[string]ServicePorts, error) {
 		out[name] = p
 	}
 	return out, nil
-}
-
-// freeLowPort finds a free loopback port in [20000, 32768), starting at a
-// random one (several clusters may be starting at once), skipping taken.
-func freeLowPort(taken map[int]bool) (int, error) {
-	const lo, n = 20000, 32768 - 20000
-	var b [2]byte
-	_, _ = rand.Read(b[:])
-	start := int(b[0])<<8 | int(b[1])
-	for i := range n {
-		port := lo + (start+i)%n
-		if taken[port] {
-			continue
-		}
-		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
-		if err != nil {
-			continue
-		}
-		l.Close()
-		taken[port] = true
-		return port, nil
-	}
-	return 0, errors.New("no free port below 32768")
 }
 
 // RandomName is prefix plus 12 random hex digits: a database name of its own.

@@ -1,0 +1,72 @@
+package testenv
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+)
+
+// TestADevServerThatExitsAtOnceIsStartedAgain: the CLI picks its other
+// services' ports itself, and a port taken before it binds it makes the
+// server exit at once (CI saw matching's listener missing). A CLI that
+// exits on its first start is started again, and the server then serves.
+func TestADevServerThatExitsAtOnceIsStartedAgain(t *testing.T) {
+	NeedsServices(t)
+	real, err := TemporalCLI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	count := filepath.Join(dir, "starts")
+	script := filepath.Join(dir, "temporal")
+	// The first start exits as the crashed one did; the next ones are the real CLI.
+	body := "#!/bin/sh\necho start >> " + count + "\n" +
+		"[ \"$(wc -l < " + count + ")\" -eq 1 ] && { echo 'panic: matching listener' >&2; exit 2; }\n" +
+		"exec " + real + " \"$@\"\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TEMPORAL_CLI", script)
+	addr, err := startTemporal()
+	if err != nil {
+		t.Fatalf("not started again: %v", err)
+	}
+	b, err := os.ReadFile(count)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "start"); n != 2 {
+		t.Fatalf("%d starts, want 2", n)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := client.DialContext(ctx, client.Options{HostPort: addr, Namespace: "default"})
+	if err != nil {
+		t.Fatalf("the second start does not serve: %v", err)
+	}
+	c.Close()
+}
+
+// TestADevServerThatKeepsExitingIsAnError: three early exits are the error
+// the tests report, not a loop.
+func TestADevServerThatKeepsExitingIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	count := filepath.Join(dir, "starts")
+	script := filepath.Join(dir, "temporal")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho start >> "+count+"\nexit 2\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TEMPORAL_CLI", script)
+	if _, err := startTemporal(); err == nil || !strings.Contains(err.Error(), "exited early") {
+		t.Fatalf("err = %v, want an early exit", err)
+	}
+	b, _ := os.ReadFile(count)
+	if n := strings.Count(string(b), "start"); n != 3 {
+		t.Fatalf("%d starts, want 3", n)
+	}
+}
