@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"testing"
+	"time"
 
 	"oportuna/cnpj"
 )
@@ -50,5 +51,19 @@ func TestOutboxKeysNameTheirOpportunity(t *testing.T) {
 	}
 	if got := opportunityOfKey("mail/reset/x"); got != "" {
 		t.Errorf("opportunityOfKey of a non-notice key = %q, want empty", got)
+	}
+}
+
+// TestTheChecksWaitForTheLastRenewalWindow: the settle waits until the
+// renewal window of the story that ended last has opened (its timer changes
+// the status), not the first's; with no story ended there is nothing to wait for.
+func TestTheChecksWaitForTheLastRenewalWindow(t *testing.T) {
+	t0 := time.Date(2026, 11, 27, 10, 51, 41, 0, time.UTC)
+	ops := []*op{{end: t0}, {end: t0.Add(7 * time.Second)}, {end: t0.Add(2 * time.Second)}, {}}
+	if got, want := timersDue(ops), t0.Add(7*time.Second+renewalOpens+3*time.Second); !got.Equal(want) {
+		t.Errorf("timersDue = %s, want %s", got, want)
+	}
+	if got := timersDue([]*op{{}}); !got.IsZero() {
+		t.Errorf("no story ended: %s, want zero", got)
 	}
 }

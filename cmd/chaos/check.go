@@ -152,8 +152,15 @@ func quietClosed(d *workflowservice.DescribeWorkflowExecutionResponse) bool {
 
 // settle waits until every workflow of ops is quiet and the outbox holds only
 // sent e-mails, or the settle timeout; it answers how long that took after the
-// chaos ended.
+// chaos ended. It first waits until every renewal window has opened
+// (timersDue): a workflow quiet before its window's timer fires moves to
+// renovation a moment later, and a check reading the read model before it and
+// the workflow after it would see the two differ.
 func (h *harness) settle(ctx context.Context, ops []*op, chaosEnd time.Time) (bool, time.Duration) {
+	if wait := time.Until(timersDue(ops)); wait > 0 {
+		h.event("settling: waiting %s for the last renewal window to open", wait.Round(100*time.Millisecond))
+		sleep(ctx, wait)
+	}
 	waiting := map[string]bool{}
 	for _, o := range ops {
 		waiting[o.id] = true
@@ -197,6 +204,23 @@ func (h *harness) settle(ctx context.Context, ops []*op, chaosEnd time.Time) (bo
 		}
 		sleep(ctx, time.Second)
 	}
+}
+
+// timersDue is when the renewal windows of ops' approvals have all opened: an
+// approval's (or a renewal's) window opens renewalOpens after it, and each
+// was answered before its story ended; 3 s of margin for a busy server's
+// timer queue to fire the timer and schedule its workflow task.
+func timersDue(ops []*op) time.Time {
+	var last time.Time
+	for _, o := range ops {
+		if o.end.After(last) {
+			last = o.end
+		}
+	}
+	if last.IsZero() {
+		return last
+	}
+	return last.Add(renewalOpens + 3*time.Second)
 }
 
 // check compares every opportunity in the API, the read model, its workflow,
