@@ -49,6 +49,7 @@ test('etiquetron: the focus ring is visible and never the error red; a field in 
 });
 
 test("the carousel image fills its column (no bands) and the carousel can be paused", async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: 'no-preference' }); // the tests ask for less motion (the carousel then starts paused)
   await page.setViewportSize({ width: 1366, height: 768 });
   await openLogin(page, 'nordata');
   const image = page.getByTestId('carousel-active');
@@ -110,4 +111,25 @@ test('etiquetron: the refuse dialog opens calm (no red before anything is typed)
   expect(ring).not.toContain('rgb(205, 66, 70)');
   await expect(reason).not.toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByRole('dialog', { name: 'Reprovar oportunidade' })).not.toContainText('*Campo Obrigatório');
+});
+
+test('a dialog enters without motion when the system asks for less of it, and grows in 300 ms otherwise', async ({ page }) => {
+  await openLogin(page, 'etiquetron');
+  // A dialog in Blueprint's entering state, as an Overlay2 sets it on opening.
+  const entering = () =>
+    page.evaluate(() => {
+      const container = document.createElement('div');
+      container.className = 'bp6-dialog-container bp6-overlay-enter bp6-overlay-enter-active';
+      const dialog = document.createElement('div');
+      dialog.className = 'bp6-dialog';
+      container.appendChild(dialog);
+      document.body.appendChild(container);
+      const duration = getComputedStyle(dialog).transitionDuration;
+      container.remove();
+      return duration;
+    });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  expect(await entering()).toBe('0s');
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  expect(await entering()).toBe('0.3s');
 });
