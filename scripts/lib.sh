@@ -33,7 +33,18 @@ apt_install_postfix() {
   apt_install postfix
 }
 
-free_port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+# free_port: a free loopback port in [20000, 32768), below Linux's ephemeral
+# range, where no outgoing connection or bind to port 0 takes it before its
+# server binds it (internal/dev/devenv.FreePort does the same).
+free_port() {
+  local i p
+  for ((i = 0; i < 200; i++)); do
+    p=$((20000 + RANDOM % 12768))
+    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && continue # something listens there
+    node -e 'const s=require("net").createServer();s.once("error",()=>process.exit(1));s.listen(+process.argv[1],"127.0.0.1",()=>s.close())' "$p" && { echo "$p"; return 0; }
+  done
+  echo "no free loopback port in [20000, 32768)" >&2; return 1
+}
 
 wait_tcp() { # host port seconds
   local i
@@ -67,9 +78,25 @@ start_temporal() {
   if [ -n "$3" ]; then args+=(--db-filename "$3"); fi
   if [ "$2" != 0 ]; then args+=(--ui-port "$2"); else args+=(--headless); fi
   if [ -n "${5:-}" ]; then args+=(--ui-codec-endpoint "$5"); fi
-  "$TEMPORAL" "${args[@]}" >"$4" 2>&1 &
-  TEMPORAL_PID=$!
-  wait_tcp 127.0.0.1 "$1" 90
+  # The CLI picks its other services' ports itself (free when picked, bound a
+  # moment later); one taken meanwhile makes it exit at once: started again,
+  # three times in all (internal/testenv does the same).
+  local try i
+  : >"$4"
+  for try in 1 2 3; do
+    "$TEMPORAL" "${args[@]}" >>"$4" 2>&1 &
+    TEMPORAL_PID=$!
+    for ((i = 0; i < 900; i++)); do
+      (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+      kill -0 "$TEMPORAL_PID" 2>/dev/null || break
+      sleep 0.1
+    done
+    if kill -0 "$TEMPORAL_PID" 2>/dev/null; then
+      echo "the Temporal dev server does not listen on 127.0.0.1:$1 after 90 s (log: $4)" >&2; return 1
+    fi
+    echo "the Temporal dev server exited at start (log: $4); starting it again" >&2
+  done
+  return 1
 }
 
 # ensure_payload_keys: PAYLOAD_KEYS or PAYLOAD_KEY_FILE, else a key kept in
