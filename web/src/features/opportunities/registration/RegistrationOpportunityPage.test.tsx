@@ -41,24 +41,35 @@ async function choose(group: string, option: string) {
   await userEvent.click(within(screen.getByRole('radiogroup', { name: group })).getByLabelText(option));
 }
 
+/** Pastes text into a field, as a person pasting it: one input event, where typing is one a key. */
+async function paste(field: HTMLElement, text: string) {
+  await userEvent.click(field);
+  await userEvent.paste(text);
+}
+
+/**
+ * A valid form: the masked fields (CNPJ, phone, date, quantity, price) typed
+ * key by key, as their own cases test them; the plain text ones pasted (a
+ * key-by-key render of the whole form is most of these cases' time).
+ */
 async function fillValidForm() {
   const u = userEvent;
   await u.type(screen.getByLabelText(/^CNPJ/), '11222333000181');
   await waitFor(() => expect(screen.getByLabelText(/^Razão social/)).toHaveValue('Supermercados Boa Compra Ltda'));
-  await u.type(screen.getByLabelText(/^Nome do contato/), 'Carla Nogueira');
+  await paste(screen.getByLabelText(/^Nome do contato/), 'Carla Nogueira');
   await u.type(screen.getByLabelText(/^Telefone/), '11987654321');
-  await u.type(screen.getByLabelText(/^Email do cliente/), 'compras@cliente.com.br');
+  await paste(screen.getByLabelText(/^Email do cliente/), 'compras@cliente.com.br');
   await choose('Faz parte de um grupo/rede?', 'Não');
-  await u.type(screen.getByLabelText(/^Aplicação/), 'Controle de estoque');
-  await u.type(screen.getByLabelText(/^Especificação/), 'Leitura 2D');
+  await paste(screen.getByLabelText(/^Aplicação/), 'Controle de estoque');
+  await paste(screen.getByLabelText(/^Especificação/), 'Leitura 2D');
   await choose('Produto homologado?', 'Sim');
   await choose('Possui equipamento similar?', 'Não');
   await choose('Possui parceiro de software?', 'Não sei / Não informado');
   await u.selectOptions(screen.getByLabelText(/^Tipo de órgão/), 'private');
   await u.type(screen.getByLabelText(/^Data de conclusão/), futureDate());
   await u.selectOptions(screen.getByLabelText(/^Origem da oportunidade/), 'Partner');
-  await u.type(screen.getByTestId('line-product-0-partNumber'), 'CT-40');
-  await u.type(screen.getByTestId('line-product-0-description'), 'Coletor de dados');
+  await paste(screen.getByTestId('line-product-0-partNumber'), 'CT-40');
+  await paste(screen.getByTestId('line-product-0-description'), 'Coletor de dados');
   await u.type(screen.getByTestId('line-product-0-amount'), '12');
   await u.type(screen.getByTestId('line-product-0-price'), '4890,5');
 }
