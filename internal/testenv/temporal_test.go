@@ -1,12 +1,10 @@
 package testenv
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"go.temporal.io/sdk/client"
 )
@@ -43,9 +41,7 @@ func TestADevServerThatExitsAtOnceIsStartedAgain(t *testing.T) {
 	if n := strings.Count(string(b), "start"); n != 2 {
 		t.Fatalf("%d starts, want 2", n)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	c, err := client.DialContext(ctx, client.Options{HostPort: addr, Namespace: "default"})
+	c, err := client.DialContext(Context(t), client.Options{HostPort: addr, Namespace: "default"})
 	if err != nil {
 		t.Fatalf("the second start does not serve: %v", err)
 	}
