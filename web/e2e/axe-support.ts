@@ -4,8 +4,8 @@ import type { Page } from '@playwright/test';
 
 /**
  * axe-core (WCAG 2.0/2.1 A and AA rules) in the page, from node_modules (no
- * download): e2e/a11y.spec.ts on every screen, e2e/lists-choice.spec.ts on
- * the column chooser and the search dialog.
+ * download): e2e/screens.spec.ts and e2e/a11y.spec.ts on every screen,
+ * e2e/lists-choice.spec.ts on the column chooser and the search dialog.
  */
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 // Evaluated through the DevTools protocol: the page's Content-Security-Policy refuses inline
