@@ -57,6 +57,7 @@ for (const slug of ['nordata', 'etiquetron']) {
     await check(resale, `${slug}-resale-new-errors`, null);
     const seller = await as('vendedor1');
     await check(seller, `${slug}-seller-forbidden`, '/Painel/Dashboard', 'Sem permissão');
+    for (const page of [rep, resale, seller]) await page.context().close();
   });
 }
 
