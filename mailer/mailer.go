@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/mail"
 	"strings"
 	"time"
@@ -66,6 +67,11 @@ var (
 	// it again would be refused again, so it is not retried.
 	ErrRejected = errors.New("mailer: refused by the mail server")
 )
+
+// AcceptedLog is the message of the INFO line logged when the mail server has
+// accepted an e-mail, before the outbox records it as sent (attributes key and
+// attempt; never an address).
+const AcceptedLog = "mail: accepted by the mail server"
 
 // Outbox statuses (mail_outbox.status).
 const (
@@ -182,6 +188,10 @@ func (m *Mailer) Deliver(ctx context.Context, key string) error {
 	marked := false
 	markSent := func(refused []*ReplyError) {
 		marked = true
+		// The delivery log line, written before the outbox knows: should the
+		// worker die before the update below, it is what tells a repeated
+		// e-mail's first copy from a bug (make chaos reads it).
+		slog.InfoContext(ctx, AcceptedLog, "key", key, "attempt", attempt, "refused", len(refused))
 		note := ""
 		if len(refused) > 0 {
 			// Delivered to the others; those refused are not tried again.

@@ -3,6 +3,9 @@ package mailer_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -576,5 +579,67 @@ func TestASlowDeliveryRenewsItsShortLease(t *testing.T) {
 	}
 	if n := len(delivered(t, pf, mb)); n != 1 {
 		t.Fatalf("%d deliveries, want 1", n)
+	}
+}
+
+// acceptedLogs is a slog handler that keeps the mailer's AcceptedLog lines
+// and, for each, the outbox status its key had at that moment.
+type acceptedLogs struct {
+	m    *mailer.Mailer
+	t    *testing.T
+	mu   sync.Mutex
+	seen []string // "key attempt status"
+}
+
+func (h *acceptedLogs) Enabled(context.Context, slog.Level) bool { return true }
+func (h *acceptedLogs) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h *acceptedLogs) WithGroup(string) slog.Handler            { return h }
+func (h *acceptedLogs) Handle(_ context.Context, r slog.Record) error {
+	if r.Message != mailer.AcceptedLog {
+		return nil
+	}
+	var key string
+	var attempt int64
+	r.Attrs(func(a slog.Attr) bool {
+		switch a.Key {
+		case "key":
+			key = a.Value.String()
+		case "attempt":
+			attempt = a.Value.Int64()
+		}
+		return true
+	})
+	st := outbox(h.t, h.m, key).Status
+	h.mu.Lock()
+	h.seen = append(h.seen, fmt.Sprintf("%s %d %s", key, attempt, st))
+	h.mu.Unlock()
+	return nil
+}
+
+// TestTheServersAcceptanceIsLoggedBeforeTheOutboxRecordsIt: once Postfix
+// took an e-mail the mailer logs AcceptedLog (key and attempt, no address)
+// while the outbox still says sending. A worker killed between the two
+// leaves that line as the proof that its copy was delivered (make chaos
+// tells such a repeat from a bug by it).
+func TestTheServersAcceptanceIsLoggedBeforeTheOutboxRecordsIt(t *testing.T) {
+	m, _, mb := withMailbox(t)
+	h := &acceptedLogs{m: m, t: t}
+	prev := slog.Default()
+	slog.SetDefault(slog.New(h))
+	t.Cleanup(func() { slog.SetDefault(prev) })
+	ctx := testenv.Context(t)
+	if err := m.Send(ctx, mailer.Message{Key: "aceito/1", Brand: "nordata", To: []string{mb.Address}, Subject: "Oi", Text: "oi"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Send(ctx, mailer.Message{Key: "aceito/1"}); err != nil { // already sent: nothing delivered, nothing logged
+		t.Fatal(err)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if want := []string{"aceito/1 1 " + mailer.StatusSending}; !slices.Equal(h.seen, want) {
+		t.Errorf("accepted lines %q, want %q", h.seen, want)
+	}
+	if r := outbox(t, m, "aceito/1"); r.Status != mailer.StatusSent {
+		t.Errorf("outbox %+v, want sent", r)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -412,6 +411,8 @@ func (h *harness) check(ctx context.Context, ops []*op, users map[string]string,
 		mid := mailer.MessageID(r.key, mailFrom)
 		n := h.smtp.Deliveries(mid)
 		switch {
+		case n > 1 && r.status == mailer.StatusSent && h.keptByKill(r.key, n):
+			rep.Counts["e-mails sent again, a worker killed after the 250 (RFC 1047)"]++
 		case n > 1:
 			var at []string
 			for _, t := range h.smtp.Times(mid) {
@@ -664,29 +665,19 @@ func (h *harness) attachLogs(rep *chaosReport) {
 	}
 	found := map[string][]string{}
 	scan := func(paths []string, keep func(line string) bool) {
-		for _, path := range paths {
-			f, err := os.Open(path)
-			if err != nil {
-				continue
+		eachLogLine(paths, func(path, line string) {
+			if !keep(line) {
+				return
 			}
-			sc := bufio.NewScanner(f)
-			sc.Buffer(make([]byte, 1<<20), 1<<20)
-			for sc.Scan() {
-				line := sc.Text()
-				if !keep(line) {
-					continue
-				}
-				for id := range want {
-					if strings.Contains(line, id) && len(found[id]) < 10 {
-						if len(line) > 600 {
-							line = line[:600] + "…"
-						}
-						found[id] = append(found[id], filepath.Base(path)+": "+line)
+			for id := range want {
+				if strings.Contains(line, id) && len(found[id]) < 10 {
+					if len(line) > 600 {
+						line = line[:600] + "…"
 					}
+					found[id] = append(found[id], filepath.Base(path)+": "+line)
 				}
 			}
-			f.Close()
-		}
+		})
 	}
 	problem := func(line string) bool {
 		return strings.Contains(line, `"level":"ERROR"`) || strings.Contains(line, `"level":"WARN"`)

@@ -155,6 +155,7 @@ type harness struct {
 	events []event
 
 	workerKills, apiKills atomic.Int64
+	killedLogs            sync.Map // the log file of each worker incarnation SIGKILLed → true
 	crmDown, mailDown     time.Duration
 	pg                    *cluster.Postgres // the run's own (nil with -database-url)
 	st                    *stack.Stack
@@ -420,6 +421,9 @@ func (h *harness) round(ctx context.Context, drv *driver, users map[string]strin
 			case <-stopAtEnd:
 				return
 			case <-time.After(wait):
+			}
+			if logs := h.worker.LogFiles(); len(logs) > 0 {
+				h.killedLogs.Store(logs[len(logs)-1], true)
 			}
 			h.worker.Kill()
 			kills++
