@@ -31,6 +31,7 @@ import (
 // stack is a real dev server, a seeded database and a running worker.
 type stack struct {
 	c     client.Client
+	ns    string // the client's and the worker's namespace
 	db    *pgxpool.Pool
 	ctx   context.Context
 	acts  *activities.Activities
@@ -40,9 +41,14 @@ type stack struct {
 	seller opportunity.Actor
 }
 
+// newStack is a stack on a database of its own and a namespace of its own:
+// the test runs beside the package's other such tests
+// (testenv.ParallelTemporalClient).
 func newStack(t *testing.T, d activities.Durations, mail activities.Mailer) *stack {
 	t.Helper()
-	return newStackOn(t, testenv.DB(t), d, mail)
+	c, ns := testenv.ParallelTemporalClient(t)
+	db := testenv.DB(t)
+	return startStack(t, c, ns, db, d, mail, localcrm.CRM{DB: db})
 }
 
 func newStackOn(t *testing.T, db *pgxpool.Pool, d activities.Durations, mail activities.Mailer) *stack {
@@ -53,7 +59,8 @@ func newStackOn(t *testing.T, db *pgxpool.Pool, d activities.Durations, mail act
 // newStackWith is newStackOn with the worker's CRM.
 func newStackWith(t *testing.T, db *pgxpool.Pool, d activities.Durations, mail activities.Mailer, c crm.Client) *stack {
 	t.Helper()
-	return startStack(t, testenv.TemporalClient(t), db, d, mail, c)
+	tc, ns := testenv.ParallelTemporalClient(t)
+	return startStack(t, tc, ns, db, d, mail, c)
 }
 
 // seedYep seeds the database for the one brand "yep" and answers its registry.
@@ -66,11 +73,11 @@ func seedYep(t *testing.T, ctx context.Context, db *pgxpool.Pool) *brand.Registr
 	return brands
 }
 
-// startStack seeds the database and runs a worker on the client's default queue
+// startStack seeds the database and runs a worker on the client's namespace
 // until the test ends.
-func startStack(t *testing.T, tc client.Client, db *pgxpool.Pool, d activities.Durations, mail activities.Mailer, c crm.Client) *stack {
+func startStack(t *testing.T, tc client.Client, namespace string, db *pgxpool.Pool, d activities.Durations, mail activities.Mailer, c crm.Client) *stack {
 	t.Helper()
-	s := &stack{c: tc, db: db, ctx: testenv.Context(t)}
+	s := &stack{c: tc, ns: namespace, db: db, ctx: testenv.Context(t)}
 	s.brand = seedYep(t, s.ctx, s.db)
 	s.seller = actor(t, s.db, "vendedor1@yep.demo", auth.Seller)
 	if mail == nil {
@@ -79,7 +86,7 @@ func startStack(t *testing.T, tc client.Client, db *pgxpool.Pool, d activities.D
 	s.acts = &activities.Activities{DB: s.db, Brands: s.brand, CRM: c, Mailer: mail, Durations: d}
 	wctx, stop := context.WithCancel(s.ctx)
 	done := make(chan error, 1)
-	go func() { done <- worker.Run(wctx, s.c, "default", s.acts) }()
+	go func() { done <- worker.Run(wctx, s.c, namespace, s.acts) }()
 	t.Cleanup(func() { stop(); <-done })
 	return s
 }
@@ -95,7 +102,7 @@ func (s *stack) register(t *testing.T, id string) {
 // tryRegister is register answering the registration's error.
 func (s *stack) tryRegister(t *testing.T, ctx context.Context, id string) error {
 	t.Helper()
-	// Other tests' workers share the dev server's task queue: leave nothing running.
+	// A stack on "default" shares the task queues with other tests' workers: leave nothing running.
 	t.Cleanup(func() {
 		_ = s.c.TerminateWorkflow(context.Background(), workflows.OpportunityWorkflowID(id), "", "test ended")
 	})

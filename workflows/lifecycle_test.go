@@ -69,10 +69,10 @@ func waitStatus(t *testing.T, db *pgxpool.Pool, id string, want opportunity.Stat
 // server and PostgreSQL, with durations of seconds, and replaces the worker in
 // the middle: the timers still fire and nothing is written twice.
 func TestOpportunityLifecycleSurvivesAWorkerRestart(t *testing.T) {
-	c := testenv.TemporalClient(t)
+	c, ns := testenv.ParallelTemporalClient(t)
 	db, ctx := testenv.DBContext(t)
 	brands := seedYep(t, ctx, db)
-	if _, err := worker.EnsureSearchAttributes(ctx, c, "default"); err != nil {
+	if _, err := worker.EnsureSearchAttributes(ctx, c, ns); err != nil {
 		t.Fatal(err)
 	}
 	crmStub := &flakyCRM{CRM: localcrm.CRM{DB: db}, fail: true}
@@ -81,7 +81,7 @@ func TestOpportunityLifecycleSurvivesAWorkerRestart(t *testing.T) {
 	startWorker := func() (stop func()) {
 		wctx, cancel := context.WithCancel(ctx)
 		done := make(chan error, 1)
-		go func() { done <- worker.Run(wctx, c, "default", acts) }()
+		go func() { done <- worker.Run(wctx, c, ns, acts) }()
 		return func() {
 			cancel()
 			if err := <-done; err != nil {

@@ -36,7 +36,8 @@ type mailEnv struct {
 }
 
 func newMailEnv(t *testing.T, configure ...func(*mailtest.Server)) *mailEnv {
-	e := &mailEnv{t: t, c: testenv.TemporalClient(t), db: testenv.DB(t), smtp: mailtest.Start(t, configure...),
+	c, _ := testenv.ParallelTemporalClient(t)
+	e := &mailEnv{t: t, c: c, db: testenv.DB(t), smtp: mailtest.Start(t, configure...),
 		queue: "mail-test-" + strings.ReplaceAll(t.Name(), "/", "-")}
 	e.disp = &workflows.MailDispatcher{Client: e.c, Mailer: e.mailer(10 * time.Second), TaskQueue: e.queue, ResetTTL: time.Hour}
 	return e

@@ -110,7 +110,8 @@ func (m missingCustomerCRM) UpsertOpportunity(ctx context.Context, o crm.Opportu
 func TestRawHistoryHoldsNoCustomerData(t *testing.T) {
 	const unknownCustomer = "44555666999952" // no Account in the CRM
 	db := testenv.DB(t)
-	s := newStackWith(t, db, hourly, nil,
+	// On "default", where PlainTemporalClient reads.
+	s := startStack(t, testenv.TemporalClient(t), "default", db, hourly, nil,
 		missingCustomerCRM{CRM: localcrm.CRM{DB: db}, missing: unknownCustomer})
 	seller, rep := people(t, s)
 	plain := testenv.PlainTemporalClient(t)
@@ -232,7 +233,7 @@ func TestForgedPlaintextUpdateIsRefused(t *testing.T) {
 	// The forger sends in clear. The refusal it gets back is encrypted like
 	// every failure (it reads "Encoded failure"); the test reads it with the
 	// codec's failure converter, keeping the forger's plaintext arguments.
-	plain, err := client.Dial(client.Options{HostPort: testenv.TemporalAddress(t), Namespace: "default",
+	plain, err := client.Dial(client.Options{HostPort: testenv.TemporalAddress(t), Namespace: s.ns,
 		FailureConverter: testenv.FailureConverter()})
 	if err != nil {
 		t.Fatal(err)

@@ -288,7 +288,7 @@ func newSuggestingStack(t *testing.T, d activities.Durations) *stack {
 	c := testenv.TemporalClientWith(t, "--dynamic-config-value",
 		fmt.Sprintf("limit.historyCount.suggestContinueAsNew=%d", suggestContinueAsNewAt))
 	db := testenv.DB(t)
-	return startStack(t, c, db, d, nil, localcrm.CRM{DB: db})
+	return startStack(t, c, "default", db, d, nil, localcrm.CRM{DB: db})
 }
 
 // TestRecordOpportunityContinuesAsNewWhenTheServerSuggestsIt: an opportunity

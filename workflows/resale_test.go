@@ -176,16 +176,16 @@ func TestResaleLongAnalysisContinuesAsNew(t *testing.T) {
 
 // --- on the real server ------------------------------------------------------------
 
-// ensureSearchAttributes registers the project's search attributes on the test
-// server (worker.EnsureSearchAttributes, which this package cannot import).
-func ensureSearchAttributes(t *testing.T, c client.Client) {
+// ensureSearchAttributes registers the project's search attributes in the
+// namespace of the test server (worker.EnsureSearchAttributes, which this package cannot import).
+func ensureSearchAttributes(t *testing.T, c client.Client, namespace string) {
 	t.Helper()
 	ops := c.OperatorService()
-	have, err := ops.ListSearchAttributes(context.Background(), &operatorservice.ListSearchAttributesRequest{Namespace: "default"})
+	have, err := ops.ListSearchAttributes(context.Background(), &operatorservice.ListSearchAttributesRequest{Namespace: namespace})
 	if err != nil {
 		t.Fatal(err)
 	}
-	add := &operatorservice.AddSearchAttributesRequest{Namespace: "default", SearchAttributes: map[string]enumspb.IndexedValueType{}}
+	add := &operatorservice.AddSearchAttributesRequest{Namespace: namespace, SearchAttributes: map[string]enumspb.IndexedValueType{}}
 	for name, typ := range SearchAttributes() {
 		if _, ok := have.GetCustomAttributes()[name]; !ok {
 			add.SearchAttributes[name] = typ
@@ -218,9 +218,9 @@ func waitTrue(t *testing.T, db *pgxpool.Pool, what, query string, args ...any) {
 // reminders reach the representative, the RESALE user exists without a
 // password, and the e-mailed invitation sets it once.
 func TestResaleOnboardingOnTheRealServer(t *testing.T) {
-	c := testenv.TemporalClient(t)
+	c, ns := testenv.ParallelTemporalClient(t)
 	db, ctx := testenv.DBContext(t)
-	ensureSearchAttributes(t, c)
+	ensureSearchAttributes(t, c, ns)
 	brands, _ := brand.Parse([]byte(`[{"slug":"yep","name":"Yep"}]`))
 	actor := opportunity.Actor{Name: "Renata", Roles: []auth.Role{auth.Representative}}
 	if err := db.QueryRow(ctx, `INSERT INTO users (name, email) VALUES ('Renata', 'rep@yep.example') RETURNING id::text`).Scan(&actor.UserID); err != nil {

@@ -37,8 +37,9 @@ import (
 //     portal's binary with TemporalAddress) and a start whose call failed
 //     before the server answered. Tests of one binary run one at a time.
 //
-// Tests that use Temporal do not call t.Parallel: two tests at once would
-// share the task queues while both run.
+// Tests on "default" do not call t.Parallel: two tests at once would share
+// the task queues while both run. A test with a namespace of its own
+// (ParallelTemporalClient) shares nothing and runs beside the others.
 
 // startRecorder is the client interceptor that records what a client starts.
 type startRecorder struct {

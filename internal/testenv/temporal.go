@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -112,14 +113,46 @@ func ownServer(addr string) bool {
 // It encrypts payloads as the api's and the worker's do (DataConverter).
 func TemporalClient(t testing.TB) client.Client {
 	t.Helper()
-	return dialTemporal(t, temporalAddress(t), PayloadCodec())
+	return dialTemporal(t, temporalAddress(t), "default", PayloadCodec())
+}
+
+// OwnNamespaces is how many namespaces a dev server of the tests is started
+// with besides "default", each for one test that runs beside others
+// (ParallelTemporalClient).
+const OwnNamespaces = 48
+
+// nsTaken counts the namespaces ParallelTemporalClient gave out.
+var nsTaken atomic.Int32
+
+func ownNamespace(i int) string { return fmt.Sprintf("test-%02d", i) }
+
+// ParallelTemporalClient is TemporalClient on a namespace of the test's own,
+// one the shared dev server was started with and no other test gets, and the
+// namespace's name; the test then runs beside the package's other such tests
+// (t.Parallel). Its workers, task queues and workflows are its own: a
+// workflow it leaves running reaches no other test's worker. With
+// TEMPORAL_ENGINE=cluster, or once the OwnNamespaces are given out, it is
+// TemporalClient on "default" and the test runs alone, as those do.
+func ParallelTemporalClient(t *testing.T) (client.Client, string) {
+	t.Helper()
+	addr := temporalAddress(t)
+	if engine, _ := TemporalEngine(); engine != "dev" {
+		return TemporalClient(t), "default"
+	}
+	n := int(nsTaken.Add(1))
+	if n > OwnNamespaces {
+		return TemporalClient(t), "default"
+	}
+	t.Parallel()
+	ns := ownNamespace(n)
+	return dialTemporal(t, addr, ns, PayloadCodec()), ns
 }
 
 // PlainTemporalClient is a client of the test server without the payload
 // codec: what someone reaching the Temporal frontend without the keys sees and sends.
 func PlainTemporalClient(t testing.TB) client.Client {
 	t.Helper()
-	return dialTemporal(t, temporalAddress(t), nil)
+	return dialTemporal(t, temporalAddress(t), "default", nil)
 }
 
 var (
@@ -149,16 +182,16 @@ func TemporalClientWith(t testing.TB, flags ...string) client.Client {
 		tOthers[key] = addr
 	}
 	tMu.Unlock()
-	return dialTemporal(t, addr, PayloadCodec())
+	return dialTemporal(t, addr, "default", PayloadCodec())
 }
 
-// dialTemporal dials addr with the codec's data and failure converters, as
-// temporalclient.Options does; codec nil: the SDK's defaults (plaintext).
-// The workflows the client starts end with the test (isolate.go).
-func dialTemporal(t testing.TB, addr string, codec *payloadcodec.Codec) client.Client {
+// dialTemporal dials namespace on addr with the codec's data and failure
+// converters, as temporalclient.Options does; codec nil: the SDK's defaults
+// (plaintext). The workflows the client starts end with the test (isolate.go).
+func dialTemporal(t testing.TB, addr, namespace string, codec *payloadcodec.Codec) client.Client {
 	t.Helper()
 	rec := newStartRecorder()
-	opts := client.Options{HostPort: addr, Namespace: "default", Logger: quietLogger(),
+	opts := client.Options{HostPort: addr, Namespace: namespace, Logger: quietLogger(),
 		Interceptors: []interceptor.ClientInterceptor{rec}}
 	if codec != nil {
 		opts.DataConverter, opts.FailureConverter = codec.DataConverter(), codec.FailureConverter()
@@ -168,7 +201,9 @@ func dialTemporal(t testing.TB, addr string, codec *payloadcodec.Codec) client.C
 		fatalf(t, "dial temporal: %v", err)
 	}
 	t.Cleanup(c.Close)
-	sweepOwnServer(t, addr)
+	if namespace == "default" { // a namespace of the test's own is never used again
+		sweepOwnServer(t, addr)
+	}
 	t.Cleanup(func() { rec.endAll(t, c) }) // before the client closes
 	return c
 }
@@ -292,6 +327,9 @@ func startTemporalOnce(bin string, extra []string) (addr string, early bool, err
 	args := append([]string{"server", "start-dev", "--headless", "--ip", "127.0.0.1",
 		"--port", strconv.Itoa(ports[0]), "--http-port", strconv.Itoa(ports[1]), "--metrics-port", strconv.Itoa(ports[2]),
 		"--log-level", "error"}, TunedDevServerFlags...)
+	for i := 1; i <= OwnNamespaces; i++ {
+		args = append(args, "--namespace", ownNamespace(i))
+	}
 	args = append(args, extra...)
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout = os.Stderr
