@@ -160,18 +160,19 @@ type workflowEnv struct {
 	tc client.Client
 }
 
-// newWorkflowEnv starts a worker on the portal env; edit adjusts the
-// activities (CRM client, durations) before it starts.
+// newWorkflowEnv starts a worker on the portal env, on a namespace of the
+// test's own (it runs beside the package's other such tests); edit adjusts
+// the activities (CRM client, durations) before it starts.
 func newWorkflowEnv(t *testing.T, edit ...func(*portalEnv)) *workflowEnv {
 	t.Helper()
+	tc, ns := testenv.ParallelTemporalClient(t) // first: the test waits here for its turn
 	p := newPortalEnv(t)
 	for _, f := range edit {
 		f(p)
 	}
-	tc := testenv.TemporalClient(t)
 	wctx, cancel := context.WithCancel(p.ctx)
 	done := make(chan error, 1)
-	go func() { done <- worker.Run(wctx, tc, "default", p.acts) }()
+	go func() { done <- worker.Run(wctx, tc, ns, p.acts) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
