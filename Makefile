@@ -241,7 +241,7 @@ loadtest: build $(TEMPORAL) $(if $(filter cluster,$(TEMPORAL_ENGINE)),cluster-to
 # a CI log keeps it.
 LANES := go browser
 test: test-tools
-	@mkdir -p .data; rc=0; $(MAKE) --no-print-directory -j2 $(LANES:%=test-lane-%) || rc=$$?; \
+	@mkdir -p .data; rc=0; TEST_T0=$$(date +%s) $(MAKE) --no-print-directory -j2 $(LANES:%=test-lane-%) || rc=$$?; \
 	if [ "$$rc" != 0 ]; then \
 		for l in $(LANES); do \
 			echo "== the $$l lane's failures (.data/test-$$l.log)"; \
@@ -259,14 +259,15 @@ test: test-tools
 test-tools: $(TEMPORAL) $(STATICCHECK) cluster-tools /usr/sbin/postfix /usr/bin/chromium pg-start
 
 BUILD_ONCE = flock .data/build.lock $(MAKE) --no-print-directory build
-
+# A lane's stages, timed from make test's start (TEST_T0): "== stage at 312 s: go-test".
+STAGE = echo "== stage at $$(( $$(date +%s) - $${TEST_T0:-0} )) s:"
 test-lane-go:
-	@{ for t in sqlc-check fuzz; do $(MAKE) --no-print-directory $$t || exit 1; done; $(BUILD_ONCE) >/dev/null; \
-		for t in vet web-test go-test chaos-short; do $(MAKE) --no-print-directory $$t || exit 1; done; } 2>&1 \
+	@{ for t in sqlc-check fuzz; do $(STAGE) $$t; $(MAKE) --no-print-directory $$t || exit 1; done; $(STAGE) build; $(BUILD_ONCE) >/dev/null; \
+		for t in vet web-test go-test chaos-short; do $(STAGE) $$t; $(MAKE) --no-print-directory $$t || exit 1; done; $(STAGE) end; } 2>&1 \
 		| sed -u 's/^/[go] /' | tee .data/test-go.log
 
 test-lane-browser:
-	@{ $(BUILD_ONCE) && E2E_NICE=10 $(MAKE) --no-print-directory e2e; } 2>&1 | sed -u 's/^/[browser] /' | tee .data/test-browser.log
+	@{ $(STAGE) build; $(BUILD_ONCE) && $(STAGE) e2e && E2E_NICE=10 $(MAKE) --no-print-directory e2e && $(STAGE) end; } 2>&1 | sed -u 's/^/[browser] /' | tee .data/test-browser.log
 
 # The fast loop (README.md): what needs no service and no web build, on a fresh
 # clone too. The Go half (gofmt, vet, staticcheck, go test -short: the tests
