@@ -22,11 +22,32 @@ const BRANDS = ['nordata', 'etiquetron'] as const;
 /** A step of a role's tour: how to reach one screen (the seed gives every list rows). */
 type Step = { name: string; go: (page: Page, slug: string) => Promise<void> };
 
-const visit = (path: string) => async (page: Page, slug: string) => {
+/**
+ * Goes to a screen of the panel already open as a link does, without loading the app again: React
+ * Router follows the history (popstate). The screen left is marked, and it is gone once the next
+ * one shows (each screen has its own title element).
+ */
+async function navigate(page: Page, slug: string, path: string): Promise<void> {
+  if (new URL(page.url()).pathname === path) return;
+  await page.getByTestId('page-title').first().evaluate((el) => el.setAttribute('data-tour-left', ''));
+  await page.evaluate((to) => {
+    const idx = ((window.history.state as { idx?: number } | null)?.idx ?? 0) + 1;
+    window.history.pushState({ usr: null, key: `tour${idx}`, idx }, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
+  }, path);
+  await expect(page).toHaveURL(url(slug, path));
+  await expect(page.locator('[data-tour-left]')).toHaveCount(0);
+}
+
+/** A public screen, loaded as a visitor's browser does. */
+const load = (path: string) => async (page: Page, slug: string) => {
   await page.goto(url(slug, path));
 };
+const visit = (path: string) => async (page: Page, slug: string) => {
+  await navigate(page, slug, path);
+};
 const firstOf = (list: string, link: string) => async (page: Page, slug: string) => {
-  await page.goto(url(slug, list));
+  await navigate(page, slug, list);
   const first = page.getByTestId(link).locator('visible=true').first();
   await expect(first).toBeVisible();
   await first.click();
@@ -73,15 +94,35 @@ const ROLES: Record<string, Step[]> = {
 };
 
 const PUBLIC: Step[] = [
-  { name: 'login', go: visit('/') },
-  { name: 'recovery', go: visit('/recovery-password') },
-  { name: 'registration', go: visit('/Registration') },
-  { name: 'contact', go: visit('/Contact') },
+  { name: 'login', go: load('/') },
+  { name: 'recovery', go: load('/recovery-password') },
+  { name: 'registration', go: load('/Registration') },
+  { name: 'contact', go: load('/Contact') },
 ];
 
-async function look(page: Page, info: TestInfo, name: string, phone: boolean): Promise<void> {
+/**
+ * Waits until the page has had no request in flight for 300 ms from now: the screen's data is in.
+ * (Playwright's networkidle is a state of the document's load, reached once per page load.)
+ */
+function requestsQuiet(page: Page): () => Promise<void> {
+  let inflight = 0;
+  let last = 0;
+  page.on('request', () => inflight++);
+  const ended = () => {
+    inflight--;
+    last = Date.now();
+  };
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  return async () => {
+    const from = Date.now();
+    await expect.poll(() => inflight <= 0 && Date.now() - Math.max(last, from) >= 300, { intervals: [50], timeout: 20_000 }).toBe(true);
+  };
+}
+
+async function look(page: Page, info: TestInfo, name: string, phone: boolean, quiet: () => Promise<void>): Promise<void> {
   await expect(page.getByTestId('page-title').or(page.locator('h1')).first()).toBeVisible();
-  await page.waitForLoadState('networkidle');
+  await quiet();
   // No spinner left: the screen shows its data, not its loading state.
   await expect(page.locator('.bp6-spinner').locator('visible=true')).toHaveCount(0);
   const path = info.outputPath(`${name}.png`);
@@ -114,20 +155,22 @@ for (const slug of BRANDS) {
   for (const [form, size] of Object.entries(SIZES)) {
     const phone = form === 'phone';
     test(`${slug} ${form}: the public screens`, async ({ page }, info) => {
+      const quiet = requestsQuiet(page);
       await page.setViewportSize(size);
       await openLogin(page, slug);
       for (const step of PUBLIC) {
         await step.go(page, slug);
-        await look(page, info, `${slug}-${form}-public-${step.name}`, phone);
+        await look(page, info, `${slug}-${form}-public-${step.name}`, phone, quiet);
       }
     });
     for (const [user, steps] of Object.entries(ROLES)) {
       test(`${slug} ${form}: every screen of ${user}`, async ({ page }, info) => {
+        const quiet = requestsQuiet(page);
         await page.setViewportSize(size);
         await login(page, slug, user);
         for (const step of steps) {
           await step.go(page, slug);
-          await look(page, info, `${slug}-${form}-${user}-${step.name}`, phone);
+          await look(page, info, `${slug}-${form}-${user}-${step.name}`, phone, quiet);
         }
       });
     }

@@ -15,6 +15,15 @@ function message() {
 }
 
 describe('LoadingModal', () => {
+  it('names its progress bar with the text shown (a screen reader reads what it waits for)', () => {
+    render(<LoadingModal isOpen />);
+    expect(screen.getByRole('progressbar', { name: LOADING_MESSAGES[0] })).toBeInTheDocument();
+    act(() => {
+      vi.advanceTimersByTime(10_000);
+    });
+    expect(screen.getByRole('progressbar', { name: LOADING_MESSAGES[1] })).toBeInTheDocument();
+  });
+
   it('changes its text after 10, 20 and 30 seconds', () => {
     render(<LoadingModal isOpen />);
     expect(message()).toBe('Aguarde, estamos reunindo suas informações');

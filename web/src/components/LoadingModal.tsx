@@ -1,6 +1,6 @@
 import { DialogBody, ProgressBar } from '@blueprintjs/core';
 import { Dialog } from './Dialog';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 
 /** Texts of the loading modal: the first one from the spec, then after 10, 20 and 30 seconds. */
 export const LOADING_MESSAGES = [
@@ -20,6 +20,7 @@ export interface LoadingModalProps {
 /** Shared loading modal (spec §2): the text changes after 10, 20 and 30 seconds. */
 export function LoadingModal({ isOpen }: LoadingModalProps) {
   const [step, setStep] = useState(0);
+  const messageId = useId();
 
   useEffect(() => {
     if (!isOpen) return;
@@ -37,10 +38,11 @@ export function LoadingModal({ isOpen }: LoadingModalProps) {
       aria-busy="true"
     >
       <DialogBody>
-        <p role="status" aria-live="polite" data-testid="loading-modal-message">
+        <p id={messageId} role="status" aria-live="polite" data-testid="loading-modal-message">
           {LOADING_MESSAGES[step]}
         </p>
-        <ProgressBar intent="primary" />
+        {/* Named by the message (axe: aria-progressbar-name, WCAG 4.1.2). */}
+        <ProgressBar intent="primary" aria-labelledby={messageId} />
       </DialogBody>
     </Dialog>
   );
