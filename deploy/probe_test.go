@@ -202,6 +202,13 @@ func TestTheBinaryAnswersTheComposeProbes(t *testing.T) {
 	}
 	api.stop(t, grace("api"))
 	worker.stop(t, grace("worker"))
+
+	// The API's port is bound before the probes answer: a request sent as soon
+	// as /readyz says 200 is never refused.
+	logs := api.out.String()
+	if at, probes := strings.Index(logs, "http listening"), strings.Index(logs, "metrics listening"); at < 0 || probes < 0 || at > probes {
+		t.Errorf("api: the public port must be bound before the probes' (METRICS_PORT) answer:\n%s", grepLines(logs, "listening"))
+	}
 }
 
 func grepLines(text, substr string) string {

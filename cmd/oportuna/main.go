@@ -393,6 +393,19 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 		}
 	}
 
+	// The API's port is bound before the probes' (the metrics listener): once
+	// /readyz answers 200 a request to the API is taken, held in the listen
+	// queue until the handler serves it, never refused (deploy's tests once
+	// were, on a loaded machine).
+	var apiLn net.Listener
+	if withAPI {
+		if apiLn, err = net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(cfg.Port))); err != nil {
+			return fmt.Errorf("http listener: %w", err)
+		}
+		defer apiLn.Close() // when the start fails before Serve; Serve closes it otherwise
+		slog.Info("http listening", "addr", apiLn.Addr().String())
+	}
+
 	var ops *http.Server
 	if cfg.MetricsPort > 0 {
 		ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(cfg.MetricsPort)))
@@ -473,11 +486,9 @@ func runServices(ctx context.Context, cfg config.Config, withAPI, withWorker boo
 			return err
 		}
 		inFlight := &health.Requests{}
-		hs := &http.Server{Addr: net.JoinHostPort("", strconv.Itoa(cfg.Port)), Handler: inFlight.Track(h),
-			ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+		hs := &http.Server{Handler: inFlight.Track(h), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 		g.Go(func() error {
-			slog.Info("http listening", "addr", hs.Addr)
-			if err := hs.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			if err := hs.Serve(apiLn); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				return err
 			}
 			return nil
