@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { seriousViolations } from './axe-support';
-import { login, openLogin } from './support';
+import { login, openLogin, shot } from './support';
 
 /**
  * axe-core (WCAG 2.0/2.1 A and AA rules), on a light brand and a red one: no
@@ -20,7 +20,7 @@ async function check(page: Page, name: string, path: string | null, title?: RegE
   if (path !== null) await page.goto(page.url().replace(/^(https?:\/\/[^/]+).*$/, `$1${path}`));
   if (title) await expect(page.getByTestId('page-title').or(page.getByRole('heading', { level: 1 })).first()).toHaveText(title);
   await page.waitForLoadState('networkidle');
-  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+  await shot(page, test.info(), name);
   const found = await seriousViolations(page);
   expect(found, `${name}: ${JSON.stringify(found, null, 2)}`).toEqual([]);
 }

@@ -1,5 +1,5 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { login, url } from './support';
+import { expect, test, type Page } from '@playwright/test';
+import { login, shot, url } from './support';
 
 /**
  * Issue 14 item 9: every list fits its card. At 1366×768 the opportunity table
@@ -40,13 +40,6 @@ async function fit(page: Page, table: string): Promise<Fit> {
   });
 }
 
-/** Saved under web/test-results/<test>/ (kept after the run) and attached to the report. */
-async function shot(page: Page, info: TestInfo, name: string) {
-  const path = info.outputPath(name);
-  await page.screenshot({ path, fullPage: true });
-  await info.attach(name, { path, contentType: 'image/png' });
-}
-
 const screens = [
   { name: 'oportunidades', path: '/Painel/Opportunities', table: 'opportunity-table' },
   { name: 'revendas', path: '/Painel/Resales', table: 'resales-table' },
@@ -65,7 +58,7 @@ test('at 1366×768 the lists fit their cards and rows stay short', async ({ page
   for (const s of screens) {
     await page.goto(url(SLUG, s.path));
     const f = await fit(page, s.table);
-    await shot(page, info, `${s.name}-1366.png`);
+    await shot(page, info, `${s.name}-1366`);
     expect(f.rows, s.name).toBeGreaterThan(0);
     expect(f.scrollWidth, `${s.name}: the table scrolls inside its card`).toBeLessThanOrEqual(f.cardWidth + 1);
     expect(f.tableWidth, s.name).toBeLessThanOrEqual(f.cardWidth + 1);
@@ -76,7 +69,7 @@ test('at 1366×768 the lists fit their cards and rows stay short', async ({ page
   await openHistory(page);
   const h = await fit(page, 'history-table');
   expect(h.scrollWidth).toBeLessThanOrEqual(h.cardWidth + 1);
-  await shot(page, info, 'historico-1366.png');
+  await shot(page, info, 'historico-1366');
 });
 
 test('at 390×844 every list is a column of cards and nothing scrolls sideways', async ({ page }, info) => {
@@ -85,7 +78,7 @@ test('at 390×844 every list is a column of cards and nothing scrolls sideways',
   for (const s of screens) {
     await page.goto(url(SLUG, s.path));
     const f = await fit(page, s.table);
-    await shot(page, info, `${s.name}-390.png`);
+    await shot(page, info, `${s.name}-390`);
     expect(f.rows, s.name).toBeGreaterThan(0);
     expect(f.rowDisplay, `${s.name}: rows are cards`).toBe('block');
     expect(f.headerHeight, `${s.name}: the header row is for screen readers only`).toBeLessThanOrEqual(1);
@@ -97,5 +90,5 @@ test('at 390×844 every list is a column of cards and nothing scrolls sideways',
   expect(h.rowDisplay).toBe('block');
   expect(h.scrollWidth).toBeLessThanOrEqual(h.cardWidth + 1);
   expect(h.pageOverflow).toBeLessThanOrEqual(0);
-  await shot(page, info, 'historico-390.png');
+  await shot(page, info, 'historico-390');
 });

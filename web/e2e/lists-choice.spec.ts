@@ -22,13 +22,9 @@ const PHONE = { width: 390, height: 844 };
 // Registrations go through the workflows; a busy machine needs time.
 test.describe.configure({ timeout: 150_000 });
 
-/** Saved under web/test-results/<test>/ and attached to the report. */
-/** What the screen shows now (a list scrolled sideways, a long page's top). */
+/** What the screen shows now (a list scrolled sideways, a long page's top), saved and attached. */
 async function view(page: Page, info: TestInfo, name: string, what?: Locator): Promise<void> {
-  const path = info.outputPath(`${name}.png`);
-  if (what) await what.screenshot({ path });
-  else await page.screenshot({ path });
-  await info.attach(name, { path, contentType: 'image/png' });
+  await shot(what ?? page, info, name, false);
 }
 
 /** How far a region scrolls sideways beyond what it shows. */

@@ -1,6 +1,6 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { seriousViolations } from './axe-support';
-import { login, openLogin, url } from './support';
+import { login, openLogin, shot, url } from './support';
 
 /**
  * Every screen of every role, at 1366×768 and 390×844, on a light brand
@@ -125,9 +125,7 @@ async function look(page: Page, info: TestInfo, name: string, phone: boolean, qu
   await quiet();
   // No spinner left: the screen shows its data, not its loading state.
   await expect(page.locator('.bp6-spinner').locator('visible=true')).toHaveCount(0);
-  const path = info.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
-  await info.attach(name, { path, contentType: 'image/png' });
+  await shot(page, info, name);
   if (phone) {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, `${name}: the page scrolls sideways at 390 px`).toBeLessThanOrEqual(0);

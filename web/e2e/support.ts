@@ -193,10 +193,14 @@ export async function settledBox(locator: Locator): Promise<{ x: number; y: numb
   return box!;
 }
 
-/** A screenshot of the page (the whole page unless fullPage is false), attached to the test's report. */
-export async function shot(page: Page, info: TestInfo, name: string, fullPage = true): Promise<void> {
+/**
+ * A screenshot of the page (the whole page unless fullPage is false) or of one element,
+ * saved as <name>.png under web/test-results/<test>/ and attached to the test's report.
+ */
+export async function shot(target: Page | Locator, info: TestInfo, name: string, fullPage = true): Promise<void> {
   const path = info.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage });
+  if ('goto' in target) await target.screenshot({ path, fullPage });
+  else await target.screenshot({ path });
   await info.attach(name, { path, contentType: 'image/png' });
 }
 
