@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -16,20 +17,40 @@ import (
 	"oportuna/internal/testenv"
 )
 
+// built is the binary the package's tests share: built once, not linked
+// again by every test that runs it.
+var built struct {
+	once sync.Once
+	bin  string
+	err  error
+}
+
 // buildOportuna builds ./cmd/oportuna static and -trimpath as the Dockerfile
-// does, but as a development build (-tags dev: the stand-ins, CRM_SIM=on), into
-// the test's temp dir; the web app must be built (web/dist).
+// does, but as a development build (-tags dev: the stand-ins, CRM_SIM=on),
+// once per test binary, into a temp dir removed when the tests end; the web
+// app must be built (web/dist).
 func buildOportuna(t *testing.T) string {
 	t.Helper()
 	testenv.NeedsServices(t) // the binary runs against PostgreSQL and Temporal
-	bin := filepath.Join(t.TempDir(), "oportuna")
-	build := exec.Command("go", "build", "-trimpath", "-tags", "dev", "-o", bin, "./cmd/oportuna")
-	build.Dir = root
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/oportuna: %v\n%s", err, out)
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "oportuna-deploy-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		testenv.AtExit(func() { _ = os.RemoveAll(dir) })
+		built.bin = filepath.Join(dir, "oportuna")
+		build := exec.Command("go", "build", "-trimpath", "-tags", "dev", "-o", built.bin, "./cmd/oportuna")
+		build.Dir = root
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build ./cmd/oportuna: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
 }
 
 // process is a running oportuna subcommand.

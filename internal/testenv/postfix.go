@@ -24,7 +24,7 @@ func Postfix(t testing.TB) *postfix.Server {
 	pfOnce.Do(func() {
 		pf, pfErr = postfix.Start()
 		if pfErr == nil {
-			cleanups = append(cleanups, pf.Close)
+			AtExit(pf.Close)
 		}
 	})
 	if pfErr != nil {

@@ -100,7 +100,7 @@ func setupPostgres() (string, error) {
 	if _, err := admin.Exec(ctx, `CREATE DATABASE `+pgTemplate); err != nil {
 		return "", err
 	}
-	cleanups = append(cleanups, func() {
+	AtExit(func() {
 		c, err := pgx.Connect(context.Background(), url)
 		if err == nil {
 			_, _ = c.Exec(context.Background(), `DROP DATABASE IF EXISTS `+pgTemplate+` WITH (FORCE)`)
@@ -148,7 +148,7 @@ func startCluster() (string, error) {
 		_ = os.RemoveAll(dir)
 		return "", fmt.Errorf("%w (or name a server: OPORTUNA_TEST_DATABASE_URL or DATABASE_URL)", err)
 	}
-	cleanups = append(cleanups, func() {
+	AtExit(func() {
 		_ = pg.Stop("immediate")
 		_ = os.RemoveAll(dir)
 	})

@@ -286,7 +286,7 @@ func startTemporalCluster(flags []string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%w (logs: %s)", err, dir)
 	}
-	cleanups = append(cleanups, func() {
+	AtExit(func() {
 		c.Stop()
 		if keep == "" {
 			_ = os.RemoveAll(dir)
@@ -339,7 +339,7 @@ func startTemporalOnce(bin string, extra []string) (addr string, early bool, err
 	}
 	done := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(done) }()
-	cleanups = append(cleanups, func() {
+	AtExit(func() {
 		_ = cmd.Process.Signal(os.Interrupt)
 		select {
 		case <-done:

@@ -15,20 +15,35 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
 	"oportuna/internal/dev/devenv"
 )
 
-var cleanups []func()
+var (
+	cleanupsMu sync.Mutex
+	cleanups   []func()
+)
+
+// AtExit runs f when Main has run the tests (the last added first): for what
+// a test binary's tests share, a server or a build, that no one test owns.
+// Safe from parallel tests.
+func AtExit(f func()) {
+	cleanupsMu.Lock()
+	defer cleanupsMu.Unlock()
+	cleanups = append(cleanups, f)
+}
 
 // Main runs the tests and then stops every service this package started.
 func Main(m *testing.M) {
 	code := m.Run()
+	cleanupsMu.Lock()
 	for i := len(cleanups) - 1; i >= 0; i-- {
 		cleanups[i]()
 	}
+	cleanupsMu.Unlock()
 	os.Exit(code)
 }
 
