@@ -33,25 +33,32 @@ apt_install_postfix() {
   apt_install postfix
 }
 
-# The ports free_port handed out in this script ($$ is the script's PID in its
-# subshells too, where $(free_port) runs); the files of scripts gone are removed.
-FREE_PORTS_GIVEN="${TMPDIR:-/tmp}/oportuna-free-ports.$$"
-for f in "${TMPDIR:-/tmp}"/oportuna-free-ports.*; do
-  [ -e "$f" ] && ! kill -0 "${f##*.}" 2>/dev/null && rm -f "$f"
-done
+# claim_port PORT: claims PORT against the project's other processes (test
+# binaries, other scripts) as internal/dev/devenv.ClaimPort does: a file
+# ${TMPDIR:-/tmp}/oportuna-ports/PORT created only if absent (noclobber) or
+# older than 2 minutes. Fails when someone else's claim is fresher.
+claim_port() {
+  local dir="${TMPDIR:-/tmp}/oportuna-ports"
+  mkdir -p "$dir" 2>/dev/null || return 0
+  if [ -e "$dir/$1" ]; then
+    [ -n "$(find "$dir/$1" -mmin -2 2>/dev/null)" ] && return 1
+    rm -f "$dir/$1"
+  fi
+  (set -o noclobber; : >"$dir/$1") 2>/dev/null
+}
 
 # free_port: a free loopback port in [20000, 32768), below Linux's ephemeral
 # range, where no outgoing connection or bind to port 0 takes it before its
-# server binds it, and never one this script was given already (two picked
-# before either is bound), as internal/dev/devenv.FreePort.
+# server binds it, and never one claimed in the last 2 minutes, by this script
+# (two picked before either is bound) or another process (claim_port), as
+# internal/dev/devenv.FreePort.
 free_port() {
   local i p
   for ((i = 0; i < 200; i++)); do
     p=$((20000 + RANDOM % 12768))
-    grep -qx "$p" "$FREE_PORTS_GIVEN" 2>/dev/null && continue
     (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && continue # something listens there
-    if node -e 'const s=require("net").createServer();s.once("error",()=>process.exit(1));s.listen(+process.argv[1],"127.0.0.1",()=>s.close())' "$p"; then
-      echo "$p" >>"$FREE_PORTS_GIVEN"
+    if node -e 'const s=require("net").createServer();s.once("error",()=>process.exit(1));s.listen(+process.argv[1],"127.0.0.1",()=>s.close())' "$p" &&
+      claim_port "$p"; then
       echo "$p"
       return 0
     fi

@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -16,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // PayloadKeys is the payload key of the tests and of the stacks they start
@@ -69,8 +71,10 @@ func TemporalCLI() (string, error) {
 // when asked, can be taken before its server binds it by any outgoing
 // connection's local port or by another process's bind to port 0, which on a
 // machine running several test binaries at once happens. It starts at a
-// random port (several processes may be picking at once) and never hands out
-// the same port twice in one process.
+// random port (several processes may be picking at once), never hands out
+// the same port twice in one process, nor one another of the project's
+// processes (test binaries, scripts/lib.sh's free_port) claimed in the last
+// ClaimTTL (ClaimPort).
 func FreePort() (int, error) {
 	const lo, n = 20000, 32768 - 20000
 	var b [2]byte
@@ -89,9 +93,46 @@ func FreePort() (int, error) {
 		}
 		l.Close()
 		handedOut[port] = true
+		if !ClaimPort(port) {
+			continue
+		}
 		return port, nil
 	}
 	return 0, errors.New("no free loopback port in [20000, 32768)")
+}
+
+// ClaimTTL is how long a port handed out stays the claimer's: time enough for
+// its server to bind it (from then on the bind test passes it over), short
+// enough that claims of processes gone do not pile up.
+const ClaimTTL = 2 * time.Minute
+
+// ClaimPort claims port for this process against the project's others: a
+// file $TMPDIR/oportuna-ports/<port>, created only if absent (O_EXCL) or older
+// than ClaimTTL. Two test binaries, or a test binary and a script, picking at
+// the same moment would otherwise both find the port free and the second
+// server to start would fail to bind. Where the folder cannot be written,
+// it claims nothing and says yes.
+func ClaimPort(port int) bool {
+	dir := filepath.Join(os.TempDir(), "oportuna-ports")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return true
+	}
+	name := filepath.Join(dir, strconv.Itoa(port))
+	for range 2 {
+		f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err == nil {
+			f.Close()
+			return true
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return true
+		}
+		if st, err := os.Stat(name); err == nil && time.Since(st.ModTime()) < ClaimTTL {
+			return false
+		}
+		_ = os.Remove(name) // a claim of long ago: its server bound the port or never will
+	}
+	return false
 }
 
 var (
