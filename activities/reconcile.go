@@ -53,7 +53,10 @@ func (a *Activities) RecordCRMSyncFailure(ctx context.Context, f CRMSyncFailure)
 // RestoreInput is the workflow's state of an opportunity, written back to a
 // read model that diverged from it (the repair update, workflows/repair.go).
 // Key is the history row's event key; ValidUntil and ApprovedAt are left as
-// they are when nil.
+// they are when nil. Cycle and Seq are the workflow's newest event (its key
+// id/cycle/seq): an event the read model holds after it was written by a
+// workflow task that was lost, and the restore sets it apart
+// (store.VoidLostEvents). Seq 0: no such check.
 type RestoreInput struct {
 	Key           string             `json:"key"`
 	OpportunityID string             `json:"opportunityId"`
@@ -65,6 +68,8 @@ type RestoreInput struct {
 	ValidUntil    *time.Time         `json:"validUntil,omitempty"`
 	ApprovedAt    *time.Time         `json:"approvedAt,omitempty"`
 	At            time.Time          `json:"at"`
+	Cycle         int                `json:"cycle,omitempty"`
+	Seq           int                `json:"seq,omitempty"`
 }
 
 // Names of the read model's fields RestoreReadModel corrects, as the history
@@ -105,6 +110,17 @@ func (a *Activities) RestoreReadModel(ctx context.Context, in RestoreInput) ([]s
 		}
 		if err != nil {
 			return err
+		}
+		if in.Seq > 0 {
+			lost, err := q.VoidLostEvents(ctx, store.VoidLostEventsParams{OpportunityID: in.OpportunityID, Cycle: in.Cycle,
+				Seq: in.Seq, Suffix: " (lost; " + in.Key + ")"})
+			if err != nil {
+				return err
+			}
+			if len(lost) > 0 {
+				slog.WarnContext(ctx, "events a lost workflow task recorded set apart", "opportunity", in.OpportunityID,
+					"history_ids", lost, "cycle", in.Cycle, "seq", in.Seq)
+			}
 		}
 		var changes []opportunity.Change
 		add := func(attr, old, new string) {

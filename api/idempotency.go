@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -156,12 +155,6 @@ func (s *Server) workflowBehind(ctx context.Context, id string) (bool, error) {
 	case err != nil:
 		return false, err
 	}
-	parts := strings.Split(key, "/")
-	cycle, err1 := strconv.Atoi(parts[len(parts)-2])
-	seq, err2 := strconv.Atoi(parts[len(parts)-1])
-	if err1 != nil || err2 != nil {
-		return false, nil
-	}
 	qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	v, err := s.Temporal.QueryWorkflow(qctx, workflows.OpportunityWorkflowID(id), "", workflows.QueryState)
@@ -176,7 +169,7 @@ func (s *Server) workflowBehind(ctx context.Context, id string) (bool, error) {
 	case err != nil:
 		return false, err
 	}
-	return st.Cycle < cycle || (st.Cycle == cycle && st.Seq < seq), nil
+	return opportunity.EventAfter(key, st.Cycle, st.Seq), nil
 }
 
 // answerStored answers a repeated call with its first outcome, and a key

@@ -1,6 +1,8 @@
 package opportunity
 
 import (
+	"strconv"
+	"strings"
 	"time"
 
 	"oportuna/auth"
@@ -47,6 +49,23 @@ type Event struct {
 	// Idem is the outcome of the decision's Idempotency-Key, recorded in the
 	// same statement as the event (nil: the call had no key, or a timer).
 	Idem *IdempotencyKey `json:"idem,omitempty"`
+}
+
+// EventAfter reports whether key, the key of an event a workflow recorded
+// (id/cycle/seq), names an event later than the workflow's (cycle, seq): one
+// written by a workflow task that was lost before the workflow took it. A key
+// of another shape (a repair's, a seed's) names no workflow event: false.
+func EventAfter(key string, cycle, seq int) bool {
+	parts := strings.Split(key, "/")
+	if len(parts) != 3 {
+		return false
+	}
+	c, err1 := strconv.Atoi(parts[1])
+	s, err2 := strconv.Atoi(parts[2])
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return c > cycle || (c == cycle && s > seq)
 }
 
 // IdempotencyKey is the answer the API gave a decision sent with an

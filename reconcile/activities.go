@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
@@ -341,6 +342,10 @@ func (a *Activities) ReconcileOpportunities(ctx context.Context, p Page) (PageRe
 			continue
 		}
 		fields := rowDiff(row, st)
+		lost, err := a.lostEvent(ctx, row.ID, st)
+		if err != nil {
+			return res, err
+		}
 		var crmFind *finding
 		push := false
 		if compared[row.ID] {
@@ -351,19 +356,28 @@ func (a *Activities) ReconcileOpportunities(ctx context.Context, p Page) (PageRe
 			}
 		}
 		var found []finding
-		if len(fields) > 0 || push {
+		if len(fields) > 0 || push || lost != "" {
 			kinds := []string{}
-			if len(fields) > 0 {
+			if len(fields) > 0 || lost != "" {
 				kinds = append(kinds, KindReadModel)
 			}
 			if crmFind != nil {
 				kinds = append(kinds, crmFind.Kind)
 			}
 			fixed, crmOutcome, crmErr, err := a.repairOpportunity(ctx, p.RunAt, c.l, row, st, push, kinds)
+			undone := false
+			if err == nil && lost != "" {
+				if undone, err = a.setApart(ctx, lost); err != nil {
+					return res, err
+				}
+			}
 			switch {
-			case err != nil && len(fields) > 0:
+			case err != nil && (len(fields) > 0 || lost != ""):
 				found = append(found, finding{Kind: KindReadModel, Expected: string(st.Status), Actual: string(row.Status), Fields: fields,
 					Detail: "repair failed: " + errType(err)})
+			case undone:
+				found = append(found, finding{Kind: KindReadModel, Expected: string(st.Status), Actual: string(row.Status),
+					Fields: append(fixed, FieldLostEvent), Repaired: true, Detail: DetailLostEvent})
 			case len(fixed) > 0:
 				found = append(found, finding{Kind: KindReadModel, Expected: string(st.Status), Actual: string(row.Status), Fields: fixed,
 					Repaired: true, Detail: "restored from the workflow"})
@@ -392,6 +406,48 @@ func (a *Activities) ReconcileOpportunities(ctx context.Context, p Page) (PageRe
 		}
 	}
 	return res, nil
+}
+
+// FieldLostEvent names, in a read_model finding's fields, an event a lost
+// workflow task recorded and the repair set apart (DetailLostEvent).
+const FieldLostEvent = "event"
+
+// DetailLostEvent is the finding of a read model ahead of its workflow: a
+// decision was recorded by a workflow task that was lost (the caller was
+// answered an error), so the workflow never took it. The workflow is the
+// truth: the row goes back to its state, the decision's history row stays
+// set apart, and its author decides again (a repetition with the same
+// Idempotency-Key is decided anew).
+const DetailLostEvent = "a decision its workflow never took (a lost workflow task) was undone: its author decides again"
+
+// lostEvent is the key of the newest event the read model holds of the
+// opportunity when it is later than the workflow's state (a lost workflow
+// task wrote it); "" when there is none.
+func (a *Activities) lostEvent(ctx context.Context, id string, st workflows.OpportunityState) (string, error) {
+	key, err := store.New(a.DB).LatestWorkflowEventKey(ctx, id)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return "", nil
+	case err != nil:
+		return "", fmt.Errorf("reconcile: newest event of %s: %w", id, err)
+	case opportunity.EventAfter(key, st.Cycle, st.Seq):
+		return key, nil
+	}
+	return "", nil
+}
+
+// setApart reports whether the repair set the lost event apart (its key no
+// longer names a history row). A decision that completed between the
+// reconciler's reading and its repair took the key itself: not undone.
+func (a *Activities) setApart(ctx context.Context, key string) (bool, error) {
+	_, err := store.New(a.DB).HistoryChanges(ctx, key)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return true, nil
+	case err != nil:
+		return false, fmt.Errorf("reconcile: event %s: %w", key, err)
+	}
+	return false, nil
 }
 
 // adoptOpportunity starts a new run adopting a stored opportunity whose
@@ -528,7 +584,8 @@ func (a *Activities) repairOpportunity(ctx context.Context, runAt time.Time, l l
 		}
 	}
 	in := activities.RestoreInput{Key: row.ID + "/reconcile/" + runAt.UTC().Format(time.RFC3339Nano), OpportunityID: row.ID,
-		Brand: row.Brand, Status: st.Status, Name: st.Name, Probability: st.Probability, Register: st.Register, At: time.Now()}
+		Brand: row.Brand, Status: st.Status, Name: st.Name, Probability: st.Probability, Register: st.Register, At: time.Now(),
+		Cycle: st.Cycle, Seq: st.Seq}
 	if !st.ValidUntil.IsZero() {
 		valid, approved := st.ValidUntil, st.ValidUntil.Add(-a.Portal.Durations.Validity)
 		in.ValidUntil, in.ApprovedAt = &valid, &approved

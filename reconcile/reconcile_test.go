@@ -3,6 +3,7 @@ package reconcile_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -483,5 +484,79 @@ func TestReconcileClosesTheCRMOfALostApprovalThatExpired(t *testing.T) {
 	}
 	if f := kinds[reconcile.KindReadModel]; !f.Repaired || !contains(f.Fields, activities.FieldRegister) {
 		t.Errorf("read model finding %+v", f)
+	}
+}
+
+// TestReconcileUndoesADecisionItsWorkflowNeverTook: a representative's
+// approval is recorded by the workflow task that answers it (a local
+// activity); when that task is lost (the caller is answered an error), the
+// read model says approved under the workflow's next event key and the call's
+// Idempotency-Key, while the workflow is still in analysis. The workflow is the
+// truth: the reconciler restores the row, keeps the approval's history row set
+// apart and drops its key and report fact, and reports it. The representative
+// then approves again, with other values: the workflow's next event takes the
+// freed key (before, its write failed as a key reused with other changes), and
+// the key's repetition is decided anew.
+func TestReconcileUndoesADecisionItsWorkflowNeverTook(t *testing.T) {
+	e := newEnv(t)
+	id := e.register("556667770001")
+	before := e.state(id)
+	now := time.Now()
+	name, prob, valid := "Projeto perdido", 100, now.Add(2160*time.Hour)
+	lostKey := fmt.Sprintf("%s/%d/%d", id, before.Cycle, before.Seq+1)
+	idem := opportunity.IdempotencyKey{UserID: e.rep.UserID, Key: "hash-of-approve-lost", Action: "approve", Status: 200, Message: "Aprovada"}
+	if _, err := e.acts.Apply(e.ctx, opportunity.Event{Key: lostKey, OpportunityID: id, Brand: "yep", Actor: &e.rep,
+		Status: opportunity.Approved, Name: &name, Probability: &prob, ApprovedAt: &now, ValidUntil: &valid, At: now, Idem: &idem,
+		Changes: []opportunity.Change{{Attribute: "status", OldValue: "analysis", NewValue: "approved"}}}); err != nil {
+		t.Fatal(err)
+	}
+	count := func(query string) int {
+		t.Helper()
+		var n int
+		if err := e.db.QueryRow(e.ctx, query, id).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	const keys = `SELECT count(*) FROM idempotency_keys WHERE opportunity_id = $1`
+	const facts = `SELECT count(*) FROM report_decisions WHERE opportunity_id = $1`
+	if e.row(id).Status != opportunity.Approved || e.state(id).Status != opportunity.Analysis || count(keys) != 1 || count(facts) != 1 {
+		t.Fatalf("setup: row %s, workflow %s, %d keys, %d facts", e.row(id).Status, e.state(id).Status, count(keys), count(facts))
+	}
+	e.settled()
+
+	e.reconcile()
+	if got := e.row(id); got.Status != opportunity.Analysis || got.Name == name {
+		t.Errorf("row after the reconciliation %+v, want the workflow's: analysis", got)
+	}
+	f := e.only(id)
+	if f.Kind != reconcile.KindReadModel || !f.Repaired || f.Detail != reconcile.DetailLostEvent || !contains(f.Fields, reconcile.FieldLostEvent) ||
+		!contains(f.Fields, activities.FieldStatus) || f.Expected != "analysis" || f.Actual != "approved" {
+		t.Errorf("finding %+v", f)
+	}
+	if n := count(keys); n != 0 {
+		t.Errorf("%d Idempotency-Keys left of the lost approval: its repetition would answer 'approved'", n)
+	}
+	if n := count(facts); n != 0 {
+		t.Errorf("the lost approval still counts in the decisions report (%d facts)", n)
+	}
+	if n := count(`SELECT count(*) FROM history WHERE type_id = $1 AND event_key LIKE '%(lost;%'`); n != 1 {
+		t.Errorf("%d history rows set apart, want the lost approval's", n)
+	}
+
+	st, err := e.update(id, workflows.UpdateApprove, workflows.ApproveRequest{Actor: e.rep, Name: "Projeto Armazém", Probability: 75})
+	if err != nil {
+		t.Fatalf("the approval after the undo: %v", err)
+	}
+	if got := e.row(id); st.Status != opportunity.Approved || got.Status != opportunity.Approved || got.Name != "Projeto Armazém" || got.Probability != 75 {
+		t.Errorf("after the new approval: workflow %s, row %+v", st.Status, got)
+	}
+	if n := count(facts); n != 1 {
+		t.Errorf("%d decision facts after the new approval, want 1", n)
+	}
+	e.settled()
+	e.reconcile()
+	if list := e.findings(id); len(list) != 1 {
+		t.Errorf("findings after a second run: %+v, want only the first", list)
 	}
 }

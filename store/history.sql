@@ -30,6 +30,24 @@ SELECT id, type_id, type, user_id, username, action_type, modifications, created
 FROM history WHERE type_id = @type_id AND brand = @brand
 ORDER BY created_at DESC, id DESC LIMIT @max_rows::int OFFSET @skip::int;
 
+-- name: VoidLostEvents :many
+-- VoidLostEvents sets apart the events of an opportunity recorded after its
+-- workflow's newest, (@cycle, @seq): a workflow task wrote them (a decision is
+-- recorded inside the task that answers it, workflows/readmodel.go) and was
+-- lost before the workflow took them. Their history rows stay, under their key
+-- followed by @suffix (no workflow key ends so), so that the workflow's next
+-- events can take their keys; their report facts and the Idempotency-Keys
+-- recorded with them (same opportunity, same time) go, so the decision counts
+-- nowhere and its repetition is decided anew. It returns the rows' ids.
+WITH lost AS (
+    UPDATE history h SET event_key = h.event_key || @suffix::text
+    WHERE h.type = 'opportunity' AND h.type_id = @opportunity_id::uuid AND h.event_key ~ '^[^/]+/[0-9]+/[0-9]+$'
+        AND (split_part(h.event_key, '/', 2)::int, split_part(h.event_key, '/', 3)::int) > (@cycle::int, @seq::int)
+    RETURNING h.id, h.created_at),
+facts AS (DELETE FROM report_decisions f USING lost WHERE f.history_id = lost.id),
+keys AS (DELETE FROM idempotency_keys k USING lost WHERE k.opportunity_id = @opportunity_id::uuid AND k.created_at = lost.created_at)
+SELECT id FROM lost ORDER BY id;
+
 -- name: LatestWorkflowEventKey :one
 -- LatestWorkflowEventKey reads the key (id/cycle/seq) of the newest event a
 -- workflow recorded for an opportunity.

@@ -181,3 +181,54 @@ func (q *Queries) LatestWorkflowEventKey(ctx context.Context, typeID string) (st
 	err := row.Scan(&event_key)
 	return event_key, err
 }
+
+const voidLostEvents = `-- name: VoidLostEvents :many
+WITH lost AS (
+    UPDATE history h SET event_key = h.event_key || $1::text
+    WHERE h.type = 'opportunity' AND h.type_id = $2::uuid AND h.event_key ~ '^[^/]+/[0-9]+/[0-9]+$'
+        AND (split_part(h.event_key, '/', 2)::int, split_part(h.event_key, '/', 3)::int) > ($3::int, $4::int)
+    RETURNING h.id, h.created_at),
+facts AS (DELETE FROM report_decisions f USING lost WHERE f.history_id = lost.id),
+keys AS (DELETE FROM idempotency_keys k USING lost WHERE k.opportunity_id = $2::uuid AND k.created_at = lost.created_at)
+SELECT id FROM lost ORDER BY id
+`
+
+type VoidLostEventsParams struct {
+	Suffix        string `db:"suffix"`
+	OpportunityID string `db:"opportunity_id"`
+	Cycle         int    `db:"cycle"`
+	Seq           int    `db:"seq"`
+}
+
+// VoidLostEvents sets apart the events of an opportunity recorded after its
+// workflow's newest, (@cycle, @seq): a workflow task wrote them (a decision is
+// recorded inside the task that answers it, workflows/readmodel.go) and was
+// lost before the workflow took them. Their history rows stay, under their key
+// followed by @suffix (no workflow key ends so), so that the workflow's next
+// events can take their keys; their report facts and the Idempotency-Keys
+// recorded with them (same opportunity, same time) go, so the decision counts
+// nowhere and its repetition is decided anew. It returns the rows' ids.
+func (q *Queries) VoidLostEvents(ctx context.Context, arg VoidLostEventsParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, voidLostEvents,
+		arg.Suffix,
+		arg.OpportunityID,
+		arg.Cycle,
+		arg.Seq,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

@@ -71,7 +71,7 @@ func (wf *opportunityImpl) repair(ctx workflow.Context, req RepairRequest) (Repa
 	in := activities.RestoreInput{
 		Key:           fmt.Sprintf("%s/repair/%s", st.ID, workflow.GetCurrentUpdateInfo(ctx).ID),
 		OpportunityID: st.ID, Brand: st.Brand, Status: st.Status, Name: st.Name, Probability: st.Probability,
-		Register: st.Register, At: workflow.Now(ctx),
+		Register: st.Register, At: workflow.Now(ctx), Cycle: st.Cycle, Seq: st.Seq,
 	}
 	if !st.ValidUntil.IsZero() {
 		valid, approved := st.ValidUntil, st.ValidUntil.Add(-wf.d.Validity)
