@@ -184,7 +184,9 @@ func (s *Server) handleDecideResale(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if row.Status != resale.Analysis {
-		respond.Error(w, http.StatusConflict, workflows.ResaleTransitionMessage(row.Status))
+		if !s.answerDecided(w, r, row.ID, body.Status) {
+			respond.Error(w, http.StatusConflict, workflows.ResaleTransitionMessage(row.Status))
+		}
 		return
 	}
 	actor := opportunity.Actor{UserID: p.Subject, Name: p.Name, Roles: p.Roles}
@@ -197,21 +199,43 @@ func (s *Server) handleDecideResale(w http.ResponseWriter, r *http.Request) {
 			respond.Error(w, http.StatusBadRequest, MsgResaleReasonLong)
 			return
 		}
-		if s.decideResale(w, r, row, workflows.UpdateDisapprove, workflows.ResaleDisapproval{Actor: actor, Brand: p.Brand, Reason: body.Reason}) {
-			respond.JSON(w, http.StatusOK, respond.Message{Message: MsgResaleDisapproved})
-		}
+		s.decideResale(w, r, row, body.Status, workflows.UpdateDisapprove, workflows.ResaleDisapproval{Actor: actor, Brand: p.Brand, Reason: body.Reason})
 		return
 	}
 	portal := s.portalFor(r, p.Brand, body.Host)
-	if s.decideResale(w, r, row, workflows.UpdateApprove, workflows.ResaleApproval{Actor: actor, Brand: p.Brand, Portal: portal, InviteTTL: s.inviteTTL()}) {
-		respond.JSON(w, http.StatusCreated, respond.Message{Message: MsgResaleApproved})
-	}
+	s.decideResale(w, r, row, body.Status, workflows.UpdateApprove, workflows.ResaleApproval{Actor: actor, Brand: p.Brand, Portal: portal, InviteTTL: s.inviteTTL()})
 }
 
-// decideResale runs a decision on the company's workflow. A company whose
-// workflow is gone (terminated by an operator, or a row created without one)
-// gets a new run that adopts the row, so a decision is never stuck.
-func (s *Server) decideResale(w http.ResponseWriter, r *http.Request, row resaleRow, update string, arg any) bool {
+// answerResaleDecided answers a decision taken: 201 an approval, 200 a refusal.
+func answerResaleDecided(w http.ResponseWriter, status string) {
+	if status == resale.Approved {
+		respond.JSON(w, http.StatusCreated, respond.Message{Message: MsgResaleApproved})
+		return
+	}
+	respond.JSON(w, http.StatusOK, respond.Message{Message: MsgResaleDisapproved})
+}
+
+// answerDecided answers the decision of a company that the caller already
+// took (the company in the status asked for, decided by the caller: a repeat
+// after a lost answer, a double submit) with its first outcome, changing
+// nothing, and reports whether it answered. Another person's repeat is a
+// conflict.
+func (s *Server) answerDecided(w http.ResponseWriter, r *http.Request, id, status string) bool {
+	c := auth.FromContext(r.Context())
+	got, err := store.New(s.DB).ResaleDecidedBy(r.Context(), store.ResaleDecidedByParams{ID: id, Brand: c.Brand})
+	if err != nil || got.Status != status || got.DecidedBy != c.Subject {
+		return false
+	}
+	answerResaleDecided(w, status)
+	return true
+}
+
+// decideResale runs a decision on the company's workflow and answers it. A
+// company whose workflow is gone (terminated by an operator, or a row created
+// without one) gets a new run that adopts the row, so a decision is never
+// stuck. A call that fails while the same caller's decision lands (two submits
+// at once, an answer that came too late) answers that decision.
+func (s *Server) decideResale(w http.ResponseWriter, r *http.Request, row resaleRow, status, update string, arg any) {
 	ctx, cancel := context.WithTimeout(r.Context(), updateTimeout)
 	defer cancel()
 	brandSlug := auth.FromContext(r.Context()).Brand
@@ -228,10 +252,12 @@ func (s *Server) decideResale(w http.ResponseWriter, r *http.Request, row resale
 		err = h.Get(ctx, nil)
 	}
 	if err != nil {
-		s.resaleUpdateError(w, r, err)
-		return false
+		if !s.answerDecided(w, r, row.ID, status) {
+			s.resaleUpdateError(w, r, err)
+		}
+		return
 	}
-	return true
+	answerResaleDecided(w, status)
 }
 
 // resaleUpdateError answers a failed onboarding update.

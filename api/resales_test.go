@@ -215,8 +215,15 @@ func TestResaleApprovalCreatesTheUserAndInvitesIt(t *testing.T) {
 	if code != 201 || body["message"] != MsgResaleApproved {
 		t.Fatalf("approve: %d %v", code, body)
 	}
-	if code, body := rep.call("PATCH", "/api/resale/update/"+id, approve); code != 409 || !strings.Contains(body["message"].(string), "aprovada") {
+	// The same person's repeat (an answer lost, a double submit) answers the
+	// first outcome and does nothing (the history and user counts below);
+	// another person's, or another decision, is a conflict.
+	if code, body := rep.call("PATCH", "/api/resale/update/"+id, approve); code != 201 || body["message"] != MsgResaleApproved {
 		t.Errorf("approve twice: %d %v", code, body)
+	}
+	sup := ps.login("suporte@nordata.demo", "nordata")
+	if code, body := sup.call("PATCH", "/api/resale/update/"+id, approve); code != 409 || !strings.Contains(body["message"].(string), "aprovada") {
+		t.Errorf("approve again by another person: %d %v", code, body)
 	}
 	if code, _ := rep.call("PATCH", "/api/resale/update/"+id, map[string]any{"status": "disapproved", "reason": "tarde"}); code != 409 {
 		t.Errorf("refuse after approval: %d", code)
@@ -300,9 +307,27 @@ func TestResaleRefusalIsMailedWithTheReason(t *testing.T) {
 	if _, body := sup.call("GET", "/api/resale/"+id, nil); body["data"].(map[string]any)["status"] != "analysis" {
 		t.Fatalf("a refused refusal changed the company: %v", body)
 	}
-	code, body = sup.call("PATCH", "/api/resale/update/"+id, map[string]any{"status": "disapproved", "reason": reason})
-	if code != 200 || body["message"] != MsgResaleDisapproved {
-		t.Fatalf("refuse: %d %v", code, body)
+	// Submitted twice at once (a double click, a retry racing the first): both
+	// answer the refusal, which is taken once (one history row).
+	type answer struct {
+		code int
+		body map[string]any
+	}
+	answers := make(chan answer, 2)
+	for range 2 {
+		go func() {
+			a := answer{code: -1}
+			defer func() { answers <- a }() // also when call fails the test (Goexit)
+			a.code, a.body = sup.call("PATCH", "/api/resale/update/"+id, map[string]any{"status": "disapproved", "reason": reason})
+		}()
+	}
+	for range 2 {
+		if a := <-answers; a.code != 200 || a.body["message"] != MsgResaleDisapproved {
+			t.Errorf("refuse: %d %v", a.code, a.body)
+		}
+	}
+	if n := count(t, ps, `SELECT count(*) FROM history WHERE type = 'resale' AND type_id = $1 AND action_type = 'update'`, id); n != 1 {
+		t.Errorf("%d decision rows in the history, want 1", n)
 	}
 	_, body = sup.call("GET", "/api/resale/"+id, nil)
 	if d := body["data"].(map[string]any); d["status"] != "disapproved" || d["reason"] != reason {

@@ -35,6 +35,11 @@ UPDATE resales SET status = @status, reason = @reason, decided_at = @decided_at:
     updated_at = @decided_at::timestamptz
 WHERE id = @id;
 
+-- name: ResaleDecidedBy :one
+-- ResaleDecidedBy reads a company's status and who decided it ('' while in
+-- analysis, or when nobody known decided).
+SELECT status, coalesce(decided_by::text, '')::text AS decided_by FROM resales WHERE id = @id AND brand = @brand;
+
 -- name: ResaleMail :one
 -- ResaleMail reads what a company's decision e-mail says.
 SELECT corporate_name, contact_name, email, reason FROM resales WHERE id = @id;

@@ -223,6 +223,29 @@ func (q *Queries) ResaleCNPJTaken(ctx context.Context, arg ResaleCNPJTakenParams
 	return exists, err
 }
 
+const resaleDecidedBy = `-- name: ResaleDecidedBy :one
+SELECT status, coalesce(decided_by::text, '')::text AS decided_by FROM resales WHERE id = $1 AND brand = $2
+`
+
+type ResaleDecidedByParams struct {
+	ID    string `db:"id"`
+	Brand string `db:"brand"`
+}
+
+type ResaleDecidedByRow struct {
+	Status    string `db:"status"`
+	DecidedBy string `db:"decided_by"`
+}
+
+// ResaleDecidedBy reads a company's status and who decided it (” while in
+// analysis, or when nobody known decided).
+func (q *Queries) ResaleDecidedBy(ctx context.Context, arg ResaleDecidedByParams) (ResaleDecidedByRow, error) {
+	row := q.db.QueryRow(ctx, resaleDecidedBy, arg.ID, arg.Brand)
+	var i ResaleDecidedByRow
+	err := row.Scan(&i.Status, &i.DecidedBy)
+	return i, err
+}
+
 const resaleExists = `-- name: ResaleExists :one
 SELECT EXISTS (SELECT 1 FROM resales WHERE id = $1)
 `
