@@ -1,7 +1,7 @@
 import Cookies from 'js-cookie';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeJwt, json, mockFetch, storeSession } from '@/test/helpers';
-import { base64Utf8, refreshSession, request, setCompany } from './http';
+import { base64Utf8, newIdempotencyKey, refreshSession, request, setCompany } from './http';
 import { setNavigator } from './navigation';
 import { acceptLgpd } from './session';
 
@@ -134,5 +134,13 @@ describe('401 handling', () => {
     vi.stubGlobal('fetch', fetchMock);
     expect(await refreshSession()).toBe(false);
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
+
+describe('newIdempotencyKey', () => {
+  it('makes a new UUID per key', () => {
+    const a = newIdempotencyKey();
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(newIdempotencyKey()).not.toBe(a);
   });
 });

@@ -203,13 +203,23 @@ describe('RegistrationPage', () => {
     expect(progress()).toHaveAttribute('aria-valuenow', '100');
   });
 
-  it("another failure shows 'Houve um erro. Tente mais tarde!' and stays", async () => {
-    backend([() => json(500, {})]);
+  it("another failure shows 'Houve um erro. Tente mais tarde!' and stays; sent again, the sign-up keeps its Idempotency-Key", async () => {
+    const calls = backend([() => json(500, {}), () => json(201, { message: 'Revenda cadastrada com sucesso' })]);
     renderAt('/Registration', <AppRoutes />);
     await lookedUp();
     await userEvent.click(screen.getByRole('button', { name: 'Finalizar' }));
-    expect(await screen.findByRole('dialog')).toHaveTextContent('Houve um erro. Tente mais tarde!');
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('Houve um erro. Tente mais tarde!');
     expect(screen.getByTestId('step-title')).toHaveTextContent('Sua revenda');
+    // The first call may have been stored (its answer lost): the second,
+    // with the same key, is answered as the first, not as "CNPJ taken".
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Voltar' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Finalizar' }));
+    expect(await screen.findByTestId('success-modal-message')).toHaveTextContent('Revenda cadastrada com sucesso');
+    const keys = calls.filter((c) => c.url === '/api/register/resale').map((c) => c.headers['idempotency-key']);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
   });
 
   it('a 429 shows the loading screen for 60 s, then retries once', async () => {
@@ -224,6 +234,9 @@ describe('RegistrationPage', () => {
     expect(calls.filter((c) => c.url === '/api/register/resale')).toHaveLength(1);
     await act(() => vi.advanceTimersByTimeAsync(1_500));
     await waitFor(() => expect(calls.filter((c) => c.url === '/api/register/resale')).toHaveLength(2));
+    const [first, retry] = calls.filter((c) => c.url === '/api/register/resale');
+    expect(first.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(retry.headers['idempotency-key']).toBe(first.headers['idempotency-key']);
     expect(await screen.findByTestId('success-modal-message')).toHaveTextContent('Revenda cadastrada com sucesso');
     await act(() => vi.advanceTimersByTimeAsync(1_000));
     await waitFor(() => expect(screen.queryByTestId('loading-modal-message')).not.toBeInTheDocument());

@@ -8,6 +8,7 @@ import { SuccessModal } from '@/components/SuccessModal';
 import { normalizeCnpj } from '@/lib/cnpj';
 import { lookupCnpj, type CompanyData } from '@/lib/cnpjApi';
 import { onlyDigits } from '@/lib/format';
+import { newIdempotencyKey } from '@/lib/http';
 import { CNPJ_MASK, CNPJ_MASKED_LENGTH } from '@/lib/masks';
 import {
   MSG_REGISTRATION_ERROR,
@@ -63,6 +64,7 @@ export function RegistrationPage() {
   const [success, setSuccess] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const retryTimer = useRef<number | undefined>(undefined);
+  const attemptRef = useRef<{ payload: string; key: string } | null>(null);
   const mounted = useRef(true);
 
   useEffect(() => {
@@ -119,7 +121,7 @@ export function RegistrationPage() {
   }
 
   async function submit(attempt: 1 | 2) {
-    const res = await register.mutateAsync({
+    const body = {
       email: person.values.email.trim(),
       phone: phoneDigits(person.values.phone),
       contactName: person.values.name.trim(),
@@ -130,7 +132,14 @@ export function RegistrationPage() {
       state: company.state,
       cep: onlyDigits(company.cep),
       city: company.city,
-    });
+    };
+    // One key per sign-up: sent again unchanged (the rate limit's retry, a
+    // second click after a lost answer), it is answered as the first.
+    const serialized = JSON.stringify(body);
+    if (attemptRef.current?.payload !== serialized) {
+      attemptRef.current = { payload: serialized, key: newIdempotencyKey() };
+    }
+    const res = await register.mutateAsync({ body, idempotencyKey: attemptRef.current.key });
     if (!mounted.current) return;
     const outcome = registrationOutcome(res);
     if (outcome.kind === 'rate-limit' && attempt === 1) {

@@ -20,7 +20,6 @@ import {
   decideRenewal,
   getCrmSellers,
   getOpportunity,
-  newIdempotencyKey,
   refuseFailureMessage,
   refuseOpportunity,
   renewalDecisionFailureMessage,
@@ -106,12 +105,6 @@ describe('opportunityApi calls', () => {
     expect(await getCrmSellers()).toEqual({ ok: true, sellers: [{ name: 'Vanessa', user_id: 'u1', company: 'Revenda' }] });
     mockFetch(() => json(502, { message: 'Não foi possivel recuperar os vendedores no Salesforce' }));
     expect(await getCrmSellers()).toEqual({ ok: false, status: 500 });
-  });
-
-  it('makes a new UUID per idempotency key', () => {
-    const a = newIdempotencyKey();
-    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(newIdempotencyKey()).not.toBe(a);
   });
 });
 

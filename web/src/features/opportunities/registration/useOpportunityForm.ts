@@ -3,13 +3,13 @@ import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } fro
 import { useNavigate } from 'react-router';
 import { showToast } from '@/components/toaster';
 import { MSG_CNPJ_INVALID, lookupCnpj } from '@/lib/cnpjApi';
+import { newIdempotencyKey } from '@/lib/http';
 import { CNPJ_MASKED_LENGTH } from '@/lib/masks';
 import {
   MSG_CREATE_FAILED,
   MSG_SESSION_ENDED,
   createFailureMessage,
   useCreateOpportunity,
-  newIdempotencyKey,
 } from '../api/opportunity';
 import { buildCreatePayload } from '../model/payload';
 import { emptyLine, emptyOpportunityForm, estimatedTotalCents, type FieldKey, type LineKind, type OpportunityForm, type ProductLineForm } from '../model/form';

@@ -65,15 +65,16 @@ describe('registerResale', () => {
     city: 'São Paulo',
   };
 
-  it('posts the payload with the brand, an empty role list and Brasil, without a session', async () => {
+  it('posts the payload with the brand, an empty role list and Brasil, and its Idempotency-Key, without a session', async () => {
     setCompany('tagora');
     const calls = mockFetch(() => json(201, { message: MSG_RESALE_REGISTERED }));
-    const r = await registerResale(RESALE);
+    const r = await registerResale(RESALE, 'key-1');
     expect(r.status).toBe(201);
     expect(calls[0].url).toBe('/api/register/resale');
     expect(calls[0].method).toBe('POST');
     expect(calls[0].headers.authorization).toBeUndefined();
     expect(calls[0].headers.company).toBe('tagora');
+    expect(calls[0].headers['idempotency-key']).toBe('key-1');
     expect(calls[0].body).toEqual({ role: [], brand: 'tagora', country: 'Brasil', ...RESALE });
   });
 });

@@ -59,17 +59,26 @@ export function registrationOutcome(res: HttpResponse<unknown>): RegistrationOut
   return { kind: 'error', message: MSG_REGISTRATION_ERROR };
 }
 
-/** POST /api/register/resale (public). */
-export function registerResale(body: Omit<ResaleRegistration, 'brand' | 'role' | 'country'> & Partial<ResaleRegistration>) {
+type SignUp = Omit<ResaleRegistration, 'brand' | 'role' | 'country'> & Partial<ResaleRegistration>;
+
+/**
+ * POST /api/register/resale (public), with the attempt's Idempotency-Key: a
+ * sign-up sent again with its key (its answer lost, the rate limit's retry) is
+ * answered as the first call, not as "CNPJ already registered".
+ */
+export function registerResale(body: SignUp, idempotencyKey: string) {
   const payload: ResaleRegistration = { role: [], brand: getCompany(), country: 'Brasil', ...body };
   return request<{ message?: string; id?: string }>('api', '/register/resale', {
     method: 'POST',
     body: payload,
+    headers: { 'Idempotency-Key': idempotencyKey },
     auth: { kind: 'none' },
   });
 }
 
 /** The reseller sign-up (POST /register/resale) as a mutation. */
 export function useRegisterResale() {
-  return useMutation({ mutationFn: (body: Parameters<typeof registerResale>[0]) => registerResale(body) });
+  return useMutation({
+    mutationFn: ({ body, idempotencyKey }: { body: SignUp; idempotencyKey: string }) => registerResale(body, idempotencyKey),
+  });
 }
