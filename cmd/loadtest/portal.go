@@ -117,12 +117,15 @@ func (p *portal) approve(ctx context.Context, token string, o *opp) error {
 
 const approvalProbability = 50
 
-// customerCNPJ is a valid CNPJ for customer n of run (distinct for every n
-// below 9,000 × 10^8 and, with a random run, across runs; branch number never
-// 9999, which the Salesforce stand-in treats as a customer it lacks).
+// customerCNPJ is a valid CNPJ, the head office (branch 0001; never 9999,
+// which the Salesforce stand-in treats as a customer it lacks), of customer n
+// of run: a company of its own (its CNPJ root) for every n below 10^8 and,
+// with a random run, across runs, so that no registration conflicts with
+// another (docs/deal-desk.md: the same root is the same customer, and the
+// approval of a second registration asks for a reason).
 func customerCNPJ(run int64, n int) string {
-	root := (run + int64(n/9000)) % 100_000_000
-	base := fmt.Sprintf("%08d%04d", root, 1+n%9000)
+	root := (run + int64(n)) % 100_000_000
+	base := fmt.Sprintf("%08d0001", root)
 	d, _ := cnpj.CheckDigits(base)
 	return base + d
 }
