@@ -208,8 +208,14 @@ test('a company signs up, is approved, sets its password, adds sellers; a seller
   await expectNoSidewaysScroll(page);
   await shot(page, info, 'registration-step-2-390px');
   await expect(finish).toBeEnabled();
+  const signUp = page.waitForRequest((r) => r.url().endsWith('/api/register/resale') && r.method() === 'POST');
   await finish.click();
   await expect(page.getByTestId('success-modal-message')).toHaveText('Revenda cadastrada com sucesso');
+  // The sign-up carries its Idempotency-Key, so the same call sent again (its
+  // answer lost) is answered as the first (api's
+  // TestASignUpRepeatedWithItsKeyIsAnsweredAsTheFirst; not sent again here:
+  // the form takes 5 a minute per address, see first-hour.spec.ts).
+  expect((await signUp).headers()['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
   await page.getByRole('button', { name: 'Voltar ao início' }).click();
   await expectLogin(page);
   await page.setViewportSize({ width: 1280, height: 800 });
