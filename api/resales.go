@@ -179,6 +179,16 @@ func (s *Server) handleDecideResale(w http.ResponseWriter, r *http.Request) {
 		respond.Error(w, http.StatusBadRequest, MsgResaleDecision)
 		return
 	}
+	if body.Status == resale.Disapproved {
+		if strings.TrimSpace(body.Reason) == "" {
+			respond.Error(w, http.StatusBadRequest, MsgResaleReason)
+			return
+		}
+		if utf8.RuneCountInString(body.Reason) > MaxResaleReason {
+			respond.Error(w, http.StatusBadRequest, MsgResaleReasonLong)
+			return
+		}
+	}
 	row, ok := s.loadResale(w, r, chi.URLParam(r, "id"))
 	if !ok {
 		return
@@ -191,14 +201,6 @@ func (s *Server) handleDecideResale(w http.ResponseWriter, r *http.Request) {
 	}
 	actor := opportunity.Actor{UserID: p.Subject, Name: p.Name, Roles: p.Roles}
 	if body.Status == resale.Disapproved {
-		if strings.TrimSpace(body.Reason) == "" {
-			respond.Error(w, http.StatusBadRequest, MsgResaleReason)
-			return
-		}
-		if utf8.RuneCountInString(body.Reason) > MaxResaleReason {
-			respond.Error(w, http.StatusBadRequest, MsgResaleReasonLong)
-			return
-		}
 		s.decideResale(w, r, row, body.Status, workflows.UpdateDisapprove, workflows.ResaleDisapproval{Actor: actor, Brand: p.Brand, Reason: body.Reason})
 		return
 	}

@@ -225,6 +225,9 @@ func TestResaleApprovalCreatesTheUserAndInvitesIt(t *testing.T) {
 	if code, body := sup.call("PATCH", "/api/resale/update/"+id, approve); code != 409 || !strings.Contains(body["message"].(string), "aprovada") {
 		t.Errorf("approve again by another person: %d %v", code, body)
 	}
+	if code, body := rep.call("PATCH", "/api/resale/update/"+id, map[string]any{"status": "disapproved", "reason": " "}); code != 400 {
+		t.Errorf("a refusal without a reason after the approval: %d %v, want 400", code, body)
+	}
 	if code, _ := rep.call("PATCH", "/api/resale/update/"+id, map[string]any{"status": "disapproved", "reason": "tarde"}); code != 409 {
 		t.Errorf("refuse after approval: %d", code)
 	}
