@@ -27,8 +27,10 @@ describe('useDecision', () => {
 
     await act(() => hook.result.current.decision.mutateAsync({ kind: 'approve', name: 'Projeto Boa Compra', probability: 75 }));
 
+    // The query's observers hear of the cache's change on TanStack's notify
+    // schedule (a timer), which may come after act on a busy machine.
+    await waitFor(() => expect(hook.result.current.opportunity.record).toMatchObject({ name: 'Projeto Boa Compra', status: 'approved' }));
     const record = hook.result.current.opportunity.record;
-    expect(record).toMatchObject({ name: 'Projeto Boa Compra', status: 'approved' });
     // What the GET filters by role stays as the GET gave it.
     expect(record?.conflicts).toEqual(['op-2']);
     expect(record?.userEmail).toBe('vanessa@revenda.com.br');
