@@ -297,7 +297,6 @@ export function renewalDecisionFailureMessage(res: HttpResponse<unknown>): strin
   return crmFailureMessage(res) ?? MSG_RENEWAL_DECISION_FAILED;
 }
 
-
 /** A registration (POST /opportunity/create) as a mutation; once created, the cached lists are stale. */
 export function useCreateOpportunity() {
   const client = useQueryClient();
