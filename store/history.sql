@@ -41,7 +41,8 @@ ORDER BY created_at DESC, id DESC LIMIT @max_rows::int OFFSET @skip::int;
 -- nowhere and its repetition is decided anew. It returns the rows' ids.
 WITH lost AS (
     UPDATE history h SET event_key = h.event_key || @suffix::text
-    WHERE h.type = 'opportunity' AND h.type_id = @opportunity_id::uuid AND h.event_key ~ '^[^/]+/[0-9]+/[0-9]+$'
+    WHERE h.type = 'opportunity' AND h.type_id = @opportunity_id::uuid
+        AND h.event_key ~ ('^' || h.type_id::text || '/[0-9]+/[0-9]+$')
         AND (split_part(h.event_key, '/', 2)::int, split_part(h.event_key, '/', 3)::int) > (@cycle::int, @seq::int)
     RETURNING h.id, h.created_at),
 facts AS (DELETE FROM report_decisions f USING lost WHERE f.history_id = lost.id),
@@ -49,8 +50,9 @@ keys AS (DELETE FROM idempotency_keys k USING lost WHERE k.opportunity_id = @opp
 SELECT id FROM lost ORDER BY id;
 
 -- name: LatestWorkflowEventKey :one
--- LatestWorkflowEventKey reads the key (id/cycle/seq) of the newest event a
--- workflow recorded for an opportunity.
+-- LatestWorkflowEventKey reads the highest key (id/cycle/seq) of the events a
+-- workflow recorded for an opportunity (the keys OpportunityFacts and
+-- VoidLostEvents read as a workflow's too).
 SELECT event_key::text FROM history
-WHERE type = 'opportunity' AND type_id = @type_id AND event_key ~ '/[0-9]+/[0-9]+$'
-ORDER BY id DESC LIMIT 1;
+WHERE type = 'opportunity' AND type_id = @type_id AND event_key ~ ('^' || type_id::text || '/[0-9]+/[0-9]+$')
+ORDER BY split_part(event_key, '/', 2)::int DESC, split_part(event_key, '/', 3)::int DESC LIMIT 1;

@@ -169,12 +169,13 @@ func (q *Queries) InsertHistory(ctx context.Context, arg InsertHistoryParams) (i
 
 const latestWorkflowEventKey = `-- name: LatestWorkflowEventKey :one
 SELECT event_key::text FROM history
-WHERE type = 'opportunity' AND type_id = $1 AND event_key ~ '/[0-9]+/[0-9]+$'
-ORDER BY id DESC LIMIT 1
+WHERE type = 'opportunity' AND type_id = $1 AND event_key ~ ('^' || type_id::text || '/[0-9]+/[0-9]+$')
+ORDER BY split_part(event_key, '/', 2)::int DESC, split_part(event_key, '/', 3)::int DESC LIMIT 1
 `
 
-// LatestWorkflowEventKey reads the key (id/cycle/seq) of the newest event a
-// workflow recorded for an opportunity.
+// LatestWorkflowEventKey reads the highest key (id/cycle/seq) of the events a
+// workflow recorded for an opportunity (the keys OpportunityFacts and
+// VoidLostEvents read as a workflow's too).
 func (q *Queries) LatestWorkflowEventKey(ctx context.Context, typeID string) (string, error) {
 	row := q.db.QueryRow(ctx, latestWorkflowEventKey, typeID)
 	var event_key string
@@ -185,7 +186,8 @@ func (q *Queries) LatestWorkflowEventKey(ctx context.Context, typeID string) (st
 const voidLostEvents = `-- name: VoidLostEvents :many
 WITH lost AS (
     UPDATE history h SET event_key = h.event_key || $1::text
-    WHERE h.type = 'opportunity' AND h.type_id = $2::uuid AND h.event_key ~ '^[^/]+/[0-9]+/[0-9]+$'
+    WHERE h.type = 'opportunity' AND h.type_id = $2::uuid
+        AND h.event_key ~ ('^' || h.type_id::text || '/[0-9]+/[0-9]+$')
         AND (split_part(h.event_key, '/', 2)::int, split_part(h.event_key, '/', 3)::int) > ($3::int, $4::int)
     RETURNING h.id, h.created_at),
 facts AS (DELETE FROM report_decisions f USING lost WHERE f.history_id = lost.id),
